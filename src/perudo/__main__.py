@@ -1,0 +1,5 @@
+"""``python -m perudo`` runs the ``perudo`` command."""
+
+from perudo.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The ``perudo`` command line (typer): play, replay, arena, bench."""

@@ -1,0 +1,37 @@
+"""The ``perudo`` command: one typer app; each command lives in its own module.
+
+The command modules are imported inside the commands so that ``perudo --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    help="Perudo (Dudo, Liar's Dice, Bluff): play, pit bots against each other, benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Perudo (Dudo, Liar's Dice, Bluff): play, pit bots against each other, benchmark."""
+
+
+@app.command()
+def bench(
+    seconds: float = typer.Option(2.0, help="Time per figure, in seconds."),
+) -> None:
+    """Print random-playout throughput on one core (engine API and playout kernel)."""
+    from perudo.bench.playouts import run
+
+    run(seconds)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

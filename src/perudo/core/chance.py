@@ -1,0 +1,68 @@
+"""Chance: the only place dice are rolled, always with a generator the caller injects.
+
+The rest of the core never samples (ARCHITECTURE.md): dice enter as :class:`Deal` and
+:class:`Reroll` actions, so a game record holds every roll and replays exactly. Pass a seeded
+:class:`random.Random` in tests and simulations, and :class:`secrets.SystemRandom` on a server.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Deal, Reroll
+from .engine import _check_players, apply, rerolling_seat, start_game
+from .errors import IllegalActionError
+from .rules import RuleSet
+from .state import GameState, Phase
+
+__all__ = ["chance_action", "deal", "new_game", "roll_off"]
+
+
+def _roll(rng: random.Random, faces: int, k: int) -> tuple[int, ...]:
+    return tuple(sorted(rng.choices(range(1, faces + 1), k=k)))
+
+
+def roll_off(rules: RuleSet, num_players: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """Every player rolls one die; a tie for highest means all roll again (P-2)."""
+    faces = rules.faces
+    throws: list[tuple[int, ...]] = []
+    while True:
+        throw = tuple(rng.choices(range(1, faces + 1), k=num_players))
+        throws.append(throw)
+        if throw.count(max(throw)) == 1:
+            return tuple(throws)
+
+
+def chance_action(state: GameState, rng: random.Random) -> Deal | Reroll:
+    """The chance action due now, rolled with ``rng``: a new round's hands, or a re-roll.
+
+    :raises IllegalActionError: when no chance action is due.
+    """
+    faces = state.rules.faces
+    if state.phase is Phase.DEAL:
+        return Deal(tuple(_roll(rng, faces, c) for c in state.dice_counts))
+    if state.phase is Phase.REROLL:
+        return Reroll(_roll(rng, faces, len(state.hands[rerolling_seat(state)])))
+    raise IllegalActionError(f"no dice are due to be rolled now ({state.phase.value})")
+
+
+def deal(state: GameState, rng: random.Random) -> GameState:
+    """Roll the dice due now (a new round's hands, or a V-9 re-roll) and return the new state.
+
+    Use ``apply(state, chance_action(state, rng))`` to get the events too.
+    """
+    return apply(state, chance_action(state, rng))[0]
+
+
+def new_game(rules: RuleSet, num_players: int, rng: random.Random) -> GameState:
+    """A new game: roll-off done (P-2), first round dealt (P-3), the opener to bid.
+
+    >>> import random
+    >>> from perudo import find_ruleset
+    >>> game = new_game(find_ruleset("perudo"), 4, random.Random(7))
+    >>> game.dice_counts, game.phase.value
+    ((5, 5, 5, 5), 'bidding')
+    """
+    _check_players(rules, num_players)
+    state = start_game(rules, num_players, roll_off(rules, num_players, rng))
+    return deal(state, rng)

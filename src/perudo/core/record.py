@@ -1,0 +1,138 @@
+"""Game records: the rules, the roll-off, and every move (chance included), as JSON.
+
+A record replays to the identical :class:`GameState` (the core is pure and every die rolled
+is a :class:`~perudo.core.actions.Deal` or :class:`~perudo.core.actions.Reroll` move in it).
+A record holds every hand, revealed or not: it is for the game's trusted side (a server's
+store, a finished game's export), not for a player during play (P-70).
+
+>>> import random
+>>> from perudo import find_ruleset, new_game
+>>> game = new_game(find_ruleset("perudo"), 3, random.Random(1))
+>>> GameRecord.from_json(GameRecord.from_state(game).to_json()).replay() == game
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .actions import Action, parse_action
+from .engine import apply, start_game
+from .errors import IllegalActionError, NotationError
+from .rules import RuleSet, preset_name
+from .state import GameState, LogEntry
+
+__all__ = ["RECORD_FORMAT", "GameRecord"]
+
+RECORD_FORMAT: Final = "perudo-record"
+RECORD_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game: replay it with :meth:`replay`."""
+
+    rules: RuleSet
+    num_players: int
+    rolloff: tuple[tuple[int, ...], ...]
+    moves: tuple[LogEntry, ...]
+
+    @classmethod
+    def from_state(cls, state: GameState) -> GameRecord:
+        """The record of the game that led to ``state``.
+
+        :raises ValueError: for a state made by ``start_round`` (it has no roll-off).
+        """
+        if not state.rolloff:
+            raise ValueError("a state made by start_round has no game record (no roll-off)")
+        return cls(state.rules, state.num_players, state.rolloff, state.moves())
+
+    def replay(self, upto: int | None = None) -> GameState:
+        """Apply the moves (the first ``upto`` of them) from the start.
+
+        :raises IllegalActionError: naming the move and the rule it breaks.
+        """
+        state = start_game(self.rules, self.num_players, self.rolloff)
+        for i, (seat, action) in enumerate(self.moves[:upto]):
+            try:
+                state, _ = apply(state, action, seat)
+            except IllegalActionError as err:
+                who = "chance" if seat is None else f"seat {seat}"
+                raise IllegalActionError(f"move {i + 1} ({who}: {action}): {err}") from None
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; ``json.dumps`` it to save."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "preset": preset_name(self.rules),
+            "rules": self.rules.to_dict(),
+            "players": self.num_players,
+            "rolloff": [list(t) for t in self.rolloff],
+            "moves": [{"seat": seat, "action": str(action)} for seat, action in self.moves],
+        }
+
+    def dumps(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> GameRecord:
+        """Read a record from JSON text or a parsed dict.
+
+        :raises NotationError: naming what is wrong (the moves are checked by :meth:`replay`).
+        """
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except ValueError as err:
+                raise NotationError(f"a game record must be JSON: {err}") from None
+        if not isinstance(data, Mapping):
+            raise NotationError("a game record is a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise NotationError(f"not a game record: format is not {RECORD_FORMAT!r}")
+        if data.get("version") != RECORD_VERSION:
+            raise NotationError(f"unknown game record version {data.get('version')!r}")
+        try:
+            rules_data = data["rules"]
+            players = data["players"]
+            rolloff_data = data["rolloff"]
+            moves_data = data["moves"]
+        except KeyError as err:
+            raise NotationError(f"a game record needs the field {err.args[0]!r}") from None
+        if not isinstance(rules_data, Mapping):
+            raise NotationError("the record's rules must be an object")
+        try:
+            rules = RuleSet.from_dict(rules_data)
+        except (TypeError, ValueError) as err:
+            raise NotationError(f"the record's rules are invalid: {err}") from None
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise NotationError("the record's players must be an integer")
+        if not isinstance(rolloff_data, list) or not all(
+            isinstance(t, list) and all(isinstance(d, int) for d in t) for t in rolloff_data
+        ):
+            raise NotationError("the record's rolloff must be a list of lists of faces")
+        if not isinstance(moves_data, list):
+            raise NotationError("the record's moves must be a list")
+        moves: list[LogEntry] = []
+        for i, move in enumerate(moves_data):
+            if not isinstance(move, Mapping) or "action" not in move:
+                raise NotationError(f"move {i + 1} must be an object with an action")
+            seat = move.get("seat")
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                raise NotationError(f"move {i + 1}: seat must be an integer or null")
+            try:
+                action: Action = parse_action(move["action"])
+            except NotationError as err:
+                raise NotationError(f"move {i + 1}: {err}") from None
+            moves.append((seat, action))
+        return cls(rules, players, tuple(tuple(t) for t in rolloff_data), tuple(moves))
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Read a record from JSON text (same as :meth:`from_json`)."""
+        return cls.from_json(text)

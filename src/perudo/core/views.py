@@ -1,0 +1,138 @@
+"""What one seat may know (P-70): the only door hidden information leaves by.
+
+:func:`view` builds a :class:`PlayerView` from a state: the seat's own hidden dice, every
+public action, every revealed hand, dice set aside face up, dice counts, and the seat's legal
+actions; nothing else. Bots, the terminal and network clients get views (and events filtered
+by :func:`~perudo.core.events.visible_to`), never a :class:`GameState`.
+
+``view(state, None)`` is the spectators' view: no hidden dice at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Bid, PlayerAction
+from .engine import legal_actions
+from .events import event_to_json
+from .rules import RuleSet
+from .state import GameState, Phase, RoundRecord
+
+__all__ = ["PlayerView", "round_to_json", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A seat's knowledge of the game (P-70). JSON-ready through :meth:`to_json`."""
+
+    seat: int | None
+    """Whose view this is (``None``: a spectator)."""
+    rules: RuleSet
+    phase: Phase
+    round: int
+    opener: int
+    to_act: int | None
+    dice_counts: tuple[int, ...]
+    """Dice per seat (P-3; a display may hide them in memory mode, P-40)."""
+    hand: tuple[int, ...]
+    """This seat's hidden dice (empty for a spectator, and before the deal)."""
+    shown: tuple[tuple[int, ...], ...]
+    """Dice set aside face up this round, per seat (V-9)."""
+    palifico: bool
+    palifico_used: tuple[bool, ...]
+    bid: Bid | None
+    bidder: int | None
+    passer: int | None
+    must_raise: bool
+    actions: tuple[tuple[int, PlayerAction], ...]
+    """This round's public actions, in order."""
+    past: tuple[RoundRecord, ...]
+    """Finished rounds with what was revealed (P-21: hands kept hidden stay hidden)."""
+    winner: int | None
+    rolloff: tuple[tuple[int, ...], ...]
+    legal: tuple[PlayerAction, ...]
+    """What this seat may do now (out of turn: calza, where P-50 allows it)."""
+
+    @property
+    def num_players(self) -> int:
+        return len(self.dice_counts)
+
+    @property
+    def total_dice(self) -> int:
+        """Dice in play (P-16)."""
+        return sum(self.dice_counts)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.to_act
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (strings for actions, lists for dice)."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "phase": self.phase.value,
+            "round": self.round,
+            "opener": self.opener,
+            "to_act": self.to_act,
+            "dice_counts": list(self.dice_counts),
+            "hand": list(self.hand),
+            "shown": [list(s) for s in self.shown],
+            "palifico": self.palifico,
+            "palifico_used": list(self.palifico_used),
+            "bid": None if self.bid is None else str(self.bid),
+            "bidder": self.bidder,
+            "passer": self.passer,
+            "must_raise": self.must_raise,
+            "actions": [[s, str(a)] for s, a in self.actions],
+            "past": [round_to_json(r) for r in self.past],
+            "winner": self.winner,
+            "rolloff": [list(t) for t in self.rolloff],
+            "legal": [str(a) for a in self.legal],
+        }
+
+
+def round_to_json(record: RoundRecord) -> dict[str, Any]:
+    """A finished round as a JSON-ready dict (public information only)."""
+    return {
+        "round": record.round,
+        "opener": record.opener,
+        "palifico": record.palifico,
+        "actions": [[s, str(a)] for s, a in record.actions],
+        "shown": [list(s) for s in record.shown],
+        "result": event_to_json(record.result),
+    }
+
+
+def view(state: GameState, seat: int | None) -> PlayerView:
+    """What ``seat`` may know now (P-70); ``None`` gives the spectators' view.
+
+    :raises ValueError: for a seat that is not at the table.
+    """
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players
+    ):
+        raise ValueError(f"there is no seat {seat!r} at this {state.num_players}-seat table")
+    return PlayerView(
+        seat=seat,
+        rules=state.rules,
+        phase=state.phase,
+        round=state.round,
+        opener=state.opener,
+        to_act=state.to_act,
+        dice_counts=state.dice_counts,
+        hand=() if seat is None else state.hands[seat],
+        shown=state.shown,
+        palifico=state.palifico,
+        palifico_used=state.palifico_used,
+        bid=state.bid,
+        bidder=state.bidder,
+        passer=state.passer,
+        must_raise=state.must_raise,
+        actions=state.actions,
+        past=state.past,
+        winner=state.winner,
+        rolloff=state.rolloff,
+        legal=() if seat is None else tuple(legal_actions(state, seat)),
+    )
