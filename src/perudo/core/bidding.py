@@ -15,7 +15,7 @@ The legal raises are tables derived from it, computed once per rule set and dice
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final
 
 from .actions import Bid
@@ -93,12 +93,7 @@ def raise_error(
         return f"{bid} claims more dice than the {total} in play (P-16)"
     wild = rules.wild_face
     if prev is None:
-        if (
-            not palifico
-            and wild is not None
-            and f == wild
-            and rules.wild_conversion == "perudo"
-        ):
+        if not palifico and wild is not None and f == wild and rules.wild_conversion == "perudo":
             return f"a round may not open on {_face_name(rules, wild)} (P-10)"
         return None
     pq, pf = prev.quantity, prev.face
@@ -120,13 +115,17 @@ def raise_error(
         if f == wild:
             need = _to_wild(rules, pq)
             rule = "P-13" if rules.wild_conversion == "perudo" else "V-3"
-            return None if q >= need else (
-                f"after {prev} a bid on {name} needs at least {need} of them ({rule})"
+            return (
+                None
+                if q >= need
+                else (f"after {prev} a bid on {name} needs at least {need} of them ({rule})")
             )
         need = _from_wild(rules, pq)
         rule = "P-14" if rules.wild_conversion == "perudo" else "V-3"
-        return None if q >= need else (
-            f"after {prev} a bid on another face needs at least {need} dice ({rule})"
+        return (
+            None
+            if q >= need
+            else (f"after {prev} a bid on another face needs at least {need} dice ({rule})")
         )
     return _plain_error(rules, prev, bid, rule="P-12")
 
@@ -142,9 +141,7 @@ def _plain_error(rules: RuleSet, prev: Bid, bid: Bid, *, rule: str) -> str | Non
         )
     if q > pq or (q == pq and f > pf):
         return None
-    return (
-        f"{bid} does not raise {prev}: bid more dice, or as many of a higher face ({rule})"
-    )
+    return f"{bid} does not raise {prev}: bid more dice, or as many of a higher face ({rule})"
 
 
 def _face_name(rules: RuleSet, face: int) -> str:
@@ -157,7 +154,7 @@ class BidTable:
     Built once per ``(rules, total, palifico)`` (see :func:`bid_table`) and shared.
     """
 
-    __slots__ = ("bids", "openings", "opening_set", "ranks", "rank_order")
+    __slots__ = ("bids", "opening_set", "openings", "rank_order", "ranks")
 
     def __init__(self, rules: RuleSet, total: int, palifico: bool) -> None:
         converts = _converts(rules, palifico)
@@ -165,11 +162,8 @@ class BidTable:
         keyed: list[tuple[tuple[int, int], Bid]] = []
         for q in range(1, total + 1):
             for f in range(1, rules.faces + 1):
-                if converts and f == wild:
-                    # n wild dice beat exactly the bids of fewer than _from_wild(n) dice.
-                    key = (_from_wild(rules, q) - 1, _TOP)
-                else:
-                    key = (q, f)
+                # n wild dice beat exactly the bids of fewer than _from_wild(n) dice.
+                key = (_from_wild(rules, q) - 1, _TOP) if converts and f == wild else (q, f)
                 keyed.append((key, Bid(q, f)))
         keyed.sort(key=lambda kb: kb[0])
         self.bids: tuple[Bid, ...] = tuple(b for _, b in keyed)
@@ -177,8 +171,7 @@ class BidTable:
         self.ranks: dict[Bid, int] = {b: i for i, b in enumerate(self.bids)}
         """Index of each bid in :attr:`bids`."""
         self.openings: tuple[Bid, ...] = tuple(
-            b for b in self.bids
-            if raise_error(rules, None, b, total, palifico=palifico) is None
+            b for b in self.bids if raise_error(rules, None, b, total, palifico=palifico) is None
         )
         """The bids that may open the round (P-10; any face in a palifico round, P-32)."""
         self.opening_set: frozenset[Bid] = frozenset(self.openings)
@@ -186,7 +179,7 @@ class BidTable:
         """Whether every later bid in :attr:`bids` is a legal raise (V-1 ``perudo``)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def bid_table(rules: RuleSet, total: int, palifico: bool = False) -> BidTable:
     """The shared :class:`BidTable` for ``rules`` with ``total`` dice in play."""
     return BidTable(rules, total, palifico)
@@ -212,7 +205,8 @@ def _filtered_raises(
     rules: RuleSet, prev: Bid, total: int, palifico: bool, one_die: bool
 ) -> tuple[Bid, ...]:
     return tuple(
-        b for b in ordered_bids(rules, total, palifico)
+        b
+        for b in ordered_bids(rules, total, palifico)
         if raise_error(rules, prev, b, total, palifico=palifico, one_die=one_die) is None
     )
 
@@ -259,8 +253,6 @@ def count_hand(rules: RuleSet, hand: Sequence[int], face: int, palifico: bool) -
     return hand.count(face) + hand.count(wild)
 
 
-def count_bid(
-    rules: RuleSet, hands: Sequence[Sequence[int]], face: int, palifico: bool
-) -> int:
+def count_bid(rules: RuleSet, hands: Sequence[Sequence[int]], face: int, palifico: bool) -> int:
     """Dice on the whole table that count toward a bid on ``face`` (P-20)."""
     return sum(count_hand(rules, h, face, palifico) for h in hands)

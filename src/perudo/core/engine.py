@@ -158,8 +158,8 @@ def start_round(
     if palifico and counts[opener] != 1:
         raise ValueError("a palifico round is opened by a seat holding one die (P-30)")
     used = [False] * n
-    for s in palifico_used:
-        used[s] = True
+    for used_seat in palifico_used:
+        used[used_seat] = True
     if palifico:
         used[opener] = True
     return GameState(
@@ -474,7 +474,10 @@ def _set_aside_base_error(state: GameState, seat: int, can_raise: bool) -> str |
 
 def _set_aside_error(state: GameState, seat: int, action: SetAside) -> str | None:
     bids, start = raises_after(
-        state.rules, state.bid, sum(state.dice_counts), palifico=state.palifico,
+        state.rules,
+        state.bid,
+        sum(state.dice_counts),
+        palifico=state.palifico,
         one_die=state.dice_counts[seat] == 1,
     )
     err = _set_aside_base_error(state, seat, start < len(bids))
@@ -511,10 +514,26 @@ def apply(
         while counts[nxt] == 0:
             nxt = (nxt + 1) % n
         new = GameState(
-            state.rules, state.phase, state.round, state.opener, nxt, counts, state.hands,
-            state.shown, state.palifico, state.palifico_used, action, seat, None,
-            state.passed, False, (*state.actions, (seat, action)), state.past, None,
-            state.rolloff, (state.log, seat, action),
+            state.rules,
+            state.phase,
+            state.round,
+            state.opener,
+            nxt,
+            counts,
+            state.hands,
+            state.shown,
+            state.palifico,
+            state.palifico_used,
+            action,
+            seat,
+            None,
+            state.passed,
+            False,
+            (*state.actions, (seat, action)),
+            state.past,
+            None,
+            state.rolloff,
+            (state.log, seat, action),
         )
         return new, (ActionTaken(seat, action),)
     logged = state._replace(log=(state.log, seat, action))
@@ -539,7 +558,10 @@ def apply(
         hands = _set(state.hands, seat, tuple(hand))
         shown = _set(state.shown, seat, tuple(sorted(state.shown[seat] + action.dice)))
         new = logged._replace(
-            phase=Phase.REROLL, to_act=None, hands=hands, shown=shown,
+            phase=Phase.REROLL,
+            to_act=None,
+            hands=hands,
+            shown=shown,
             actions=(*state.actions, (seat, action)),
         )
         return new, (ActionTaken(seat, action),)
@@ -556,9 +578,26 @@ def apply(
 def _apply_deal(state: GameState, action: Deal) -> tuple[GameState, tuple[Event, ...]]:
     hands = tuple(tuple(sorted(h)) for h in action.hands)
     new = GameState(
-        state.rules, Phase.BIDDING, state.round, state.opener, state.opener, state.dice_counts,
-        hands, ((),) * len(hands), state.palifico, state.palifico_used, None, None, None, 0,
-        False, (), state.past, None, state.rolloff, (state.log, None, action),
+        state.rules,
+        Phase.BIDDING,
+        state.round,
+        state.opener,
+        state.opener,
+        state.dice_counts,
+        hands,
+        ((),) * len(hands),
+        state.palifico,
+        state.palifico_used,
+        None,
+        None,
+        None,
+        0,
+        False,
+        (),
+        state.past,
+        None,
+        state.rolloff,
+        (state.log, None, action),
     )
     events: list[Event] = [
         RoundStarted(state.round, state.opener, state.palifico, state.dice_counts)
@@ -587,4 +626,3 @@ def _apply_reroll(state: GameState, action: Reroll) -> tuple[GameState, tuple[Ev
 
 def _set(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return values[:index] + (value,) + values[index + 1 :]
-

@@ -151,7 +151,12 @@ class GameOver:
 
 
 Event: TypeAlias = (
-    RoundStarted | DiceDealt | DiceRerolled | ActionTaken | PalificoChosen | RoundResolved
+    RoundStarted
+    | DiceDealt
+    | DiceRerolled
+    | ActionTaken
+    | PalificoChosen
+    | RoundResolved
     | GameOver
 )
 
@@ -170,8 +175,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
     """A JSON-ready dict for ``event``, tagged with ``type``."""
     if isinstance(event, RoundStarted):
         return {
-            "type": "round_started", "round": event.round, "opener": event.opener,
-            "palifico": event.palifico, "dice_counts": list(event.dice_counts),
+            "type": "round_started",
+            "round": event.round,
+            "opener": event.opener,
+            "palifico": event.palifico,
+            "dice_counts": list(event.dice_counts),
         }
     if isinstance(event, DiceDealt):
         return {"type": "dice_dealt", "seat": event.seat, "hand": list(event.hand)}
@@ -183,12 +191,18 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"type": "palifico_chosen", "seat": event.seat, "palifico": event.palifico}
     if isinstance(event, RoundResolved):
         return {
-            "type": "round_resolved", "kind": event.kind, "caller": event.caller,
-            "target": event.target, "bid": None if event.bid is None else str(event.bid),
+            "type": "round_resolved",
+            "kind": event.kind,
+            "caller": event.caller,
+            "target": event.target,
+            "bid": None if event.bid is None else str(event.bid),
             "reveals": [_reveal_json(r) for r in event.reveals],
-            "hidden": list(event.hidden), "count": event.count, "holds": event.holds,
+            "hidden": list(event.hidden),
+            "count": event.count,
+            "holds": event.holds,
             "changes": [list(c) for c in event.changes],
-            "eliminated": list(event.eliminated), "next_opener": event.next_opener,
+            "eliminated": list(event.eliminated),
+            "next_opener": event.next_opener,
             "palifico": event.palifico,
         }
     return {"type": "game_over", "winner": event.winner}

@@ -18,10 +18,10 @@ played through the engine itself (:func:`engine_playout`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .actions import CALZA, DUDO, ChoosePalifico, PlayerAction
+from .actions import CALZA, DUDO, Bid, ChoosePalifico, PlayerAction
 from .bidding import bid_table, count_hand, raises_after
 from .chance import chance_action, new_game
 from .engine import apply, legal_actions
@@ -110,16 +110,14 @@ def random_playout(
         total = sum(counts)
         table = bid_table(rules, total, palifico)
         seat = opener
-        seq, start = table.openings, 0
+        seq: Sequence[Bid] = table.openings
+        start = 0
         bid = None
         bidder = -1
         extra_calza = calza_to_act and n_in >= calza_min
         while True:
             n_bids = len(seq) - start
-            if bid is None:
-                k = randrange(n_bids)
-            else:
-                k = randrange(n_bids + 1 + extra_calza)
+            k = randrange(n_bids) if bid is None else randrange(n_bids + 1 + extra_calza)
             decisions += 1
             if k < n_bids:
                 bid = seq[start + k]

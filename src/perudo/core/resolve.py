@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from .actions import CALZA, DUDO, Bid, PlayerAction
 from .bidding import count_hand
-from .events import ActionTaken, Event, GameOver, Reveal, ResolutionKind, RoundResolved
+from .events import ActionTaken, Event, GameOver, ResolutionKind, Reveal, RoundResolved
 from .state import GameState, Phase, RoundRecord
 
 __all__ = ["next_seat", "resolve_calza", "resolve_dudo", "resolve_pass", "reveal_order"]
@@ -29,15 +29,11 @@ def next_seat(counts: Sequence[int], seat: int) -> int:
 def reveal_order(counts: Sequence[int], caller: int) -> tuple[int, ...]:
     """Seats in the round from the caller's left, clockwise, the caller last (P-21)."""
     n = len(counts)
-    return tuple(
-        s for s in ((caller + k) % n for k in range(1, n + 1)) if counts[s] or s == caller
-    )
+    return tuple(s for s in ((caller + k) % n for k in range(1, n + 1)) if counts[s] or s == caller)
 
 
 def _full_hands(state: GameState) -> list[tuple[int, ...]]:
-    return [
-        tuple(sorted(h + s)) if s else h for h, s in zip(state.hands, state.shown, strict=True)
-    ]
+    return [tuple(sorted(h + s)) if s else h for h, s in zip(state.hands, state.shown, strict=True)]
 
 
 def resolve_dudo(state: GameState, caller: int) -> tuple[GameState, tuple[Event, ...]]:
@@ -86,8 +82,9 @@ def resolve_calza(state: GameState, caller: int) -> tuple[GameState, tuple[Event
     assert bid is not None and bidder is not None
     full = _full_hands(state)
     order = reveal_order(state.dice_counts, caller)
-    reveals = [Reveal(s, full[s], count_hand(rules, full[s], bid.face, state.palifico))
-               for s in order]
+    reveals = [
+        Reveal(s, full[s], count_hand(rules, full[s], bid.face, state.palifico)) for s in order
+    ]
     count = sum(r.count for r in reveals)
     holds = count == bid.quantity
     if holds:
@@ -111,8 +108,17 @@ def resolve_pass(state: GameState, caller: int) -> tuple[GameState, tuple[Event,
     opener = loser if state.rules.next_opener == "loser" else winner
     hidden = tuple(s for s in reveal_order(state.dice_counts, caller) if s != passer)
     return _end_round(
-        state, "pass", caller, passer, None, [Reveal(passer, hand, distinct)], hidden,
-        distinct, holds, {loser: -1}, opener,
+        state,
+        "pass",
+        caller,
+        passer,
+        None,
+        [Reveal(passer, hand, distinct)],
+        hidden,
+        distinct,
+        holds,
+        {loser: -1},
+        opener,
     )
 
 
@@ -134,9 +140,9 @@ def _end_round(
     counts = list(old)
     applied: list[tuple[int, int]] = []
     for seat in sorted(changes):
-        new = max(0, min(rules.dice_per_player, counts[seat] + changes[seat]))
-        applied.append((seat, new - counts[seat]))
-        counts[seat] = new
+        after = max(0, min(rules.dice_per_player, counts[seat] + changes[seat]))
+        applied.append((seat, after - counts[seat]))
+        counts[seat] = after
     eliminated = tuple(s for s in range(len(counts)) if old[s] and not counts[s])
     alive = [s for s, c in enumerate(counts) if c]
     action: PlayerAction = CALZA if kind == "calza" else DUDO
