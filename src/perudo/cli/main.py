@@ -29,6 +29,10 @@ def bench(
     run(seconds)
 
 
+# Commands registered by their own modules (one line each, keep this block sorted):
+# (none yet)
+
+
 def main() -> None:
     app()
 
