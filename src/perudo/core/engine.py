@@ -443,6 +443,8 @@ def _calza_error(state: GameState, seat: int) -> str | None:
         return "the player whose turn is next cannot call calza; raise or call dudo (P-50)"
     if rules.calza == "to_act" and seat != state.to_act:
         return "with these rules only the player to act may call calza (V-7)"
+    if state.must_raise and seat == state.to_act:
+        return f"seat {seat} set dice aside and re-rolled, and must now raise (V-9)"
     return None
 
 
