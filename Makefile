@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck pytest bench clean
+.PHONY: serve test lint typecheck pytest bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,9 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,server,research]'
 	touch $(STAMP)
 
-# Until the web app exists, the best playable entry point: Perudo against bots in the terminal.
+# The web app on http://127.0.0.1:8000 (PERUDO_HOST, PERUDO_PORT, PERUDO_DATABASE_URL…: docs/server.md).
 serve: $(STAMP)
-	$(BIN)/perudo play
+	$(BIN)/perudo serve
 
 test: lint typecheck pytest
 
@@ -25,8 +25,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) chromium
 	$(BIN)/pytest
+
+# The browser tests drive Debian's Chromium (never a downloaded browser). Installed only when
+# missing; without root or apt the browser tests skip and say why.
+chromium:
+	@test -x /usr/bin/chromium || { \
+		echo "installing Debian's chromium for the browser tests"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+			</dev/null >/dev/null; } \
+		|| echo "chromium could not be installed: the browser tests will be skipped"; }
 
 bench: $(STAMP)
 	$(BIN)/perudo bench

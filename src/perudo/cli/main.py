@@ -31,6 +31,9 @@ def bench(
 
 # Commands registered by their own modules: each module defines ``register(app)`` and keeps
 # its heavy imports inside the command function. One import line and one call line each.
+from perudo.server.cli import register as register_server  # noqa: E402
+
+register_server(app)
 
 
 def main() -> None:

@@ -1,0 +1,70 @@
+"""The ASGI app: ``create_app(settings)`` wires the store, the lobby and the routes.
+
+>>> app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:"))
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/tables"))[:2]
+['/api/tables', '/api/tables']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from .lobby import Lobby
+from .routes import register_routes
+from .settings import Settings
+from .store import Store
+
+__all__ = ["create_app", "serve"]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web app for ``settings`` (default: from ``PERUDO_…`` environment variables)."""
+    settings = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        app.state.store = store
+        app.state.lobby = lobby
+        try:
+            yield
+        finally:
+            await lobby.close()
+            await store.close()
+
+    app = FastAPI(
+        title="Perudo",
+        summary="Play Perudo (Dudo, Liar's Dice) with friends and bots in the browser.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    register_routes(app, settings)
+    return app
+
+
+def serve(settings: Settings | None = None) -> None:
+    """Run the app with uvicorn until interrupted, printing its address."""
+    import uvicorn
+
+    settings = settings if settings is not None else Settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s: %(message)s")
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    print(f"Perudo is at http://{host}:{settings.port}  (database: {settings.database_url})")
+    print("Open it in a browser; Ctrl+C stops the server.", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=settings.ws_max_bytes,
+        log_level=settings.log_level.lower(),
+        lifespan="on",
+    )

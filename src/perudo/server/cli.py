@@ -1,0 +1,38 @@
+"""``perudo serve`` and ``perudo bench-load``: registered on the typer app by :func:`register`.
+
+Heavy imports (FastAPI, uvicorn, SQLAlchemy) happen inside the commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the web app's commands to ``app``."""
+
+    @app.command()
+    def serve(
+        host: str = typer.Option(
+            None, help="Address to listen on (default PERUDO_HOST or 127.0.0.1)."
+        ),
+        port: int = typer.Option(None, help="Port (default PERUDO_PORT or 8000)."),
+        database_url: str = typer.Option(
+            None,
+            help="SQLAlchemy async URL (default PERUDO_DATABASE_URL or an SQLite file in ./data/).",
+        ),
+    ) -> None:
+        """Start the web app: play Perudo with friends and bots in the browser."""
+        from .app import serve as run
+        from .settings import Settings
+
+        overrides: dict[str, Any] = {
+            k: v
+            for k, v in {"host": host, "port": port, "database_url": database_url}.items()
+            if v is not None
+        }
+        run(Settings(**overrides))

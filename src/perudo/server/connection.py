@@ -1,0 +1,107 @@
+"""One client connection: an outbound queue drained by its own task, and a rate limit.
+
+A table never waits on a slow client: it queues the message and moves on. A client whose queue
+overflows is disconnected (it reconnects and gets what it missed or a fresh view).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from collections.abc import Awaitable, Callable
+
+__all__ = ["Connection", "TokenBucket"]
+
+_ids = itertools.count(1)
+
+
+class TokenBucket:
+    """``rate`` messages per second sustained, ``burst`` at once (per connection)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """A WebSocket client at a table: its seat (``None``: spectator) and its outbound queue."""
+
+    QUEUE_LIMIT = 2000
+
+    def __init__(
+        self,
+        send_text: Callable[[str], Awaitable[None]],
+        close: Callable[[int], Awaitable[None]],
+        *,
+        rate: float,
+        burst: int,
+    ) -> None:
+        self.id = next(_ids)
+        self.seat: int | None = None
+        self.greeted = False
+        self.bucket = TokenBucket(rate, burst)
+        self.last_limit_error = 0.0
+        self._send_text = send_text
+        self._close = close
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+        self._close_code = 1000
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._drain(), name=f"perudo-conn-{self.id}")
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` for the client (never blocks)."""
+        if self.closed:
+            return
+        if self._queue.qsize() >= self.QUEUE_LIMIT:
+            # A client this far behind gets disconnected; it will resync on reconnect.
+            self.send_close(1013)
+            return
+        self._queue.put_nowait(text)
+
+    def send_close(self, code: int = 1000) -> None:
+        """Close the connection once what is queued has been sent."""
+        self.closed = True
+        self._close_code = code
+        self._queue.put_nowait(None)
+
+    async def wait_closed(self) -> None:
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    with contextlib.suppress(Exception):
+                        await self._close(self._close_code)
+                    return
+                await self._send_text(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.closed = True
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task

@@ -1,0 +1,263 @@
+"""Wire messages: typed pydantic models discriminated on ``type``.
+
+A client sends one JSON object per WebSocket message (:data:`ClientMessage`); the server
+answers with :class:`Snapshot`, :class:`Update`, :class:`TableMessage`, :class:`ChatMessage`,
+:class:`ErrorMessage` and :class:`Pong`. The server's payloads are built only from seat views
+(``view(state, seat).to_json()``) and events that :func:`perudo.core.visible_to` lets the
+receiving seat see (P-70); the page renders them and holds no rule logic.
+
+>>> parse_client_message('{"type": "act", "action": "3x5", "version": 7}')
+Act(type='act', action='3x5', version=7)
+>>> parse_client_message('{"type": "fly"}')
+Traceback (most recent call last):
+...
+perudo.server.protocol.ProtocolError: unknown message type 'fly'; known: hello, act, chat, \
+add_bot, fill_bots, remove_seat, leave, start, rematch, sync, ping, back
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "Act",
+    "AddBot",
+    "Back",
+    "ChatMessage",
+    "ChatSend",
+    "ClientMessage",
+    "ErrorMessage",
+    "FillBots",
+    "Hello",
+    "Leave",
+    "Ping",
+    "Pong",
+    "ProtocolError",
+    "Rematch",
+    "RemoveSeat",
+    "Snapshot",
+    "Start",
+    "Sync",
+    "TableMessage",
+    "Update",
+    "parse_client_message",
+]
+
+BotLevel = Literal["easy", "medium", "hard"]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- client → server ---------------------------------------------------------------------
+
+
+class Hello(_Msg):
+    """First message on a connection: the seat token (if any) and the last version seen."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=100)
+    last_version: int | None = Field(default=None, ge=0)
+
+
+class Act(_Msg):
+    """Take an action for one's seat, in the core's notation (``3x5``, ``dudo``, ``calza``…),
+    against the table version the client has seen (a stale version is refused)."""
+
+    type: Literal["act"]
+    action: str = Field(max_length=100)
+    version: int = Field(ge=0)
+
+
+class ChatSend(_Msg):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=300)
+
+
+class AddBot(_Msg):
+    """Seat a bot in an empty seat (the first empty one if ``seat`` is omitted)."""
+
+    type: Literal["add_bot"]
+    level: BotLevel = "medium"
+    seat: int | None = Field(default=None, ge=0)
+
+
+class FillBots(_Msg):
+    """Seat a bot of ``level`` in every empty seat."""
+
+    type: Literal["fill_bots"]
+    level: BotLevel = "medium"
+
+
+class RemoveSeat(_Msg):
+    """Before the game: remove a bot from a seat."""
+
+    type: Literal["remove_seat"]
+    seat: int = Field(ge=0)
+
+
+class Leave(_Msg):
+    """Before the game: give up one's seat (and its token)."""
+
+    type: Literal["leave"]
+
+
+class Start(_Msg):
+    """Start the game with the seated players (empty seats are dropped; at least two)."""
+
+    type: Literal["start"]
+
+
+class Rematch(_Msg):
+    """After the game: reopen the table with the same seats for a new game."""
+
+    type: Literal["rematch"]
+
+
+class Sync(_Msg):
+    """Ask for what was missed since ``last_version`` (or a fresh view)."""
+
+    type: Literal["sync"]
+    last_version: int = Field(ge=0)
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+class Back(_Msg):
+    """The person at this seat is back: the stand-in bot stops playing for them."""
+
+    type: Literal["back"]
+
+
+ClientMessage = Annotated[
+    Hello
+    | Act
+    | ChatSend
+    | AddBot
+    | FillBots
+    | RemoveSeat
+    | Leave
+    | Start
+    | Rematch
+    | Sync
+    | Ping
+    | Back,
+    Field(discriminator="type"),
+]
+_CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+_TYPES = (
+    "hello",
+    "act",
+    "chat",
+    "add_bot",
+    "fill_bots",
+    "remove_seat",
+    "leave",
+    "start",
+    "rematch",
+    "sync",
+    "ping",
+    "back",
+)
+
+
+class ProtocolError(ValueError):
+    """A client message that is not valid JSON or not a known, well-formed message."""
+
+    def __init__(self, message: str, code: str = "bad_message") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Parse one client message.
+
+    :raises ProtocolError: naming what is wrong (bad JSON, unknown type, bad field).
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ProtocolError(f"a message must be a JSON object: {err}", "bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be a JSON object with a type", "bad_json")
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise ProtocolError(
+            f"unknown message type {kind!r}; known: {', '.join(_TYPES)}", "unknown_type"
+        )
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
+            for e in err.errors()
+        )
+        raise ProtocolError(f"bad {kind} message: {problems}") from None
+
+
+# -- server → client ---------------------------------------------------------------------
+
+
+class Snapshot(_Msg):
+    """Everything a client needs to draw the table from scratch (on hello, or a big gap)."""
+
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    table: dict[str, Any]
+    seat: int | None
+    """The receiver's seat (``None``: spectator)."""
+    view: dict[str, Any] | None
+    """``view(state, seat).to_json()`` for the current game (``None`` before the first)."""
+    hint: dict[str, Any] | None
+    chat: list[dict[str, Any]]
+
+
+class Update(_Msg):
+    """Events the receiver may see (each with its version) and its view afterwards.
+
+    ``view`` omits ``past`` (the finished rounds, which only grow); ``past_tail`` carries the
+    rounds finished by these events. After a reconnect with a small gap, ``view`` is whole
+    (``past`` included).
+    """
+
+    type: Literal["update"] = "update"
+    version: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any] | None
+    hint: dict[str, Any] | None
+    past_tail: list[dict[str, Any]] = []
+
+
+class TableMessage(_Msg):
+    """The table's seats, presence, status or settings changed."""
+
+    type: Literal["table"] = "table"
+    version: int
+    table: dict[str, Any]
+
+
+class ChatMessage(_Msg):
+    type: Literal["chat"] = "chat"
+    version: int
+    entry: dict[str, Any]
+
+
+class ErrorMessage(_Msg):
+    """The sender's message was refused; nothing changed. ``message`` names the rule broken
+    (the core's own message) or what is wrong with the message."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    version: int | None = None
+
+
+class Pong(_Msg):
+    type: Literal["pong"] = "pong"
+    version: int

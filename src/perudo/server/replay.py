@@ -1,0 +1,73 @@
+"""Replays of finished games: the stored record folded through the core, public frames only.
+
+A replay shows what a spectator would have seen (``view(state, None)`` and the events
+:func:`perudo.core.visible_to` gives a spectator): hands revealed by a challenge appear,
+hands that P-21 kept hidden stay hidden for good, and dealt dice never show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perudo.core import (
+    Deal,
+    Reroll,
+    RuleSet,
+    apply,
+    event_to_json,
+    parse_action,
+    start_game,
+    view,
+    visible_to,
+)
+
+from .store import GameRow
+
+__all__ = ["replay_frames"]
+
+
+def replay_frames(game: GameRow) -> dict[str, Any]:
+    """Every move of ``game`` as a frame: the move, its public events, the public view after.
+
+    Frames carry the view without ``past`` (the finished rounds are in the frames' events);
+    the last frame's view is whole.
+
+    :raises ValueError: if the record does not replay (naming the move and rule).
+    """
+    rules = RuleSet.from_dict(game.rules)
+    state = start_game(rules, game.players, game.rolloff)
+    first = view(state, None).to_json()
+    del first["past"]
+    frames: list[dict[str, Any]] = [{"n": 0, "move": None, "events": [], "view": first}]
+    for i, (seat, text) in enumerate(game.moves, start=1):
+        action = parse_action(text)
+        try:
+            state, events = apply(state, action, seat)
+        except ValueError as err:
+            raise ValueError(f"move {i} ({text}): {err}") from None
+        move: dict[str, Any]
+        if isinstance(action, Deal):
+            move = {"seat": None, "action": "deal"}
+        elif isinstance(action, Reroll):
+            move = {"seat": None, "action": "reroll"}
+        else:
+            move = {"seat": seat, "action": str(action)}
+        data = view(state, None).to_json()
+        if i < len(game.moves):
+            del data["past"]
+        frames.append(
+            {
+                "n": i,
+                "move": move,
+                "events": [event_to_json(e) for e in events if visible_to(e, None)],
+                "view": data,
+            }
+        )
+    return {
+        "game_id": game.id,
+        "table_id": game.table_id,
+        "names": game.names,
+        "winner": game.winner,
+        "finished": game.finished_at is not None,
+        "frames": frames,
+    }

@@ -1,0 +1,584 @@
+"""The store: an append-only log of every game's actions, plus tables, seats and chat.
+
+Tables (SQLAlchemy Core, one code path for SQLite and PostgreSQL):
+
+* ``tables``: a table's name, settings (JSON), status and last persisted version;
+* ``seats``: who sits where (a person with a hashed seat token, or a bot with its level);
+* ``games``: one row per game started at a table (rules, players' names, the P-2 roll-off);
+* ``game_actions(game_id, seq, seat, action, at, version)``, UNIQUE(game_id, seq): every move
+  of every game in order, chance moves (``Deal``, ``Reroll``) included, in the core's
+  notation. A game's state is the fold of :func:`perudo.core.apply` over its actions, so a
+  restart rebuilds every table exactly (:mod:`perudo.server.tables`);
+* ``chat_messages``: each table's chat.
+
+All writes go through one writer task that commits whatever is queued in one transaction
+(group commit): a caller's ``await`` returns once its write is durable, so the table worker
+can write an action before broadcasting it and many tables still share few commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+__all__ = [
+    "ChatRow",
+    "GameRow",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "metadata",
+]
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+seats_t = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("level", String(16), nullable=True),
+    PrimaryKeyConstraint("table_id", "seat", name="seats_pk"),
+)
+
+games_t = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("rules", Text, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("names", Text, nullable=False),
+    Column("rolloff", Text, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    Column("winner", Integer, nullable=True),
+)
+
+game_actions_t = Table(
+    "game_actions",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("action", String(200), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("version", Integer, nullable=False),
+    # The primary key is the log's UNIQUE(game_id, seq): a move can never be written twice.
+    PrimaryKeyConstraint("game_id", "seq", name="game_actions_pk"),
+)
+
+chat_t = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(40), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("version", Integer, nullable=False),
+)
+
+
+class StoreError(RuntimeError):
+    """The database refused a write (the caller's change did not happen)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    """``human`` or ``bot``."""
+    name: str
+    token_hash: str | None
+    level: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    seat: int | None
+    name: str
+    text: str
+    at: float
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    table_id: str
+    rules: dict[str, Any]
+    players: int
+    names: list[str]
+    rolloff: list[list[int]]
+    started_at: float
+    finished_at: float | None
+    winner: int | None
+    moves: list[tuple[int | None, str]] = field(default_factory=list)
+    """The game's actions in ``seq`` order: (seat or ``None`` for chance, notation)."""
+    last_version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    name: str
+    config: dict[str, Any]
+    status: str
+    private: bool
+    version: int
+    created_at: float
+    seats: list[SeatRow]
+    game: GameRow | None
+    chat: list[ChatRow]
+
+
+T = TypeVar("T")
+_Op = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+def _sqlite_path(url: str) -> Path | None:
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        return None
+    db = parsed.database
+    if not db or db == ":memory:":
+        return None
+    return Path(db)
+
+
+class Store:
+    """The database behind the server. ``await open()`` before use, ``await close()`` after."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine | None = None
+        self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[Any]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0
+        """Transactions committed by the writer (a figure for the load benchmark)."""
+
+    async def open(self) -> None:
+        path = _sqlite_path(self.url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(self.url)
+        if engine.dialect.name == "sqlite":
+
+            @event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                # WAL: readers never block the writer. synchronous=NORMAL keeps every commit
+                # through a process crash (SIGKILL); only a power cut may lose the last ones.
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=10000")
+                cur.close()
+
+        async with engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+        self.engine = engine
+        self._writer = asyncio.create_task(self._write_loop(), name="perudo-store-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            # Let queued writes finish: they were promised to callers.
+            while not self._queue.empty():
+                await asyncio.sleep(0.01)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
+
+    def _engine(self) -> AsyncEngine:
+        if self.engine is None:
+            raise StoreError("the store is not open")
+        return self.engine
+
+    # -- the writer -------------------------------------------------------------------------
+
+    async def _write(self, op: _Op) -> Any:
+        """Queue ``op`` for the writer and wait until it is committed."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((op, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 500:
+                batch.append(self._queue.get_nowait())
+            try:
+                results = await self._run_batch([op for op, _ in batch])
+            except Exception:
+                # One bad write must not sink the others queued with it: retry one by one.
+                for op, future in batch:
+                    try:
+                        result = (await self._run_batch([op]))[0]
+                    except Exception as err:
+                        if not future.done():
+                            future.set_exception(StoreError(f"database write failed: {err}"))
+                    else:
+                        if not future.done():
+                            future.set_result(result)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    async def _run_batch(self, ops: Sequence[_Op]) -> list[Any]:
+        async with self._engine().begin() as conn:
+            results = [await op(conn) for op in ops]
+        self.commits += 1
+        return results
+
+    # -- writes ---------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        table_id: str,
+        name: str,
+        config: dict[str, Any],
+        private: bool,
+        seats: Sequence[SeatRow],
+        version: int,
+    ) -> None:
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(tables_t).values(
+                    id=table_id,
+                    name=name,
+                    config=json.dumps(config),
+                    status="open",
+                    private=private,
+                    version=version,
+                    created_at=now,
+                )
+            )
+            for s in seats:
+                await conn.execute(insert(seats_t).values(table_id=table_id, **_seat_values(s)))
+
+        await self._write(op)
+
+    async def set_seats(
+        self, table_id: str, seats: Sequence[SeatRow], version: int, status: str | None = None
+    ) -> None:
+        """Replace the table's seats (joins, bots added or removed, compaction at start)."""
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
+            for s in seats:
+                await conn.execute(insert(seats_t).values(table_id=table_id, **_seat_values(s)))
+            values: dict[str, Any] = {"version": version}
+            if status is not None:
+                values["status"] = status
+            await conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+        await self._write(op)
+
+    async def set_status(self, table_id: str, status: str, version: int) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(status=status, version=version)
+            )
+
+        await self._write(op)
+
+    async def start_game(
+        self,
+        table_id: str,
+        rules: dict[str, Any],
+        names: Sequence[str],
+        rolloff: Sequence[Sequence[int]],
+        seats: Sequence[SeatRow],
+        version: int,
+    ) -> int:
+        """Start a game at a table (seats compacted, status ``playing``); returns its id."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> int:
+            await conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
+            for s in seats:
+                await conn.execute(insert(seats_t).values(table_id=table_id, **_seat_values(s)))
+            await conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(status="playing", version=version)
+            )
+            result = await conn.execute(
+                insert(games_t).values(
+                    table_id=table_id,
+                    rules=json.dumps(rules),
+                    players=len(names),
+                    names=json.dumps(list(names)),
+                    rolloff=json.dumps([list(t) for t in rolloff]),
+                    started_at=now,
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+        game_id: int = await self._write(op)
+        return game_id
+
+    async def append_actions(
+        self, game_id: int, first_seq: int, moves: Sequence[tuple[int | None, str]], version: int
+    ) -> None:
+        """Append moves ``first_seq, first_seq + 1, …`` to a game's log (one transaction)."""
+        now = time.time()
+        rows = [
+            {
+                "game_id": game_id,
+                "seq": first_seq + i,
+                "seat": seat,
+                "action": action,
+                "at": now,
+                "version": version,
+            }
+            for i, (seat, action) in enumerate(moves)
+        ]
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(insert(game_actions_t), rows)
+
+        await self._write(op)
+
+    async def finish_game(
+        self, table_id: str, game_id: int, winner: int | None, version: int
+    ) -> None:
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(games_t)
+                .where(games_t.c.id == game_id)
+                .values(finished_at=now, winner=winner)
+            )
+            await conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(status="finished", version=version)
+            )
+
+        await self._write(op)
+
+    async def add_chat(self, table_id: str, row: ChatRow) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                insert(chat_t).values(
+                    table_id=table_id,
+                    seat=row.seat,
+                    name=row.name,
+                    text=row.text,
+                    at=row.at,
+                    version=row.version,
+                )
+            )
+
+        await self._write(op)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    async def load_tables(self, finished_since: float) -> list[TableRow]:
+        """Every table waiting or playing, and those finished after ``finished_since``."""
+        async with self._engine().connect() as conn:
+            rows = (await conn.execute(select(tables_t).order_by(tables_t.c.created_at))).all()
+            out: list[TableRow] = []
+            for t in rows:
+                game = await self._latest_game(conn, t.id)
+                if (
+                    t.status == "finished"
+                    and game is not None
+                    and (game.finished_at or 0) < finished_since
+                ):
+                    continue
+                seats = [
+                    _seat_row(s)
+                    for s in (
+                        await conn.execute(
+                            select(seats_t)
+                            .where(seats_t.c.table_id == t.id)
+                            .order_by(seats_t.c.seat)
+                        )
+                    ).all()
+                ]
+                chat = [
+                    ChatRow(c.seat, c.name, c.text, c.at, c.version)
+                    for c in reversed(
+                        (
+                            await conn.execute(
+                                select(chat_t)
+                                .where(chat_t.c.table_id == t.id)
+                                .order_by(chat_t.c.id.desc())
+                                .limit(200)
+                            )
+                        ).all()
+                    )
+                ]
+                version = max(
+                    [t.version, game.last_version if game else 0] + [c.version for c in chat]
+                )
+                out.append(
+                    TableRow(
+                        id=t.id,
+                        name=t.name,
+                        config=json.loads(t.config),
+                        status=t.status,
+                        private=bool(t.private),
+                        version=version,
+                        created_at=t.created_at,
+                        seats=seats,
+                        game=game,
+                        chat=chat,
+                    )
+                )
+            return out
+
+    async def _latest_game(self, conn: AsyncConnection, table_id: str) -> GameRow | None:
+        g = (
+            await conn.execute(
+                select(games_t)
+                .where(games_t.c.table_id == table_id)
+                .order_by(games_t.c.id.desc())
+                .limit(1)
+            )
+        ).first()
+        if g is None:
+            return None
+        return await self._game_with_moves(conn, g)
+
+    async def _game_with_moves(self, conn: AsyncConnection, g: Any) -> GameRow:
+        moves = (
+            await conn.execute(
+                select(game_actions_t.c.seat, game_actions_t.c.action, game_actions_t.c.version)
+                .where(game_actions_t.c.game_id == g.id)
+                .order_by(game_actions_t.c.seq)
+            )
+        ).all()
+        return GameRow(
+            id=g.id,
+            table_id=g.table_id,
+            rules=json.loads(g.rules),
+            players=g.players,
+            names=json.loads(g.names),
+            rolloff=json.loads(g.rolloff),
+            started_at=g.started_at,
+            finished_at=g.finished_at,
+            winner=g.winner,
+            moves=[(m.seat, m.action) for m in moves],
+            last_version=max((m.version for m in moves), default=0),
+        )
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """One game with all its moves, or ``None``."""
+        async with self._engine().connect() as conn:
+            g = (await conn.execute(select(games_t).where(games_t.c.id == game_id))).first()
+            if g is None:
+                return None
+            return await self._game_with_moves(conn, g)
+
+    async def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The most recent finished games (for the replay list), newest first."""
+        async with self._engine().connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(
+                        games_t.c.id,
+                        games_t.c.table_id,
+                        games_t.c.names,
+                        games_t.c.winner,
+                        games_t.c.finished_at,
+                        tables_t.c.name.label("table_name"),
+                        tables_t.c.private,
+                    )
+                    .join(tables_t, tables_t.c.id == games_t.c.table_id)
+                    .where(games_t.c.finished_at.is_not(None))
+                    .order_by(games_t.c.finished_at.desc())
+                    .limit(limit)
+                )
+            ).all()
+        return [
+            {
+                "id": r.id,
+                "table_id": r.table_id,
+                "table_name": r.table_name,
+                "names": json.loads(r.names),
+                "winner": r.winner,
+                "finished_at": r.finished_at,
+            }
+            for r in rows
+            if not r.private
+        ]
+
+    async def count_actions(self) -> int:
+        async with self._engine().connect() as conn:
+            return int(
+                (await conn.execute(select(func.count()).select_from(game_actions_t))).scalar_one()
+            )
+
+
+def _seat_values(s: SeatRow) -> dict[str, Any]:
+    return {
+        "seat": s.seat,
+        "kind": s.kind,
+        "name": s.name,
+        "token_hash": s.token_hash,
+        "level": s.level,
+    }
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level)

@@ -1,0 +1,280 @@
+"""Real parts for the server tests: a uvicorn process on a free loopback port with its own
+SQLite file, and real WebSocket clients (the ``websockets`` library). Shared with the
+browser tests and the load benchmark's tests as ``tests.server.harness``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m perudo serve`` as a child process; :meth:`kill` sends SIGKILL."""
+
+    def __init__(self, workdir: Path, **env: str) -> None:
+        self.workdir = workdir
+        self.port = free_port()
+        self.db = workdir / "perudo.db"
+        self.env = {
+            **os.environ,
+            "PERUDO_DATABASE_URL": f"sqlite+aiosqlite:///{self.db}",
+            "PERUDO_HOST": "127.0.0.1",
+            "PERUDO_PORT": str(self.port),
+            "PERUDO_BOT_DELAY": "0",
+            "PERUDO_ROUND_PAUSE": "0",
+            "PERUDO_DROP_GRACE": "1",
+            "PERUDO_LOG_LEVEL": "warning",
+            **env,
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = workdir / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "perudo", "serve"],
+                cwd=self.workdir,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    # -- HTTP -----------------------------------------------------------------------------
+
+    def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"content-type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            return {"status": err.code, **json.loads(err.read())}
+
+    def create_table(self, **kw: Any) -> dict[str, Any]:
+        body = {"name": "test table", "player": "Ann", "seats": 3, "dice": 2, **kw}
+        out = self.http("POST", "/api/tables", body)
+        assert "table_id" in out, out
+        return out
+
+    def join(self, table_id: str, name: str) -> dict[str, Any]:
+        out = self.http("POST", f"/api/tables/{table_id}/join", {"name": name})
+        assert "token" in out, out
+        return out
+
+
+class Client:
+    """A WebSocket client at a table: records every message it receives."""
+
+    def __init__(self, server: ServerProcess, table_id: str, token: str | None = None) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.token = token
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.cursor = 0
+        self.version = 0
+        self.seat: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
+        self.ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._arrived = asyncio.Event()
+        self.acted_at = -1
+
+    async def connect(self, last_version: int | None = None, hello: bool = True) -> Client:
+        self.ws = await websockets.connect(
+            f"{self.server.ws_url}/ws/tables/{self.table_id}", max_size=None
+        )
+        self.cursor = len(self.messages)
+        self._reader = asyncio.create_task(self._read())
+        if hello:
+            msg: dict[str, Any] = {"type": "hello", "token": self.token}
+            if last_version is not None:
+                msg["last_version"] = last_version
+            await self.send(msg)
+            await self.next(lambda m: m["type"] in ("snapshot", "update"))
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.raw.append(raw)
+                m = json.loads(raw)
+                self.messages.append(m)
+                t = m["type"]
+                if t == "snapshot":
+                    self.seat = m["seat"]
+                    self.table = m["table"]
+                    self.view = m["view"]
+                if t == "update" and m["view"] is not None:
+                    self.view = m["view"]
+                    self.seat = m["view"]["seat"]
+                if t == "table":
+                    self.table = m["table"]
+                if t in ("snapshot", "update", "table", "chat"):
+                    self.version = max(self.version, m["version"])
+                self._arrived.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._arrived.set()
+
+    async def send(self, obj: Any) -> None:
+        await self.ws.send(obj if isinstance(obj, str | bytes) else json.dumps(obj))
+
+    async def next(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 15.0
+    ) -> dict[str, Any]:
+        """The next message (after the cursor) matching ``pred``; moves the cursor past it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self.cursor < len(self.messages):
+                m = self.messages[self.cursor]
+                self.cursor += 1
+                if pred(m):
+                    return m
+            if self._reader is not None and self._reader.done():
+                raise ConnectionError("the connection closed")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message; last: {self.messages[-3:]}")
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def until(self, cond: Callable[[], bool], timeout: float = 15.0) -> None:
+        """Wait until ``cond()`` holds for this client's latest state (view, table…)."""
+        deadline = time.monotonic() + timeout
+        while not cond():
+            if self._reader is not None and self._reader.done():
+                raise ConnectionError("the connection closed")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"condition not met; last: {self.messages[-2:]}")
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def error(self, timeout: float = 10.0) -> dict[str, Any]:
+        return await self.next(lambda m: m["type"] == "error", timeout)
+
+    async def act(self, action: str, version: int | None = None) -> None:
+        await self.send(
+            {
+                "type": "act",
+                "action": action,
+                "version": self.version if version is None else version,
+            }
+        )
+
+    async def ping(self) -> dict[str, Any]:
+        await self.send({"type": "ping"})
+        return await self.next(lambda m: m["type"] == "pong")
+
+    def my_turn(self) -> bool:
+        v = self.view
+        return bool(
+            v is not None and v["to_act"] == self.seat and v["legal"] and v["phase"] != "game_over"
+        )
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> str:
+    """A quick test policy over the view's legal actions: dudo half the time when allowed,
+    else the lowest raise (games with few dice end fast)."""
+    legal = view["legal"]
+    if "dudo" in legal and rng.random() < 0.5:
+        return "dudo"
+    return legal[0]
+
+
+async def play_until_over(clients: list[Client], rng: random.Random, timeout: float = 60.0) -> None:
+    """Each seated client acts on its turn (with ``choose``) until the game is over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for c in clients:
+            if c.view is not None and c.view["phase"] == "game_over":
+                return
+        acted = False
+        for c in clients:
+            if c.my_turn() and c.acted_at < c.version:
+                c.acted_at = c.version
+                assert c.view is not None
+                await c.act(choose(c.view, rng))
+                acted = True
+        if time.monotonic() > deadline:
+            raise TimeoutError("the game did not end in time")
+        if not acted:
+            await asyncio.sleep(0.01)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)

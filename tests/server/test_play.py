@@ -1,0 +1,322 @@
+"""Whole games through the real server and real WebSocket clients: people, bots, spectators,
+the P-34 choice, calza out of turn (P-50), memory mode (P-40), replays, and no leak (P-70)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from typing import Any
+
+from tests.server.harness import Client, ServerProcess, play_until_over, run
+
+from perudo.core import (
+    DiceDealt,
+    RoundResolved,
+    RuleSet,
+    apply,
+    parse_action,
+    start_game,
+)
+
+
+def _stored_game(srv: ServerProcess, game_id: int) -> tuple[Any, list[tuple[int | None, str]]]:
+    with sqlite3.connect(srv.db) as db:
+        rules, players, rolloff = db.execute(
+            "select rules, players, rolloff from games where id = ?", (game_id,)
+        ).fetchone()
+        moves = db.execute(
+            "select seat, action from game_actions where game_id = ? order by seq", (game_id,)
+        ).fetchall()
+    import json
+
+    return (RuleSet.from_dict(json.loads(rules)), players, json.loads(rolloff)), moves
+
+
+def _replay(
+    srv: ServerProcess, game_id: int
+) -> tuple[Any, list[tuple[Any, ...]], list[RoundResolved]]:
+    (rules, players, rolloff), moves = _stored_game(srv, game_id)
+    state = start_game(rules, players, rolloff)
+    dealt: list[tuple[Any, ...]] = []
+    resolved: list[RoundResolved] = []
+    for seat, text in moves:
+        state, events = apply(state, parse_action(text), seat)
+        for e in events:
+            if isinstance(e, DiceDealt):
+                dealt.append((e.seat, e.hand))
+            if isinstance(e, RoundResolved):
+                resolved.append(e)
+    return state, dealt, resolved
+
+
+def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2)
+        j = server.join(t["table_id"], "Bo")
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        bo = await Client(server, t["table_id"], j["token"]).connect()
+        assert (ann.seat, bo.seat) == (0, 1)
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.next(lambda m: m["type"] == "table" and m["table"]["seats"][2] is not None)
+        await bo.send({"type": "start"})
+        await ann.next(lambda m: m["type"] == "update" and m["view"]["phase"] != "deal")
+        await play_until_over([ann, bo], random.Random(1))
+        assert ann.view is not None and ann.view["winner"] is not None
+        await ann.next(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        game_id = ann.table["game_id"] if ann.table else None
+        replay = server.http("GET", f"/api/games/{game_id}/replay")
+        assert replay["frames"][-1]["view"]["winner"] == ann.view["winner"]
+        state, _, _ = _replay(server, game_id)
+        assert state.winner == ann.view["winner"]
+        await ann.close()
+        await bo.close()
+
+    run(go())
+
+
+_DIE_LIST_KEYS = {"hand", "dice"}
+_OTHER_INT_LISTS = {
+    "shown",  # dice set aside face up (V-9): public
+    "rolloff",
+    "dice_counts",
+    "changes",
+    "eliminated",
+    "hidden",
+    "palifico_used",
+    "actions",
+    "past",
+    "reveals",
+    "legal",
+    "events",
+    "seats",
+    "players",
+    "chat",
+    "past_tail",
+}
+
+
+def _die_lists(obj: Any, seat_ctx: int | None, out: list[tuple[str, int | None, tuple[int, ...]]]):
+    """Every list of dice in a message, with its key and the seat it belongs to."""
+    if isinstance(obj, dict):
+        ctx = obj.get("seat", seat_ctx) if isinstance(obj.get("seat"), int) else seat_ctx
+        for key, value in obj.items():
+            if key in _DIE_LIST_KEYS and isinstance(value, list):
+                out.append((key, ctx, tuple(value)))
+            elif isinstance(value, list) and value and all(isinstance(x, int) for x in value):
+                assert key in _OTHER_INT_LISTS, f"unexpected list of numbers under {key!r}"
+            else:
+                _die_lists(value, ctx, out)
+    elif isinstance(obj, list):
+        for item in obj:
+            _die_lists(item, seat_ctx, out)
+
+
+def test_no_client_ever_receives_a_die_that_p21_or_p70_keeps_hidden(
+    server: ServerProcess,
+) -> None:
+    """Record every message each client receives through a whole game with three people, a
+    bot and a spectator; compare every die in them against the server's own record."""
+
+    async def go() -> None:
+        t = server.create_table(seats=4, dice=2)
+        tid = t["table_id"]
+        tokens = [t["token"], server.join(tid, "Bo")["token"], server.join(tid, "Cy")["token"]]
+        people = [await Client(server, tid, tok).connect() for tok in tokens]
+        watcher = await Client(server, tid).connect()
+        await people[0].send({"type": "add_bot", "level": "medium"})
+        await people[0].send({"type": "start"})
+        await people[0].next(lambda m: m["type"] == "update" and m["view"]["phase"] != "deal")
+        await play_until_over(people, random.Random(2))
+        await watcher.next(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        game_id = watcher.table["game_id"] if watcher.table else None
+        _, dealt, resolved = _replay(server, game_id)
+        revealed = {(r.seat, r.hand) for res in resolved for r in res.reveals}
+        hidden_for_good = {
+            (seat, hand)
+            for seat, hand in dealt
+            if any(seat in res.hidden for res in resolved) and (seat, hand) not in revealed
+        }
+        checked = 0
+        for client in [*people, watcher]:
+            own = {(s, h) for s, h in dealt if s == client.seat}
+            for m in client.messages:
+                found: list[tuple[str, int | None, tuple[int, ...]]] = []
+                _die_lists(m, None, found)
+                for key, seat, dice in found:
+                    checked += 1
+                    if not dice:
+                        continue
+                    assert seat is not None, f"dice without a seat in {m['type']}"
+                    if seat == client.seat:
+                        assert (seat, dice) in own or (seat, dice) in revealed
+                    else:
+                        assert (seat, dice) in revealed, (
+                            f"seat {client.seat} received seat {seat}'s {key} {dice}, "
+                            "never revealed (P-70)"
+                        )
+                        assert (seat, dice) not in hidden_for_good or (seat, dice) in revealed
+                if m["type"] == "update":
+                    for e in m["events"]:
+                        if e["type"] == "dice_dealt":
+                            assert e["seat"] == client.seat
+            assert watcher.seat is None
+        assert checked > 50
+        # P-21: some hands really stayed hidden in the record, and none of them leaked above.
+        assert all(res.reveals for res in resolved)
+        for c in [*people, watcher]:
+            await c.close()
+
+    run(go())
+
+
+def test_a_spectator_sees_the_public_view_only(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table(seats=2, dice=1)
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        watcher = await Client(server, t["table_id"]).connect()
+        await ann.send({"type": "fill_bots", "level": "easy"})
+        await ann.send({"type": "start"})
+        await play_until_over([ann], random.Random(3))
+        await watcher.next(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        updates = [m for m in watcher.messages if m["type"] == "update"]
+        assert updates
+        for m in updates:
+            assert m["view"]["hand"] == [] and m["view"]["legal"] == [] and m["hint"] is None
+            assert all(e["type"] not in ("dice_dealt", "dice_rerolled") for e in m["events"])
+        await ann.close()
+        await watcher.close()
+
+    run(go())
+
+
+def test_p34_two_players_the_one_die_opener_chooses_palifico_through_the_page_protocol(
+    server: ServerProcess,
+) -> None:
+    async def go() -> None:
+        t = server.create_table(seats=2, dice=2, turn_seconds=0)
+        j = server.join(t["table_id"], "Bo")
+        a = await Client(server, t["table_id"], t["token"]).connect()
+        b = await Client(server, t["table_id"], j["token"]).connect()
+        await a.send({"type": "start"})
+        await a.next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        clients = {0: a, 1: b}
+        opener = clients[a.view["to_act"]]
+        other = clients[1 - a.view["to_act"]]
+        await opener.until(opener.my_turn)
+        await opener.act(opener.view["legal"][0])
+        await other.next(lambda m: m["type"] == "update" and m["view"]["to_act"] == other.seat)
+        await other.act("dudo")
+        # Someone lost a die and now holds one: with two players, they choose (P-34).
+        for c in (a, b):
+            m = await c.next(lambda m: m["type"] == "update" and m["view"]["phase"] != "bidding")
+            assert m["view"]["phase"] == "choose_palifico"
+        chooser = clients[m["view"]["to_act"]]
+        assert chooser.view is not None
+        assert sorted(chooser.view["legal"]) == ["normal", "palifico"]
+        # The other seat may not choose for them.
+        watcher_seat = clients[1 - chooser.seat]
+        await watcher_seat.act("palifico")
+        err = await watcher_seat.error()
+        assert err["code"] == "illegal"
+        await chooser.act("palifico")
+        m = await a.next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        assert m["view"]["palifico"] is True
+        assert any(e["type"] == "palifico_chosen" for e in m["events"]) or any(
+            e["type"] == "palifico_chosen"
+            for x in a.messages
+            if x["type"] == "update"
+            for e in x["events"]
+        )
+        await a.close()
+        await b.close()
+
+    run(go())
+
+
+def test_p50_a_person_calls_calza_out_of_turn(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2, preset="perudo_calza", turn_seconds=0)
+        tid = t["table_id"]
+        toks = [t["token"], server.join(tid, "Bo")["token"], server.join(tid, "Cy")["token"]]
+        cs = [await Client(server, tid, tok).connect() for tok in toks]
+        await cs[0].send({"type": "start"})
+        await cs[0].next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        opener = cs[0].view["to_act"]
+        await cs[opener].until(cs[opener].my_turn)
+        await cs[opener].act("2x3")
+        # The seat after the next one may call calza out of turn (P-50); the next may not.
+        nxt, third = (opener + 1) % 3, (opener + 2) % 3
+        m = await cs[third].next(lambda m: m["type"] == "update" and "calza" in m["view"]["legal"])
+        assert m["view"]["to_act"] == nxt
+        await cs[third].act("calza")
+        m = await cs[nxt].next(
+            lambda m: m["type"] == "update"
+            and any(e["type"] == "round_resolved" for e in m["events"])
+        )
+        res = next(e for e in m["events"] if e["type"] == "round_resolved")
+        assert res["kind"] == "calza" and res["caller"] == third
+        # P-51: calza reveals everyone.
+        assert len(res["reveals"]) == 3 and res["hidden"] == []
+        for c in cs:
+            await c.close()
+
+    run(go())
+
+
+def test_p40_memory_mode_hides_other_seats_dice_counts(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2, memory=True)
+        a = await Client(server, t["table_id"], t["token"]).connect()
+        w = await Client(server, t["table_id"]).connect()
+        await a.send({"type": "fill_bots", "level": "easy"})
+        await a.send({"type": "start"})
+        m = await a.next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        assert m["view"]["dice_counts"] == [2, None, None]
+        assert m["view"]["total_dice"] == 6
+        started = next(e for e in m["events"] if e["type"] == "round_started")
+        assert started["dice_counts"] == [2, None, None]
+        mw = await w.next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        assert mw["view"]["dice_counts"] == [None, None, None]
+        await a.close()
+        await w.close()
+
+    run(go())
+
+
+def test_chat_reaches_everyone_at_the_table_with_a_version(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table()
+        a = await Client(server, t["table_id"], t["token"]).connect()
+        w = await Client(server, t["table_id"]).connect()
+        await a.send({"type": "chat", "text": "  hola   amigos "})
+        m = await w.next(lambda m: m["type"] == "chat")
+        assert m["entry"]["text"] == "hola amigos" and m["entry"]["name"] == "Ann"
+        assert m["version"] == m["entry"]["version"] > 0
+        await a.close()
+        await w.close()
+
+    run(go())
+
+
+def test_lobby_lists_open_tables_and_hides_private_ones(server: ServerProcess) -> None:
+    public = server.create_table(name="public one")
+    private = server.create_table(name="secret one", private=True)
+    ids = {t["id"] for t in server.http("GET", "/api/tables")["tables"]}
+    assert public["table_id"] in ids and private["table_id"] not in ids
+    # The invite link still works for the private table.
+    assert server.http("GET", f"/api/tables/{private['table_id']}")["name"] == "secret one"
+
+
+def test_creating_a_table_with_rules_the_core_refuses_names_the_rule(
+    server: ServerProcess,
+) -> None:
+    out = server.http(
+        "POST",
+        "/api/tables",
+        {"name": "x", "player": "Ann", "preset": "liars_dice_openspiel", "seats": 4},
+    )
+    assert out["status"] == 400 and "P-1" in out["message"]
+    out = server.http("POST", "/api/tables", {"name": "x", "player": "Ann", "preset": "chess"})
+    assert out["status"] == 400 and "unknown rule set" in out["message"]
+    out = server.http("POST", "/api/tables", {"name": "x", "player": "   "})
+    assert out["status"] == 400

@@ -1,0 +1,69 @@
+"""The store on a real database file: the append-only log refuses a move written twice, one
+bad write does not sink the others committed with it, and tables load back.
+
+``PERUDO_TEST_POSTGRES_URL`` (a ``postgresql+asyncpg://…`` URL to a scratch database) runs
+the same checks on PostgreSQL through the same code path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+
+from perudo.server.store import ChatRow, SeatRow, Store, StoreError
+
+URLS = ["sqlite"]
+if os.environ.get("PERUDO_TEST_POSTGRES_URL"):
+    URLS.append("postgres")
+
+
+def _url(kind: str, tmp_path: Path) -> str:
+    if kind == "postgres":
+        return os.environ["PERUDO_TEST_POSTGRES_URL"]
+    return f"sqlite+aiosqlite:///{tmp_path / 'nested' / 'dir' / 'perudo.db'}"
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_the_action_log_is_append_only_and_unique_per_game_and_seq(
+    kind: str, tmp_path: Path
+) -> None:
+    async def go() -> None:
+        store = Store(_url(kind, tmp_path))
+        await store.open()
+        try:
+            tid = uuid.uuid4().hex[:12]
+            seats = [
+                SeatRow(0, "human", "Ann", "h" * 64, None),
+                SeatRow(1, "bot", "B", None, "easy"),
+            ]
+            await store.create_table(tid, "t", {"preset": "perudo"}, False, seats, 1)
+            gid = await store.start_game(
+                tid, {"dice_per_player": 1}, ["Ann", "B"], [[6, 2]], seats, 2
+            )
+            await store.append_actions(gid, 0, [(None, "deal 3 5")], 5)
+            await store.append_actions(gid, 1, [(0, "1x3")], 6)
+            # The same (game_id, seq) again is refused, and a write queued beside it lands.
+            results = await asyncio.gather(
+                store.append_actions(gid, 1, [(1, "dudo")], 7),
+                store.add_chat(tid, ChatRow(0, "Ann", "hi", 0.0, 8)),
+                return_exceptions=True,
+            )
+            assert isinstance(results[0], StoreError)
+            assert results[1] is None
+            game = await store.game(gid)
+            assert game is not None
+            assert game.moves == [(None, "deal 3 5"), (0, "1x3")]
+            await store.finish_game(tid, gid, 0, 9)
+            (row,) = [r for r in await store.load_tables(0.0) if r.id == tid]
+            assert row.status == "finished" and row.version == 9
+            assert [s.name for s in row.seats] == ["Ann", "B"]
+            assert row.chat[0].text == "hi"
+            assert row.game is not None and row.game.id == gid
+        finally:
+            await store.close()
+
+    asyncio.run(go())
