@@ -1,0 +1,377 @@
+"""The interactive game: one person against bots, in the terminal.
+
+The session is the table's trusted side (like a server's table worker): it holds the
+:class:`~perudo.core.GameState`, rolls the dice with its generator (seeded, or
+:class:`secrets.SystemRandom`), asks the bots and the person for actions, and applies them with
+:func:`perudo.core.apply`. What it shows the person comes only from ``view(state, me)`` and from
+events that :func:`~perudo.core.visible_to` lets through (P-70); a bot gets only its own view.
+
+Calza out of turn (P-50): after every bid, the seats that may call calza are asked in the
+order of :func:`~perudo.core.calza_callers` (P-53, left of the bidder first); the person is asked
+with a short prompt that takes Enter to go on. The two-player palifico choice (P-34) is asked of
+the person when it is theirs and announced when a bot makes it.
+
+Leaving: ``quit``, end of input and Ctrl-C all end the game cleanly (a goodbye, exit status 0);
+when the person sits at a terminal they are offered to save the record on the way out.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from perudo.bots import Bot, make_bot
+from perudo.core import (
+    ActionTaken,
+    Bid,
+    Calza,
+    DiceDealt,
+    DiceRerolled,
+    Event,
+    GameOver,
+    GameRecord,
+    GameState,
+    IllegalActionError,
+    PalificoChosen,
+    Phase,
+    PlayerAction,
+    RoundResolved,
+    RoundStarted,
+    RuleSet,
+    apply,
+    calza_callers,
+    chance_action,
+    check_action,
+    roll_off,
+    start_game,
+    view,
+    visible_to,
+)
+from perudo.i18n import load_catalog
+
+from .hint import chance
+from .render import Painter
+from .words import Command, InputError, read_input
+
+__all__ = ["PlayConfig", "Session"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    """Everything ``perudo play`` was asked for."""
+
+    rules: RuleSet
+    players: int
+    level: str = "medium"
+    seed: int | None = None
+    """Seed for the dice and the bots; ``None``: dice from :class:`secrets.SystemRandom`."""
+    memory: bool = False
+    """Memory mode (P-40): other seats' dice counts are not displayed."""
+    name: str | None = None
+    delay: float = 0.8
+    """Seconds of pause before each bot acts, so the person can follow."""
+    save: Path | None = None
+    lang: str = "en"
+    ascii_only: bool = False
+    seat: int = 0
+    """The person's seat."""
+    start: GameRecord | None = None
+    """Continue from this record instead of a new game (for tests and teaching)."""
+
+
+class _Quit(Exception):
+    """The person asked to leave."""
+
+
+class Session:
+    """One game in the terminal. :meth:`run` plays it and returns the exit status."""
+
+    def __init__(
+        self,
+        config: PlayConfig,
+        console: Console,
+        *,
+        read: Callable[[str], str] = input,
+        interactive: bool = False,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.cfg = config
+        self.console = console
+        self.read = read
+        self.interactive = interactive
+        self.sleep = sleep
+        self.cat = load_catalog(config.lang)
+        self.me = config.seat
+        rules = config.start.rules if config.start is not None else config.rules
+        players = config.start.num_players if config.start is not None else config.players
+        if not 0 <= self.me < players:
+            raise ValueError(f"seat {self.me} is not at a {players}-seat table")
+        self.rules = rules
+        self.players = players
+        self.rng: random.Random = (
+            random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
+        )
+        self.bots: dict[int, Bot] = {
+            s: make_bot(config.level, None if config.seed is None else config.seed * 100 + s)
+            for s in range(players)
+            if s != self.me
+        }
+        names = [self.cat.t("seat.bot", n=s) for s in range(players)]
+        names[self.me] = config.name or self.cat.t("seat.you")
+        self.names = names
+        self.painter = Painter(
+            self.cat,
+            rules,
+            names,
+            me=self.me,
+            memory=config.memory,
+            ascii_only=config.ascii_only,
+            width=min(console.width, 100),
+        )
+        self.state: GameState | None = None
+
+    # The game ------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play to the end (or until the person leaves); 0 in every case."""
+        try:
+            self._play()
+        except (KeyboardInterrupt, EOFError, _Quit) as why:
+            if not isinstance(why, _Quit):
+                self.console.print()
+            self.console.print(self.cat.t("bye"), style="bold")
+            self._save(leaving=True)
+            return 0
+        self._save(leaving=False)
+        return 0
+
+    def _play(self) -> None:
+        start = self.cfg.start
+        if start is not None:
+            state = self.state = start.replay()
+            self.console.print(self.cat.t("start.from_record", round=state.round))
+            if state.winner is not None:
+                self._show([GameOver(state.winner)], state)
+        else:
+            rolloff = roll_off(self.rules, self.players, self.rng)
+            state = self.state = start_game(self.rules, self.players, rolloff)
+            self._show_rolloff(state)
+        if state.phase is Phase.BIDDING:
+            self._show_round_start(state)
+        while not state.is_over:
+            seat = state.to_act
+            action: PlayerAction
+            if seat is None:
+                state = self._apply(state, chance_action(state, self.rng), None)
+                continue
+            if seat == self.me:
+                action = self._ask_turn(state)
+            else:
+                self.sleep(self.cfg.delay)
+                action = self.bots[seat].act(view(state, seat))
+            state = self._apply(state, action, seat)
+            if isinstance(action, Bid):
+                state = self._offer_calza(state)
+        self.state = state
+
+    def _apply(self, state: GameState, action: object, seat: int | None) -> GameState:
+        new, events = apply(state, action, seat)  # type: ignore[arg-type]
+        self.state = new
+        self._show(events, new)
+        return new
+
+    def _offer_calza(self, state: GameState) -> GameState:
+        """Ask the seats that may call calza on the new bid, in P-53 order (P-50)."""
+        for seat in calza_callers(state):
+            if seat == self.me:
+                wants = self._ask_calza(state)
+            else:
+                wants = self.bots[seat].call_calza(view(state, seat))
+            if wants:
+                return self._apply(state, Calza(), seat)
+        return state
+
+    # Asking the person ---------------------------------------------------------------------
+
+    def _prompt(self, key: str, **fields: object) -> PlayerAction | Command:
+        """Read one line; a line that is neither action nor command is explained, re-asked."""
+        while True:
+            text = self.read(self.cat.t(key, **fields))
+            try:
+                return read_input(text)
+            except InputError as err:
+                self._error(err.key, text=err.text.strip())
+
+    def _error(self, key: str, **fields: object) -> None:
+        words = {
+            "dudo": self.cat.t("word.dudo"),
+            "calza": self.cat.t("word.calza"),
+            "aces": self.cat.t("word.aces"),
+        }
+        self.console.print(Text(self.cat.t(key, **words, **fields), style="bold red"))
+
+    def _ask_turn(self, state: GameState) -> PlayerAction:
+        v = view(state, self.me)
+        self.console.rule(Text(self.cat.t("turn.rule", who=self.names[self.me])), style="green")
+        if state.phase is Phase.CHOOSE_PALIFICO:
+            self.console.print(self.painter.seats(v))
+            self.console.print(Text(self.cat.t("palifico.choose"), style="bold magenta"))
+            self.console.print(self.painter.options(v))
+        else:
+            odds = chance(v, v.bid) if v.bid is not None else None
+            self.console.print(self.painter.status(v, odds))
+            if v.must_raise:
+                self.console.print(self.cat.t("turn.must_raise"))
+        while True:
+            got = self._prompt("prompt.turn")
+            if isinstance(got, Command):
+                if got.kind == "help":
+                    self._help()
+                elif got.kind == "quit":
+                    raise _Quit
+                else:
+                    self._error("err.empty")
+                continue
+            try:
+                check_action(state, got, self.me)
+            except IllegalActionError as err:
+                self._error("err.illegal", reason=str(err))
+                continue
+            return got
+
+    def _ask_calza(self, state: GameState) -> bool:
+        v = view(state, self.me)
+        assert v.bid is not None
+        hand = self.painter.dice_text(v.hand)
+        self.console.print(
+            Text(self.cat.t("calza.dice", dice=hand) + "  ").append_text(
+                self.painter.hint(chance(v, v.bid), calza=True)
+            )
+        )
+        calza = self.cat.t("word.calza")
+        while True:
+            got = self._prompt("prompt.calza", calza=calza, bid=self.painter.bid(v.bid))
+            if isinstance(got, Command):
+                if got.kind == "skip":
+                    return False
+                if got.kind == "quit":
+                    raise _Quit
+                self._help()
+                continue
+            try:
+                check_action(state, got, self.me)
+            except IllegalActionError as err:
+                self._error("err.illegal", reason=str(err))
+                continue
+            return isinstance(got, Calza)
+
+    def _help(self) -> None:
+        self.console.print(
+            self.cat.t(
+                "help.text",
+                dudo=self.cat.t("word.dudo"),
+                calza=self.cat.t("word.calza"),
+                palifico=self.cat.t("word.palifico"),
+                aces=self.cat.t("word.aces"),
+            )
+        )
+
+    # Showing what happens ------------------------------------------------------------------
+
+    def _show_rolloff(self, state: GameState) -> None:
+        for throw in state.rolloff:
+            dice = " · ".join(f"{self.names[s]} {d}" for s, d in enumerate(throw))
+            self.console.print(self.cat.t("rolloff.throw", dice=dice))
+        self.console.print(self.cat.t("rolloff.opens", who=self.names[state.opener]))
+
+    def _show_round_start(self, state: GameState) -> None:
+        v = view(state, self.me)
+        self.console.print()
+        self.console.rule(Text(self.painter.header(v)), style="bold blue")
+        if v.palifico:
+            self.console.print(
+                Text(
+                    self.cat.t("palifico.announce", who=self.names[v.opener]), style="bold magenta"
+                )
+            )
+        self.console.print(self.cat.t("round.opens", who=self.names[v.opener]))
+        if v.to_act == self.me:
+            return  # the person's turn follows at once, with the whole table
+        self.console.print(self.painter.seats(v))
+        if v.hand:
+            self.console.print(Text(self.cat.t("hand.title"), style="bold"))
+            self.console.print(self.painter.hand(v.hand, palifico=v.palifico))
+
+    def _show(self, events: Sequence[Event], state: GameState) -> None:
+        for event in events:
+            if not visible_to(event, self.me):  # P-70: only what the person may see
+                continue
+            if isinstance(event, RoundStarted):
+                self._show_round_start(state)
+            elif isinstance(event, DiceRerolled):
+                self.console.print(Text(self.cat.t("hand.rerolled"), style="bold"))
+                self.console.print(
+                    self.painter.hand(
+                        event.dice, palifico=state.palifico, shown=state.shown[event.seat]
+                    )
+                )
+            elif isinstance(event, ActionTaken):
+                self.console.print(self.painter.move(event.seat, event.action))
+            elif isinstance(event, PalificoChosen):
+                key = "palifico.chosen" if event.palifico else "palifico.declined"
+                self.console.print(
+                    Text(
+                        self.cat.t(
+                            key, who=self.names[event.seat], palifico=self.cat.t("word.palifico")
+                        ),
+                        style="bold magenta",
+                    )
+                )
+            elif isinstance(event, RoundResolved):
+                for line in self.painter.resolution(event, state.dice_counts):
+                    self.console.print(line)
+            elif isinstance(event, GameOver):
+                self.console.print()
+                key = "over.you_win" if event.winner == self.me else "over.winner"
+                self.console.rule(style="bold")
+                self.console.print(
+                    Text(self.cat.t(key, who=self.names[event.winner]), style="bold green")
+                )
+                self.console.rule(style="bold")
+            else:
+                assert isinstance(event, DiceDealt)  # shown with the round's start
+
+    # Saving --------------------------------------------------------------------------------
+
+    def _save(self, *, leaving: bool) -> None:
+        state = self.state
+        if state is None or not state.rolloff:
+            return
+        path = self.cfg.save
+        if path is None and self.interactive:
+            key = "save.prompt_partial" if leaving and not state.is_over else "save.prompt"
+            try:
+                answer = self.read(self.cat.t(key)).strip()
+            except (KeyboardInterrupt, EOFError):
+                self.console.print()
+                return
+            path = Path(answer).expanduser() if answer else None
+        if path is None:
+            return
+        try:
+            path.write_text(GameRecord.from_state(state).dumps() + "\n", encoding="utf-8")
+        except OSError as err:
+            self.console.print(
+                Text(self.cat.t("save.failed", path=str(path), error=err.strerror or str(err))),
+                style="bold red",
+                soft_wrap=True,  # a path stays whole, to copy and paste
+            )
+            return
+        self.console.print(self.cat.t("save.done", path=str(path)), soft_wrap=True)
