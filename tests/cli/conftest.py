@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pexpect
@@ -172,6 +172,6 @@ def scripted() -> type[ScriptedHuman]:
 
 
 @pytest.fixture
-def calza_pattern() -> type[object]:
+def calza_pattern() -> Callable[[Catalog], str]:
     """``calza_pattern(cat)``: the regex of the calza prompt (a fixture for test modules)."""
-    return calza_prompt  # type: ignore[return-value]
+    return calza_prompt

@@ -9,9 +9,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from pathlib import Path
-
-import pexpect
 
 from perudo import PERUDO, Bid, Deal, Dudo, GameRecord, apply, start_game
 from perudo.i18n import load_catalog
@@ -119,12 +116,14 @@ def test_a_bid_out_of_turn_at_the_calza_prompt_names_the_rule(terminal, english,
     )
     turn = re.escape(english.t("prompt.turn"))
     calza = calza_pattern(english)
-    while term.expect([turn, calza]) == 0:
+    ended = re.escape(english.t("save.prompt"))
+    while (index := term.expect([turn, calza, ended])) == 0:
         term.sendline(
             "dudo"
             if "Current bid" in term.before and "may: bid" not in term.before
             else _lowest(term.before)
         )
+    assert index == 1, "the game ended without a calza prompt"
     assert "Chance it is exact:" in term.before
     term.sendline("5x5")
     term.expect([calza])
@@ -296,7 +295,3 @@ def test_every_line_fits_80_columns(terminal, scripted, english):
     from rich.cells import cell_len
 
     assert max(cell_len(line) for line in text.splitlines()) <= 80
-
-
-_ = pexpect  # the module is the point of this file: a real pseudo-terminal
-_ = Path
