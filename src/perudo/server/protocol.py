@@ -215,6 +215,8 @@ class Snapshot(_Msg):
     view: dict[str, Any] | None
     """``view(state, seat).to_json()`` for the current game (``None`` before the first)."""
     hint: dict[str, Any] | None
+    timer: float | None = None
+    """Seconds left on the turn timer of the seat to act (``None``: no timer running)."""
     chat: list[dict[str, Any]]
 
 
@@ -231,6 +233,8 @@ class Update(_Msg):
     events: list[dict[str, Any]]
     view: dict[str, Any] | None
     hint: dict[str, Any] | None
+    timer: float | None = None
+    """Seconds left on the turn timer of the seat to act (``None``: no timer running)."""
     past_tail: list[dict[str, Any]] = []
 
 

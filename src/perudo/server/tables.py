@@ -318,12 +318,15 @@ class LiveTable:
 
     # -- information ------------------------------------------------------------------------
 
+    def _timer(self) -> float | None:
+        if self.turn_deadline is None:
+            return None
+        return max(0.0, round(self.turn_deadline - time.monotonic(), 1))
+
     def info(self) -> dict[str, Any]:
         """The table as the lobby and the page see it (no hidden information)."""
         st = self.state
-        remaining = None
-        if self.turn_deadline is not None:
-            remaining = max(0.0, round(self.turn_deadline - time.monotonic(), 1))
+        remaining = self._timer()
         return {
             "id": self.id,
             "name": self.name,
@@ -391,6 +394,7 @@ class LiveTable:
                 seat=seat,
                 view=self._view_json(seat, True),
                 hint=self._hint(seat),
+                timer=self._timer(),
                 chat=[_chat_json(c) for c in self.chat],
             )
         )
@@ -427,6 +431,7 @@ class LiveTable:
                         ],
                         view=view_json,
                         hint=self._hint(c.seat),
+                        timer=self._timer(),
                         past_tail=tail,
                     )
                 )
@@ -483,6 +488,7 @@ class LiveTable:
                     events=events,
                     view=self._view_json(conn.seat, True),
                     hint=self._hint(conn.seat),
+                    timer=self._timer(),
                 )
             )
         )

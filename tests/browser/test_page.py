@@ -1,0 +1,230 @@
+"""The page in a real browser: Debian's Chromium driven by Playwright against a real server.
+
+Two people in two browser contexts and two bots play a whole game to the end through the
+page, in English and in Korean; screenshots go to ``artifacts/browser/`` (git-ignored). The
+browser is never downloaded: without ``/usr/bin/chromium`` (``make chromium`` installs it)
+these tests skip and say so.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.harness import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs it; "
+        "a browser is never downloaded)",
+        allow_module_level=True,
+    )
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("browser"),
+        PERUDO_BOT_DELAY="0.05",
+        PERUDO_ROUND_PAUSE="0.2",
+        PERUDO_DROP_GRACE="20",
+    ).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def _shot(page: Any, name: str, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def _new_page(browser: Any) -> Any:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def _try_click(page: Any, selector: str) -> bool:
+    try:
+        page.click(selector, timeout=1500)
+        return True
+    except sync_api.Error:
+        return False
+
+
+def _play_turn(page: Any, rng: random.Random, seen: dict[str, bool], tag: str) -> bool:
+    """One step for one person: dismiss a reveal, or click one of the legal action buttons.
+    Returns whether the game-over screen is showing."""
+    if page.locator("[data-testid=game-over]").count():
+        return True
+    if page.locator("[data-testid=reveal]").count():
+        if not seen.get("reveal"):
+            seen["reveal"] = True
+            page.wait_for_timeout(2500)  # let the reveal rows animate in
+            _shot(page, f"{tag}-reveal", full_page=False)
+        _try_click(page, "[data-testid=reveal-ok]")
+        return False
+    buttons = page.locator("[data-testid=actions] [data-action]")
+    n = buttons.count()
+    if not n:
+        return False
+    actions = [buttons.nth(k).get_attribute("data-action") for k in range(n)]
+    if not seen.get("turn"):
+        seen["turn"] = True
+        _shot(page, f"{tag}-my-turn")
+    if "dudo" in actions and rng.random() < 0.45:
+        choice = "dudo"
+    elif "palifico" in actions:
+        choice = "palifico"
+    else:
+        choice = actions[0]
+    _try_click(page, f"[data-testid=actions] [data-action='{choice}']")
+    return False
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
+    server: ServerProcess, browser: Any, lang: str
+) -> None:
+    words = {
+        "en": {"over": "Game over", "turn": "Your turn", "lobby": "Open tables"},
+        "ko": {"over": "게임 끝", "turn": "내 차례", "lobby": "열린 테이블"},
+    }[lang]
+    ann, bo = _new_page(browser), _new_page(browser)
+    # Ann opens the lobby, switches the language in the page, and creates a table.
+    ann.goto(server.url + "/")
+    ann.select_option("[data-testid=lang]", lang)
+    ann.get_by_role("heading", name=words["lobby"]).wait_for()
+    ann.fill("[data-testid=player-name]", "Ann" if lang == "en" else "안나")
+    ann.fill("[data-testid=table-name]", f"Friday dice ({lang})")
+    ann.select_option("[data-testid=dice]", "2")
+    ann.select_option("[data-testid=seats]", "4")
+    ann.select_option("[data-testid=timer]", "0")
+    _shot(ann, f"{lang}-1-lobby")
+    ann.click("[data-testid=create]")
+    ann.wait_for_selector("[data-testid=seats]")
+    invite = ann.input_value("[data-testid=invite-link]")
+    assert "/t/" in invite
+    # Bo follows the invite link in another browser, switches language, and sits down.
+    bo.goto(invite)
+    bo.select_option("[data-testid=lang]", lang)
+    bo.fill("[data-testid=join-name]", "Bo" if lang == "en" else "보라")
+    bo.click("[data-testid=join]")
+    bo.wait_for_selector("[data-testid=start]")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=seats] .seatrow:not(.emptyseat)')"
+        ".length === 2"
+    )
+    # Ann fills the two empty seats with easy bots, and starts.
+    ann.select_option("[data-testid=fill-level]", "easy")
+    ann.click("[data-testid=fill-bots]")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
+    )
+    _shot(ann, f"{lang}-2-seats")
+    ann.click("[data-testid=start]")
+    ann.wait_for_selector("[data-testid=felt]")
+    bo.wait_for_selector("[data-testid=felt]")
+    # A reload in the middle of the game restores Bo's seat and dice.
+    bo.reload()
+    bo.wait_for_selector("[data-testid=felt] .seat.me")
+    rng = random.Random(7)
+    seen_a: dict[str, bool] = {}
+    seen_b: dict[str, bool] = {}
+    deadline = time.monotonic() + 150
+    over = [False, False]
+    while not all(over):
+        assert time.monotonic() < deadline, "the game did not finish through the page"
+        over[0] = _play_turn(ann, rng, seen_a, f"{lang}-3-ann")
+        over[1] = _play_turn(bo, rng, seen_b, f"{lang}-3-bo")
+        ann.wait_for_timeout(60)
+    _shot(ann, f"{lang}-4-game-over-ann", full_page=False)
+    _shot(bo, f"{lang}-4-game-over-bo", full_page=False)
+    winner_a = ann.inner_text("[data-testid=winner]")
+    winner_b = bo.inner_text("[data-testid=winner]")
+    assert winner_a and winner_b
+    assert words["over"] in ann.inner_text("[data-testid=game-over]")
+    assert seen_a.get("turn") or seen_b.get("turn"), "no person ever had a turn"
+    # The replay of the finished game, from its record.
+    ann.click("[data-testid=replay-link]")
+    ann.wait_for_selector("[data-testid=replay-slider]")
+    ann.click("[data-testid=replay-end]")
+    ann.wait_for_selector("[data-testid=felt]")
+    _shot(ann, f"{lang}-5-replay")
+    assert not ann.errors and not bo.errors, ann.errors + bo.errors
+    ann.context.close()
+    bo.context.close()
+
+
+def test_the_page_switches_language_and_every_catalog_has_the_same_keys(
+    server: ServerProcess, browser: Any
+) -> None:
+    page = _new_page(browser)
+    page.goto(server.url + "/")
+    keys = page.evaluate(
+        "() => Object.fromEntries(Object.entries(window.__perudo.MESSAGES)"
+        ".map(([l, m]) => [l, Object.keys(m).sort()]))"
+    )
+    assert keys["en"] == keys["ko"] == keys["it"]
+    page.select_option("[data-testid=lang]", "it")
+    page.get_by_text("Crea un tavolo").first.wait_for()
+    page.select_option("[data-testid=lang]", "ko")
+    page.get_by_text("테이블 만들기").first.wait_for()
+    # The choice is remembered.
+    page.reload()
+    page.get_by_text("테이블 만들기").first.wait_for()
+    _shot(page, "ko-lobby-after-reload")
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=2, dice=1, turn_seconds=0)
+    host = _new_page(browser)
+    host.goto(server.url + "/")
+    host.evaluate(f"() => localStorage.setItem('perudo.token.{t['table_id']}', '{t['token']}')")
+    host.goto(server.url + t["invite"])
+    host.select_option("[data-testid=fill-level]", "easy")
+    host.click("[data-testid=fill-bots]")
+    host.click("[data-testid=start]")
+    watcher = _new_page(browser)
+    watcher.goto(server.url + t["invite"])
+    watcher.wait_for_selector("[data-testid=felt]")
+    assert watcher.locator("[data-testid=actions]").count() == 0
+    assert watcher.locator("[data-testid=my-hand]").count() == 0
+    assert watcher.locator(".seat.me").count() == 0
+    _shot(watcher, "en-spectator")
+    host.context.close()
+    watcher.context.close()
