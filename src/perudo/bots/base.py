@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 
 from perudo.core import Calza, PlayerAction, PlayerView
 
-__all__ = ["Bot", "BotBase"]
+__all__ = ["Bot", "BotBase", "PolicyBot"]
 
 
 @runtime_checkable
@@ -32,6 +32,16 @@ class Bot(Protocol):
 
     def call_calza(self, view: PlayerView) -> bool:
         """Out of turn, with ``Calza()`` in ``view.legal``: call calza now? (P-50)"""
+        ...
+
+
+@runtime_checkable
+class PolicyBot(Bot, Protocol):
+    """A bot that can state the probability of each action it may take (``random``,
+    ``prob``, ``strong``): what an exact solver needs to compute a best response to it."""
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """For the seat to act: each action it may take, with its probability (sum 1)."""
         ...
 
 

@@ -19,6 +19,13 @@ class RandomBot(BotBase):
         super().__init__(seed)
         self.calza_rate = calza_rate
 
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """Every legal action, equally likely."""
+        if not view.legal:
+            raise ValueError(f"seat {view.seat} has no legal action now ({view.phase.value})")
+        share = 1.0 / len(view.legal)
+        return dict.fromkeys(view.legal, share)
+
     def act(self, view: PlayerView) -> PlayerAction:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action now ({view.phase.value})")

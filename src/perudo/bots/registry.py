@@ -1,25 +1,65 @@
-"""Bots by name and by user-facing level."""
+"""Bots by name and by user-facing level.
+
+``BOTS`` maps a name to a factory ``seed -> bot``; ``LEVELS`` maps a level to a bot name.
+Both are plain dicts: add a bot with :func:`register_bot` (``level=`` also names a level for
+it), and it appears in :func:`bot_names`, the arena and every ``--bot`` option.
+
+>>> make_bot("medium", seed=1).name
+'prob'
+>>> sorted(BOTS)[:3]
+['noisy', 'prob', 'random']
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from .base import Bot
+from .prob_bot import ProbBot
 from .random_bot import RandomBot
+from .strong_bot import StrongBot
 
-__all__ = ["BOTS", "LEVELS", "bot_names", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "BotFactory", "bot_names", "make_bot", "register_bot"]
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {
+BotFactory = Callable[[int | None], Bot]
+
+
+def _noisy(seed: int | None) -> Bot:
+    # The easy level: prob's reasoning with a hot softmax (it often takes a worse bid) and a
+    # timid calza.
+    return ProbBot(seed, temperature=0.1, calza_threshold=0.6, name="noisy")
+
+
+BOTS: dict[str, BotFactory] = {
     "random": lambda seed: RandomBot(seed),
+    "noisy": _noisy,
+    "prob": lambda seed: ProbBot(seed),
+    "strong": lambda seed: StrongBot(seed),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""
 
-LEVELS: Mapping[str, str] = {
-    "easy": "random",
-    "medium": "random",
-    "hard": "random",
+LEVELS: dict[str, str] = {
+    "easy": "noisy",
+    "medium": "prob",
+    "hard": "strong",
 }
-"""User-facing levels and the bot each one plays."""
+"""User-facing levels and the bot each one plays (easiest first)."""
+
+
+def register_bot(name: str, factory: BotFactory, *, level: str | None = None) -> None:
+    """Add (or replace) the bot ``name``; ``level`` also makes it that level's bot.
+
+    :raises ValueError: for a name that is already a level, or a level that is a bot name.
+    """
+    key = name.strip().lower()
+    if not key or key in LEVELS:
+        raise ValueError(f"{name!r} cannot name a bot: it is empty or a level")
+    BOTS[key] = factory
+    if level is not None:
+        lvl = level.strip().lower()
+        if lvl in BOTS:
+            raise ValueError(f"{level!r} cannot name a level: it is a bot's name")
+        LEVELS[lvl] = key
 
 
 def bot_names() -> list[str]:
@@ -28,7 +68,8 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random`` …) or level (``easy``, ``medium``, ``hard``).
+    """A bot by name (``random``, ``noisy``, ``prob``, ``strong`` …) or level (``easy``,
+    ``medium``, ``hard``).
 
     :raises ValueError: for an unknown name, listing the known ones.
     """
