@@ -8,14 +8,18 @@ import pytest
 
 from perudo.core import (
     BLUFF,
+    PERUDO,
+    PERUDO_CALZA,
     Bid,
     Calza,
+    Deal,
     IllegalActionError,
     Reroll,
     SetAside,
     apply,
     is_legal,
     legal_actions,
+    start_game,
     start_round,
 )
 
@@ -35,3 +39,25 @@ def test_v9_v7_seat_that_must_raise_cannot_call_calza_instead() -> None:
     assert Calza() not in legal_actions(state)
     with pytest.raises(IllegalActionError, match="V-9"):
         apply(state, Calza())
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 7, True, "0"])
+def test_legal_actions_for_a_seat_not_at_the_table_is_refused(seat: object) -> None:
+    """Seat -1 used to get seat 2's calza (Python indexing) and seat 7 an IndexError."""
+    state = start_round(PERUDO_CALZA, [[1, 2, 3, 4, 5], [2, 2, 3, 3, 4], [5, 5, 6, 6, 1]])
+    state, _ = apply(state, Bid(3, 2))
+    assert list(legal_actions(state, 2)) == [Calza()]
+    with pytest.raises(IllegalActionError, match="no seat"):
+        legal_actions(state, seat)  # type: ignore[arg-type]
+
+
+def test_legal_actions_contains_only_player_actions() -> None:
+    """A due deal is legal for chance, yet the (empty) list of legal actions must not claim
+    to contain it: ``in`` agrees with iteration."""
+    state = start_game(PERUDO, 2, [[3, 5]])
+    deal = Deal(((1, 2, 3, 4, 5), (1, 2, 3, 4, 5)))
+    assert is_legal(state, deal)
+    legal = legal_actions(state)
+    assert list(legal) == []
+    assert deal not in legal
+    assert "3x5" not in legal

@@ -236,7 +236,10 @@ class LegalActions(Sequence[PlayerAction]):
         yield from self._extras
 
     def __contains__(self, action: object) -> bool:
-        return is_legal(self._state, action, self._seat)  # type: ignore[arg-type]
+        # Only player actions are listed: a due deal is legal for chance, not in this list.
+        if not isinstance(action, _PLAYER_ACTIONS):
+            return False
+        return is_legal(self._state, action, self._seat)
 
     @property
     def bids(self) -> Sequence[Bid]:
@@ -255,10 +258,16 @@ def legal_actions(state: GameState, seat: int | None = None) -> LegalActions:
 
     Out of turn, that is calza alone, where P-50 allows it. Empty while chance acts
     (a deal or re-roll is due) and once the game is over.
+
+    :raises IllegalActionError: for a seat that is not at the table.
     """
     to_act = state.to_act
     if seat is None:
         seat = to_act
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise IllegalActionError(
+            f"there is no seat {seat!r} at this {state.num_players}-seat table"
+        )
     phase = state.phase
     if seat is None or phase is Phase.GAME_OVER or phase is Phase.DEAL or phase is Phase.REROLL:
         return LegalActions(state, seat, _EMPTY, 0, ())
