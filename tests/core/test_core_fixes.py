@@ -14,11 +14,13 @@ from perudo.core import (
     Calza,
     Deal,
     IllegalActionError,
+    NotationError,
     Reroll,
     SetAside,
     apply,
     is_legal,
     legal_actions,
+    parse_action,
     start_game,
     start_round,
 )
@@ -61,3 +63,17 @@ def test_legal_actions_contains_only_player_actions() -> None:
     assert list(legal) == []
     assert deal not in legal
     assert "3x5" not in legal
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["aside ²", "reroll 1²", "deal 12 ³4", "9" * 5000 + "x5", "3x" + "1" * 5000],
+)
+def test_malformed_notation_raises_notation_error_not_a_bare_value_error(text: str) -> None:
+    """'²'.isdigit() is true but int('²') fails, and int() refuses over 4300 digits: both
+    used to escape as a plain ValueError instead of NotationError."""
+    with pytest.raises(NotationError):
+        parse_action(text)
+    if "x" in text:
+        with pytest.raises(NotationError, match="is not a bid"):
+            Bid.parse(text)

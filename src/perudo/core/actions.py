@@ -71,11 +71,16 @@ class Bid:
         :raises NotationError: if ``text`` is not a bid.
         """
         match = _BID_RE.match(text) if isinstance(text, str) else None
-        if match is None:
-            raise NotationError(
-                f"{text!r} is not a bid: write quantity x face, for example 3x5 (three 5s)"
-            )
-        return cls(int(match.group(1)), int(match.group(2)))
+        if match is not None:
+            try:
+                quantity, face = int(match.group(1)), int(match.group(2))
+            except ValueError:  # more digits than int() reads: not a bid either
+                pass
+            else:
+                return cls(quantity, face)
+        raise NotationError(
+            f"{text!r} is not a bid: write quantity x face, for example 3x5 (three 5s)"
+        )
 
     def __str__(self) -> str:
         return f"{self.quantity}x{self.face}"
@@ -199,7 +204,7 @@ _WORDS: Final[dict[str, PlayerAction]] = {
 def _digits(text: str, what: str) -> tuple[int, ...]:
     if text == "-":
         return ()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²".isdigit() is true, int("²") fails
         raise NotationError(f"{what}: {text!r} is not a run of faces such as 1346")
     return tuple(int(c) for c in text)
 
