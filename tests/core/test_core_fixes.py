@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -13,6 +14,7 @@ from perudo.core import (
     Bid,
     Calza,
     Deal,
+    GameRecord,
     IllegalActionError,
     NotationError,
     Reroll,
@@ -20,6 +22,7 @@ from perudo.core import (
     apply,
     is_legal,
     legal_actions,
+    new_game,
     parse_action,
     start_game,
     start_round,
@@ -77,3 +80,12 @@ def test_malformed_notation_raises_notation_error_not_a_bare_value_error(text: s
     if "x" in text:
         with pytest.raises(NotationError, match="is not a bid"):
             Bid.parse(text)
+
+
+@pytest.mark.parametrize("players", [0, 1, 11])
+def test_record_with_a_player_count_its_rules_refuse_is_a_notation_error(players: int) -> None:
+    """Such a record loaded, then replay() raised a bare ValueError from start_game."""
+    record = GameRecord.from_state(new_game(PERUDO, 3, random.Random(4))).to_json()
+    record["players"] = players
+    with pytest.raises(NotationError, match="P-1"):
+        GameRecord.from_json(record)

@@ -112,6 +112,11 @@ class GameRecord:
             raise NotationError(f"the record's rules are invalid: {err}") from None
         if isinstance(players, bool) or not isinstance(players, int):
             raise NotationError("the record's players must be an integer")
+        if not rules.min_players <= players <= rules.max_players:
+            raise NotationError(
+                f"the record has {players} players; its rules take "
+                f"{rules.min_players}–{rules.max_players} (P-1, V-12)"
+            )
         if not isinstance(rolloff_data, list) or not all(
             isinstance(t, list) and all(isinstance(d, int) for d in t) for t in rolloff_data
         ):
