@@ -31,13 +31,17 @@ def bench(
 
 # Commands registered by their own modules: each module defines ``register(app)`` and keeps
 # its heavy imports inside the command function. One import line and one call line each.
+from perudo.cli.arena import register as register_arena  # noqa: E402
 from perudo.cli.play import register as register_play  # noqa: E402
 from perudo.cli.replay import register as register_replay  # noqa: E402
+from perudo.cli.solve import register as register_solve  # noqa: E402
 from perudo.server.cli import register as register_server  # noqa: E402
 
 register_server(app)
 register_play(app)
 register_replay(app)
+register_arena(app)
+register_solve(app)
 
 
 def main() -> None:

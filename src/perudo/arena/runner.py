@@ -1,0 +1,158 @@
+"""Running an arena: many seeded games between named bots, on several processes.
+
+Seats: the bots listed fill the table cycling through the list (``strong,prob`` at four
+players is ``strong, prob, strong, prob``), and game ``g`` turns that line-up ``g`` seats, so
+over a multiple of ``players`` games every bot sits in every seat equally often.
+
+Seeds: game ``g`` draws its dice and its bots' seeds from a generator seeded with
+``(seed, g)`` alone, and the figures are computed in game order after all games are in, so
+the same seed gives the same results whatever the number of processes (``jobs``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from perudo.bots.registry import make_bot
+from perudo.core import RuleSet, preset_name
+from perudo.sim.match import play_game
+
+from .stats import BotFigures, GameOutcome, tally
+
+__all__ = ["ARENA_FORMAT", "ArenaResult", "game_rng", "lineup_for", "play_arena_game", "run_arena"]
+
+ARENA_FORMAT: Final = "perudo-arena"
+
+
+def lineup_for(bots: Sequence[str], players: int) -> tuple[str, ...]:
+    """The bots listed, cycled to fill ``players`` seats.
+
+    >>> lineup_for(["strong", "prob", "prob", "random"], 6)
+    ('strong', 'prob', 'prob', 'random', 'strong', 'prob')
+    """
+    if not bots:
+        raise ValueError("list at least one bot")
+    return tuple(bots[i % len(bots)] for i in range(players))
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The generator of game ``index``: depends on ``(seed, index)`` only (string seeds hash
+    with SHA-512, the same in every process)."""
+    return random.Random(f"perudo-arena:{seed}:{index}")
+
+
+def play_arena_game(rules: RuleSet, lineup: Sequence[str], seed: int, index: int) -> GameOutcome:
+    """Play game ``index``: the line-up turned ``index`` seats, dice and bot seeds from
+    :func:`game_rng`."""
+    n = len(lineup)
+    seats = tuple(lineup[(s + index) % n] for s in range(n))
+    rng = game_rng(seed, index)
+    bots = [make_bot(name, rng.getrandbits(62)) for name in seats]
+    result = play_game(rules, bots, rng)
+    return GameOutcome(index, seats, result.places, result.rounds)
+
+
+def _play_chunk(args: tuple[dict[str, Any], tuple[str, ...], int, list[int]]) -> list[GameOutcome]:
+    rules_data, lineup, seed, indices = args
+    rules = RuleSet.from_dict(rules_data)
+    return [play_arena_game(rules, lineup, seed, i) for i in indices]
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaResult:
+    """An arena's games and figures."""
+
+    rules: RuleSet
+    players: int
+    bots: tuple[str, ...]
+    lineup: tuple[str, ...]
+    games: int
+    seed: int
+    figures: tuple[BotFigures, ...]
+    outcomes: tuple[GameOutcome, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; the same for the same arguments whatever ``jobs`` was."""
+        return {
+            "format": ARENA_FORMAT,
+            "version": 1,
+            "preset": preset_name(self.rules),
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "bots": list(self.bots),
+            "lineup": list(self.lineup),
+            "games": self.games,
+            "seed": self.seed,
+            "results": [f.to_json() for f in self.figures],
+            "mean_rounds": (
+                sum(o.rounds for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+            ),
+            "game_results": [
+                {"game": o.index, "seats": list(o.seats), "places": list(o.places)}
+                for o in self.outcomes
+            ],
+        }
+
+
+def run_arena(
+    rules: RuleSet,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``games`` games and compute the figures (see the module docstring).
+
+    ``jobs``: worker processes (default: every core; 1 plays in this process). ``progress``
+    is called with the number of games just finished.
+
+    :raises ValueError: on an unknown bot, a bad player count or a non-positive game count.
+    """
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
+    if not rules.min_players <= players <= rules.max_players:
+        raise ValueError(
+            f"{players} players: these rules take {rules.min_players}–{rules.max_players} (P-1)"
+        )
+    for name in bots:
+        make_bot(name, 0)  # an unknown name fails here, with the known names listed
+    lineup = lineup_for(list(bots), players)
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {jobs}")
+    outcomes: list[GameOutcome] = []
+    if jobs == 1 or games == 1:
+        for i in range(games):
+            outcomes.append(play_arena_game(rules, lineup, seed, i))
+            if progress is not None:
+                progress(1)
+    else:
+        size = max(1, min(20, games // (jobs * 8)))
+        chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+        tasks = [(rules.to_dict(), lineup, seed, c) for c in chunks]
+        # spawn: no inherited threads or locks (a progress bar's thread) in the workers.
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(jobs) as pool:
+            for done in pool.imap_unordered(_play_chunk, tasks):
+                outcomes.extend(done)
+                if progress is not None:
+                    progress(len(done))
+    outcomes.sort(key=lambda o: o.index)
+    return ArenaResult(
+        rules=rules,
+        players=players,
+        bots=tuple(bots),
+        lineup=lineup,
+        games=games,
+        seed=seed,
+        figures=tuple(tally(lineup, outcomes)),
+        outcomes=tuple(outcomes),
+    )

@@ -1,0 +1,136 @@
+"""``perudo arena`` (bots against bots, with win rates and ratings) and ``perudo bench-bots``
+(decision times). Registered on the app by :func:`register`; heavy imports stay inside."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def arena(
+    rules: Annotated[
+        str, typer.Option(help="Rule set preset (perudo, perudo_calza, liars_dice, bluff, …).")
+    ] = "perudo_calza",
+    players: Annotated[int, typer.Option(help="Seats at the table.")] = 6,
+    bots: Annotated[
+        str, typer.Option(help="Bots, comma-separated, cycled to fill the seats.")
+    ] = "strong,prob",
+    games: Annotated[int, typer.Option(help="Games to play.")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
+    jobs: Annotated[int, typer.Option(help="Worker processes (0: every core).")] = 0,
+    dice: Annotated[int, typer.Option(help="Dice per player (0: the rule set's).")] = 0,
+    out: Annotated[Path | None, typer.Option(help="Write the figures as JSON here.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Draw the figures to this PNG.")] = None,
+) -> None:
+    """Pit bots against each other: seats rotate every game; prints win rates with 95%
+    Wilson intervals, mean finishing places and OpenSkill ratings."""
+    import os
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from perudo.arena import run_arena
+    from perudo.arena.report import figures_table, write_json
+    from perudo.arena.report import plot as draw
+    from perudo.core import find_ruleset
+
+    console = Console()
+    if not console.is_terminal:  # piped or captured: room for the whole table
+        console = Console(width=120)
+    try:
+        ruleset = find_ruleset(rules)
+        if dice:
+            ruleset = dataclasses.replace(ruleset, dice_per_player=dice)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--rules/--dice") from None
+    names = _split(bots)
+    workers = jobs or (os.cpu_count() or 1)
+    start = time.perf_counter()
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{games} games on {workers} processes", total=games)
+        try:
+            result = run_arena(
+                ruleset,
+                players,
+                names,
+                games,
+                seed=seed,
+                jobs=workers,
+                progress=lambda k: progress.advance(task, k),
+            )
+        except ValueError as err:
+            raise typer.BadParameter(str(err)) from None
+    elapsed = time.perf_counter() - start
+    console.print(figures_table(result))
+    console.print(
+        f"lineup: {', '.join(result.lineup)} (turned one seat each game); "
+        f"{elapsed:.1f} s on {workers} processes"
+    )
+    if out is not None:
+        write_json(result, out)
+        console.print(f"figures written to {out}")
+    if plot is not None:
+        draw(result, plot)
+        console.print(f"chart drawn to {plot}")
+
+
+def bench_bots(
+    bots: Annotated[str, typer.Option(help="Bots to time, comma-separated.")] = (
+        "random,prob,strong"
+    ),
+    rules: Annotated[str, typer.Option(help="Rule set preset.")] = "perudo_calza",
+    players: Annotated[int, typer.Option(help="Seats (every seat plays the bot timed).")] = 6,
+    games: Annotated[int, typer.Option(help="Games per bot.")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+) -> None:
+    """Print each bot's decision time (p50, p95, max of act and out-of-turn calza calls)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from perudo.arena.timing import time_bot
+    from perudo.core import find_ruleset
+
+    ruleset = find_ruleset(rules)
+    table = Table(
+        title=f"decision time, {ruleset} · {players} players × {ruleset.dice_per_player} dice"
+    )
+    for col in ("bot", "call", "calls", "p50 ms", "p95 ms", "max ms"):
+        table.add_column(col, justify="left" if col in ("bot", "call") else "right")
+    for name in _split(bots):
+        times = time_bot(name, ruleset, players, games, seed)
+        for which in ("act", "calza"):
+            calls, p50, p95, top = times.summary(which)
+            if calls:
+                table.add_row(
+                    name,
+                    which,
+                    str(calls),
+                    f"{p50 * 1e3:.2f}",
+                    f"{p95 * 1e3:.2f}",
+                    f"{top * 1e3:.2f}",
+                )
+    console = Console()
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``arena`` and ``bench-bots`` to the ``perudo`` app."""
+    app.command("arena")(arena)
+    app.command("bench-bots")(bench_bots)
