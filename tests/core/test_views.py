@@ -1,0 +1,164 @@
+"""What a seat may know (P-70) and memory mode (P-40): views and event audiences."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from tests.core.script import play, play_events, resolved
+
+from perudo.core import (
+    BLUFF,
+    PERUDO,
+    PERUDO_CALZA,
+    ActionTaken,
+    Bid,
+    Calza,
+    DiceDealt,
+    DiceRerolled,
+    Dudo,
+    GameOver,
+    PalificoChosen,
+    Reroll,
+    RoundStarted,
+    RuleSet,
+    apply,
+    chance_action,
+    legal_actions,
+    new_game,
+    start_round,
+    view,
+    visible_to,
+)
+
+HANDS = [[1, 1, 1, 1, 1], [2, 2, 2, 2, 2], [3, 3, 3, 3, 3]]
+
+
+def hands_in(data: object) -> list[list[int]]:
+    """Every list stored under a 'hand' key anywhere in a JSON value."""
+    found: list[list[int]] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "hand":
+                found.append(value)
+            found.extend(hands_in(value))
+    elif isinstance(data, list):
+        for item in data:
+            found.extend(hands_in(item))
+    return found
+
+
+def test_p70_a_seat_sees_its_own_dice_and_no_one_elses() -> None:
+    state = play(start_round(PERUDO, HANDS), "2x4")
+    for seat in range(3):
+        mine = view(state, seat)
+        assert mine.seat == seat and mine.hand == tuple(HANDS[seat])
+        data = mine.to_json()
+        assert hands_in(data) == [HANDS[seat]]
+        text = json.dumps(data)
+        for other in range(3):
+            if other != seat:
+                assert json.dumps(HANDS[other]) not in text
+
+
+def test_p70_a_spectator_sees_no_hidden_dice_and_has_no_actions() -> None:
+    state = play(start_round(PERUDO, HANDS), "2x4")
+    spectator = view(state, None)
+    assert spectator.hand == () and spectator.legal == ()
+    assert hands_in(spectator.to_json()) == [[]]
+    assert not spectator.my_turn
+
+
+def test_p70_public_actions_counts_and_the_seats_legal_actions() -> None:
+    state = play(start_round(PERUDO_CALZA, HANDS), "2x4", "3x4")
+    mine = view(state, 0)
+    assert mine.actions == ((0, Bid(2, 4)), (1, Bid(3, 4)))
+    assert mine.bid == Bid(3, 4) and mine.bidder == 1 and mine.to_act == 2
+    assert mine.dice_counts == (5, 5, 5) and mine.total_dice == 15 and mine.num_players == 3
+    assert mine.legal == (Calza(),)  # out of turn: calza (P-50)
+    assert not mine.my_turn
+    to_act = view(state, 2)
+    assert to_act.my_turn and to_act.legal == tuple(legal_actions(state, 2))
+    assert to_act.legal[-1] == Dudo()
+    assert mine.to_json()["legal"] == ["calza"]
+    assert mine.to_json()["actions"] == [[0, "2x4"], [1, "3x4"]]
+
+
+def test_p70_revealed_hands_are_public_and_the_others_stay_secret() -> None:
+    """P-21: after the dudo, only the hands that were lifted appear in any view."""
+    hands = [[4, 4, 2, 2, 2], [1, 5, 5, 6, 6], [4, 1, 3, 3, 3]]
+    state = play(start_round(PERUDO, hands), "3x4")
+    after, events = apply(state, Dudo())  # seat 1 doubts: seat 2 then seat 0 reveal
+    result = resolved(events)
+    assert [r.seat for r in result.reveals] == [2, 0] and result.hidden == (1,)
+    for seat in (None, 0, 1, 2):
+        data = view(after, seat).to_json()
+        past = data["past"][-1]["result"]
+        assert [r["seat"] for r in past["reveals"]] == [2, 0]
+        assert past["hidden"] == [1]
+        assert [1, 5, 5, 6, 6] not in hands_in(data)
+        assert sorted(hands[2]) in hands_in(data) and sorted(hands[0]) in hands_in(data)
+
+
+def test_p70_dice_set_aside_are_public() -> None:
+    state = play(start_round(BLUFF, HANDS), "2x4", "aside 22", "reroll 456")
+    for seat in (None, 0, 2):
+        assert view(state, seat).shown == ((), (2, 2), ())
+        assert view(state, seat).to_json()["shown"] == [[], [2, 2], []]
+    assert view(state, 1).hand == (4, 5, 6)
+    assert view(state, 0).hand == (1, 1, 1, 1, 1)
+    assert view(state, 1).must_raise and view(state, 0).must_raise
+
+
+def test_p70_private_events_reach_only_their_seat() -> None:
+    state = play(start_round(BLUFF, HANDS), "2x4", "aside 22")
+    _, events = apply(state, Reroll((4, 5, 6)))
+    (rerolled,) = events
+    assert isinstance(rerolled, DiceRerolled)
+    assert visible_to(rerolled, 1)
+    assert not visible_to(rerolled, 0) and not visible_to(rerolled, 2)
+    assert not visible_to(rerolled, None)
+    dealt = DiceDealt(2, (3, 3))
+    assert [visible_to(dealt, s) for s in (None, 0, 1, 2)] == [False, False, False, True]
+    public = [
+        RoundStarted(1, 0, False, (5, 5)),
+        ActionTaken(0, Bid(1, 2)),
+        PalificoChosen(0, True),
+        GameOver(1),
+        resolved(play_events(start_round(PERUDO, HANDS), "2x4", "dudo")[1]),
+    ]
+    for event in public:
+        assert event.audience is None
+        assert all(visible_to(event, s) for s in (None, 0, 1, 2))
+
+
+def test_p70_a_new_game_deals_each_seat_a_private_event() -> None:
+    rng = random.Random(3)
+    state = new_game(PERUDO, 4, rng)
+    # new_game deals already; look at the events of the next deal instead.
+    state = play(state, "1x2", "dudo")
+    state, events = apply(state, chance_action(state, rng))
+    dealt = [e for e in events if isinstance(e, DiceDealt)]
+    assert [e.seat for e in dealt] == [s for s in range(4) if state.dice_counts[s]]
+    for e in dealt:
+        assert e.hand == state.hands[e.seat]
+        assert [visible_to(e, s) for s in range(4)] == [s == e.seat for s in range(4)]
+
+
+@pytest.mark.parametrize("seat", [3, -1, True, "0", 1.0])
+def test_p70_a_view_for_a_seat_not_at_the_table_is_refused(seat: object) -> None:
+    state = start_round(PERUDO, HANDS)
+    with pytest.raises(ValueError, match="no seat"):
+        view(state, seat)  # type: ignore[arg-type]
+
+
+def test_p40_memory_mode_is_display_only_counts_stay_in_every_view() -> None:
+    """P-40 hides counts from the display; the rules never depend on it, so the rule set has
+    no display field and every view carries the counts for the display to hide."""
+    names = {f.name for f in dataclasses.fields(RuleSet)}
+    assert not any(word in n for n in names for word in ("memory", "hide", "display"))
+    state = play(start_round(PERUDO, [[2, 3], [4], [5, 5, 6]]), "1x2")
+    for seat in (None, 0, 1, 2):
+        assert view(state, seat).to_json()["dice_counts"] == [2, 1, 3]
