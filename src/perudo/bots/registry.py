@@ -35,6 +35,7 @@ BOTS: dict[str, BotFactory] = {
     "noisy": _noisy,
     "prob": lambda seed: ProbBot(seed),
     "strong": lambda seed: StrongBot(seed),
+    "exact": lambda seed: __import__("perudo.solve.expert", fromlist=["_"]).ExpertBot(seed),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""
 
@@ -42,6 +43,7 @@ LEVELS: dict[str, str] = {
     "easy": "noisy",
     "medium": "prob",
     "hard": "strong",
+    "expert": "exact",
 }
 """User-facing levels and the bot each one plays (easiest first)."""
 

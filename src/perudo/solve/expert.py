@@ -1,0 +1,191 @@
+"""``expert``: plays the solved equilibrium in heads-up endgames, the ``strong`` bot elsewhere.
+
+When only two seats have dice and the round is one the solver has solved (a
+:class:`StrategyBook` holds it), the expert maps its view to the information state (its seat
+as opener or not, the round's bids as ranks, its hand) and samples the equilibrium's action
+with its seeded generator; at a P-34 choice it takes the choice with the better match value.
+Everywhere else (more players, a round not solved, rules the solver cannot play) it asks its
+fallback bot, ``strong``.
+
+The book holds rounds loaded from a directory written by ``perudo solve --match --out DIR``
+(or named by the ``PERUDO_SOLVED`` environment variable) and solves one-die-each rounds on
+demand, which takes a few seconds once per rule set (the loser of such a round is out, so the
+round's value is the match's).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from perudo.bots.base import BotBase
+from perudo.bots.registry import make_bot
+from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
+
+from .match import MatchSolution, Position, solve_match
+from .solution import Solution, round_key
+
+__all__ = ["ExpertBot", "StrategyBook", "default_book"]
+
+_ON_DEMAND_TOTAL = 2
+"""Rounds with at most this many dice in play are solved when first met."""
+
+
+class StrategyBook:
+    """Solved heads-up rounds and P-34 choices, by rules and position."""
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None, *, on_demand: int = 2):
+        self.rounds: dict[str, Solution] = {}
+        self.choices: dict[tuple[RuleSet, Position], bool] = {}
+        self.on_demand = on_demand
+        self._tried: set[RuleSet] = set()
+        self._lock = threading.Lock()
+        if directory is not None:
+            self.load(directory)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> StrategyBook:
+        # A book is a shared cache of solved rounds: a copied bot plays from the same one.
+        return self
+
+    def add(self, match: MatchSolution) -> None:
+        """Take every round and choice of a solved match."""
+        for sol in match.rounds.values():
+            self.rounds[sol.key] = sol
+        for pos, choice in match.choices.items():
+            self.choices[(match.rules, pos)] = choice
+
+    def load(self, directory: str | os.PathLike[str]) -> None:
+        """Load a solved match (``match.json`` and its rounds) or loose ``.npz`` rounds.
+
+        :raises ValueError: if the directory holds neither.
+        """
+        base = Path(directory)
+        if (base / "match.json").is_file():
+            self.add(MatchSolution.load(base))
+            return
+        files = sorted(base.glob("*.npz"))
+        if not files:
+            raise ValueError(f"{base}: no match.json and no saved rounds (.npz)")
+        for f in files:
+            sol = Solution.load(f)
+            self.rounds[sol.key] = sol
+
+    @staticmethod
+    def position(view: PlayerView) -> Position | None:
+        """The heads-up position of ``view``'s round, or ``None`` with more players."""
+        alive = [s for s, c in enumerate(view.dice_counts) if c]
+        if len(alive) != 2 or view.opener not in alive:
+            return None
+        opener = view.opener
+        other = alive[0] if alive[1] == opener else alive[1]
+        if view.phase is Phase.CHOOSE_PALIFICO:
+            kind = "choose"
+        else:
+            kind = "palifico" if view.palifico else "normal"
+        return Position(
+            (view.dice_counts[opener], view.dice_counts[other]),
+            (view.palifico_used[opener], view.palifico_used[other]),
+            kind,  # type: ignore[arg-type]
+        )
+
+    def _solve_small(self, rules: RuleSet, pos: Position) -> None:
+        if pos.total > self.on_demand or rules in self._tried:
+            return
+        self._tried.add(rules)
+        try:
+            match = solve_match(rules, self.on_demand)
+        except ValueError:
+            return
+        self.add(match)
+
+    def find(self, view: PlayerView) -> Solution | None:
+        """The solved round ``view`` is a turn of, if any."""
+        pos = self.position(view)
+        if pos is None or pos.kind == "choose" or view.seat is None:
+            return None
+        key = round_key(view.rules, pos.dice, pos.kind == "palifico", pos.palifico_used)
+        with self._lock:
+            sol = self.rounds.get(key)
+            if sol is None:
+                self._solve_small(view.rules, pos)
+                sol = self.rounds.get(key)
+        if sol is None or not sol.matches(view):
+            return None
+        return sol
+
+    def choose(self, view: PlayerView) -> bool | None:
+        """At a P-34 choice: whether to play a palifico round, if the book knows."""
+        pos = self.position(view)
+        if pos is None or pos.kind != "choose":
+            return None
+        with self._lock:
+            key = (view.rules, pos)
+            if key not in self.choices:
+                self._solve_small(view.rules, pos)
+            return self.choices.get(key)
+
+
+_DEFAULT: StrategyBook | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_book() -> StrategyBook:
+    """The process-wide book: ``PERUDO_SOLVED`` (a directory) if set, plus on-demand solves."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            directory = os.environ.get("PERUDO_SOLVED")
+            _DEFAULT = StrategyBook(directory or None, on_demand=_ON_DEMAND_TOTAL)
+        return _DEFAULT
+
+
+class ExpertBot(BotBase):
+    """The solved equilibrium in heads-up endgames the book holds; ``fallback`` elsewhere."""
+
+    name = "exact"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        book: StrategyBook | None = None,
+        fallback: str = "strong",
+    ) -> None:
+        super().__init__(seed)
+        self.book = book if book is not None else default_book()
+        self.fallback = make_bot(fallback, seed)
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The action probabilities: the equilibrium's where solved, else the fallback's."""
+        if view.my_turn:
+            if view.phase is Phase.CHOOSE_PALIFICO:
+                choice = self.book.choose(view)
+                if choice is not None:
+                    return {ChoosePalifico(choice): 1.0}
+            elif view.phase is Phase.BIDDING:
+                sol = self.book.find(view)
+                if sol is not None:
+                    probs = sol.policy(view)
+                    # In the order of view.legal, so that a seeded game replays exactly.
+                    return {a: probs[a] for a in view.legal if a in probs}
+        stated = getattr(self.fallback, "policy", None)
+        if stated is None:
+            raise ValueError(f"the fallback bot {self.fallback.name!r} states no policy")
+        return dict(stated(view))
+
+    def solved(self, view: PlayerView) -> bool:
+        """Whether this view is played from the solved equilibrium."""
+        if view.phase is Phase.CHOOSE_PALIFICO:
+            return self.book.choose(view) is not None
+        return self.book.find(view) is not None
+
+    def act(self, view: PlayerView) -> PlayerAction:
+        if view.my_turn and self.solved(view):
+            from perudo.bots.prob_bot import sample_policy
+
+            return sample_policy(self.policy(view), self.rng.random())
+        return self.fallback.act(view)
+
+    def call_calza(self, view: PlayerView) -> bool:
+        return self.fallback.call_calza(view)

@@ -1,0 +1,124 @@
+"""Solve one round: pick a method, run it to a target exploitability, report the figures.
+
+``method="auto"`` takes the sequence-form LP (:mod:`perudo.solve.lp`, exact) for rounds whose
+matrix is small (one die each with six faces: about 2 s) and CFR+ (:mod:`perudo.solve.cfr`)
+otherwise, stopping at ``target`` exploitability, ``max_iterations`` or ``time_limit``
+seconds, whichever comes first. ``benchmarks/solve.py`` prints the measurements behind this.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .cfr import ALGORITHMS, CFRSolver
+from .game import RoundGame
+from .lp import solve_lp
+from .solution import Solution
+from .vector import Kernel, single_threaded_blas
+
+__all__ = ["METHODS", "Progress", "solve_round"]
+
+METHODS: Final[tuple[str, ...]] = ("auto", "lp", *ALGORITHMS)
+
+Progress = Callable[[int, float | None, float], None]
+"""Called as ``progress(iterations, exploitability or None, seconds)`` while solving."""
+
+_LP_SIZE: Final = 2048 * 6 * 6
+"""``auto`` solves by LP up to this many (node × hand × hand) entries: one die each."""
+
+
+def pick_method(game: RoundGame) -> str:
+    """The method ``auto`` uses for ``game`` (CFR+ where scipy is not installed)."""
+    size = game.rows * len(game.hands[0]) * len(game.hands[1])
+    if size > _LP_SIZE:
+        return "cfr+"
+    try:
+        import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:  # pragma: no cover - the research extra installs scipy
+        return "cfr+"
+    return "lp"
+
+
+def solve_round(
+    game: RoundGame,
+    *,
+    method: str = "auto",
+    target: float = 1e-6,
+    max_iterations: int | None = None,
+    time_limit: float | None = None,
+    check_every: int | None = None,
+    dtype: npt.DTypeLike = np.float64,
+    progress: Progress | None = None,
+) -> Solution:
+    """An equilibrium of ``game`` (approximate for the CFR methods) with its figures.
+
+    Args:
+        game: the round.
+        method: ``auto``, ``lp``, or a CFR variant (``cfr+``, ``cfr+linear``, ``pcfr+``,
+            ``dcfr``).
+        target: stop CFR once the exploitability is at most this.
+        max_iterations: stop CFR after this many iterations (default: no limit).
+        time_limit: stop CFR after this many seconds (default: no limit).
+        check_every: iterations between exploitability checks (default: 10, or 50 for rounds
+            with one die each).
+        dtype: float type of the CFR arrays (``float32`` halves memory; the figures are
+            always recomputed in float64).
+        progress: called after each check.
+
+    :raises ValueError: for an unknown method or a CFR run with no stopping rule.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    if method == "auto":
+        method = pick_method(game)
+    start = time.perf_counter()
+    if method == "lp":
+        with single_threaded_blas():
+            profile, _ = solve_lp(game)
+        iterations = 0
+    else:
+        if target <= 0 and max_iterations is None and time_limit is None:
+            raise ValueError("CFR needs a stopping rule: target > 0, max_iterations or time_limit")
+        solver = CFRSolver(game, method, dtype=dtype)
+        every = check_every or (50 if game.rows <= 4096 else 10)
+        while True:
+            step = every
+            if max_iterations is not None:
+                step = min(step, max_iterations - solver.iterations)
+            if step > 0:
+                solver.iterate(step)
+            profile = solver.average()
+            with single_threaded_blas():
+                _, _, expl = solver.kernel.exploitability(profile)
+            elapsed = time.perf_counter() - start
+            if progress is not None:
+                progress(solver.iterations, expl, elapsed)
+            if expl <= target:
+                break
+            if max_iterations is not None and solver.iterations >= max_iterations:
+                break
+            if time_limit is not None and elapsed >= time_limit:
+                break
+        iterations = solver.iterations
+        profile = profile.astype(np.float64)
+    kernel = Kernel(game)
+    with single_threaded_blas():
+        br0, br1, expl = kernel.exploitability(profile)
+        value = kernel.value(profile)
+    seconds = time.perf_counter() - start
+    if progress is not None:
+        progress(iterations, expl, seconds)
+    return Solution(
+        game=game,
+        profile=profile,
+        value=value,
+        br=(br0, br1),
+        method=method,
+        iterations=iterations,
+        seconds=seconds,
+    )

@@ -1,0 +1,70 @@
+"""The expert bot: the solved equilibrium in heads-up endgames, strong elsewhere."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from perudo import PERUDO, Bid, ChoosePalifico, Dudo, Phase, apply, start_round, view
+from perudo.bots import make_bot
+from perudo.solve.expert import ExpertBot, StrategyBook
+from perudo.solve.match import solve_match
+
+PERUDO3 = dataclasses.replace(PERUDO, faces=3, dice_per_player=2)
+
+
+@pytest.fixture(scope="module")
+def book() -> StrategyBook:
+    b = StrategyBook(on_demand=0)
+    b.add(solve_match(PERUDO3, 3))
+    return b
+
+
+def test_expert_plays_the_solved_strategy_heads_up(book):
+    bot = ExpertBot(1, book=book)
+    state = start_round(PERUDO3, [(1, 2), (3,)], opener=0)
+    v = view(state, 0)
+    sol = book.find(v)
+    assert sol is not None
+    assert bot.policy(v) == pytest.approx(sol.policy(v))
+    for _ in range(20):
+        assert bot.act(v) in v.legal
+
+
+def test_expert_falls_back_to_strong_with_three_players(book):
+    bot = ExpertBot(1, book=book)
+    state = start_round(PERUDO3, [(1, 2), (3,), (2, 2)], opener=0)
+    v = view(state, 0)
+    assert book.find(v) is None
+    assert bot.policy(v) == pytest.approx(make_bot("strong", 1).policy(v))
+
+
+def test_expert_makes_the_P34_choice_from_match_values(book):
+    bot = ExpertBot(1, book=book)
+    # Seat 0 bids three 3s holding two aces; seat 1 calls: seat 0 drops to one die and,
+    # heads-up, opens by choosing a palifico or a normal round (P-34).
+    state = start_round(PERUDO3, [(1, 1), (2,)], opener=0)
+    state, _ = apply(state, Bid(3, 3))
+    after, _ = apply(state, Dudo())
+    assert after.phase is Phase.CHOOSE_PALIFICO
+    v = view(after, 0)
+    assert bot.act(v) == ChoosePalifico(book.choose(v))
+
+
+def test_expert_is_registered_as_a_level():
+    bot = make_bot("expert", seed=3)
+    assert isinstance(bot, ExpertBot)
+
+
+def test_expert_games_heads_up_are_legal_and_replay_exactly(book):
+    from perudo.sim.match import play_game
+
+    def play(seed: int) -> tuple[int, int, int]:
+        bots = [ExpertBot(seed, book=book), ExpertBot(seed + 1, book=book)]
+        result = play_game(PERUDO3, bots, random.Random(seed))
+        return result.winner, result.rounds, result.decisions
+
+    assert play(4) == play(4)
+    assert play(5)[1] >= 3  # two dice each: at least three rounds

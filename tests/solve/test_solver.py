@@ -1,0 +1,116 @@
+"""Equilibria and exploitability: pinned values, and every figure computed two ways."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from perudo import LIARS_DICE_OPENSPIEL, PERUDO
+from perudo.solve import Kernel, RoundGame, Solution, solve_round
+from perudo.solve.cfr import ALGORITHMS, CFRSolver
+from perudo.solve.reference import reference_best_response, reference_value
+
+PERUDO3 = dataclasses.replace(PERUDO, faces=3)
+PERUDO4 = dataclasses.replace(PERUDO, faces=4)
+
+
+def test_openspiel_liars_dice_one_die_each_is_worth_minus_7_over_258_to_the_opener():
+    sol = solve_round(RoundGame(LIARS_DICE_OPENSPIEL, (1, 1)), method="lp")
+    assert sol.value == pytest.approx(-7 / 258, abs=1e-6)
+    assert sol.exploitability <= 1e-9
+    lo, hi = sol.value_bounds
+    assert lo - 1e-9 <= -7 / 258 <= hi + 1e-9
+
+
+def test_perudo_one_die_each_normal_and_palifico_values():
+    normal = solve_round(RoundGame(PERUDO, (1, 1)), method="lp")
+    palifico = solve_round(RoundGame(PERUDO, (1, 1), palifico=True), method="lp")
+    assert normal.value == pytest.approx(-1 / 18, abs=1e-9)
+    assert palifico.value == pytest.approx(-1 / 9, abs=1e-9)
+
+
+def test_cfr_plus_reaches_the_lp_value():
+    game = RoundGame(PERUDO4, (1, 1))
+    exact = solve_round(game, method="lp")
+    approx = solve_round(game, method="cfr+", target=1e-7, max_iterations=5000)
+    assert approx.exploitability <= 1e-7
+    assert approx.value == pytest.approx(exact.value, abs=2e-7)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_lowers_exploitability(algorithm):
+    game = RoundGame(PERUDO3, (2, 1))
+    solver = CFRSolver(game, algorithm)
+    k = solver.kernel
+    solver.iterate(5)
+    early = k.exploitability(solver.average())[2]
+    solver.iterate(195)
+    late = k.exploitability(solver.average())[2]
+    assert late < early / 5
+    assert late < 2e-3
+
+
+CASES = [
+    ("perudo 4 faces 1v1", PERUDO4, (1, 1), False),
+    ("perudo 3 faces 2v1", PERUDO3, (2, 1), False),
+    ("perudo 3 faces 1v2 palifico", PERUDO3, (1, 2), True),
+    (
+        "openspiel 4 faces",
+        dataclasses.replace(LIARS_DICE_OPENSPIEL, faces=4, wild_face=4),
+        (1, 1),
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "rules", "dice", "palifico"), CASES)
+def test_exploitability_two_ways_vectorized_and_walked_through_apply(label, rules, dice, palifico):
+    """A strategy far from equilibrium (a few CFR iterations): the solver's vectorized best
+    responses and values equal those of a walk through the core's own tree (apply)."""
+    game = RoundGame(rules, dice, palifico=palifico)
+    sol = solve_round(game, method="cfr+", max_iterations=7, target=0.0)
+    assert sol.exploitability > 1e-3
+    br0 = reference_best_response(rules, dice, 0, sol.policy, palifico=palifico)
+    br1 = reference_best_response(rules, dice, 1, sol.policy, palifico=palifico)
+    value = reference_value(rules, dice, (sol.policy, sol.policy), palifico=palifico)
+    assert br0 == pytest.approx(sol.br[0], abs=1e-12)
+    assert br1 == pytest.approx(sol.br[1], abs=1e-12)
+    assert value == pytest.approx(sol.value, abs=1e-12)
+
+
+def test_float32_solves_too():
+    game = RoundGame(PERUDO4, (1, 1))
+    sol = solve_round(game, method="cfr+", target=1e-5, max_iterations=3000, dtype=np.float32)
+    assert sol.exploitability <= 1e-5
+
+
+def test_save_and_load_round_trip(tmp_path):
+    game = RoundGame(PERUDO3, (1, 2), palifico=True, palifico_used=(True, True))
+    sol = solve_round(game, method="lp")
+    path = sol.save(tmp_path / "round")
+    assert path.suffix == ".npz"
+    back = Solution.load(path)
+    assert back.key == sol.key
+    assert back.value == pytest.approx(sol.value)
+    assert back.method == "lp"
+    assert back.game.palifico and back.game.palifico_used == (True, True)
+    np.testing.assert_array_equal(back.game.utility, game.utility)
+    again = Kernel(back.game).exploitability(back.profile)
+    assert again[2] == pytest.approx(sol.exploitability, abs=1e-6)
+
+
+def test_load_refuses_other_files(tmp_path):
+    bad = tmp_path / "x.npz"
+    np.savez(bad, something=np.zeros(3))
+    with pytest.raises(ValueError, match="not a saved perudo round"):
+        Solution.load(bad)
+
+
+def test_cfr_needs_a_stopping_rule_and_a_known_method():
+    game = RoundGame(PERUDO3, (1, 1))
+    with pytest.raises(ValueError, match="stopping rule"):
+        solve_round(game, method="cfr+", target=0.0)
+    with pytest.raises(ValueError, match="unknown method"):
+        solve_round(game, method="magic")
