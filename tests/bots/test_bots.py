@@ -172,3 +172,39 @@ def test_levels_and_registry() -> None:
     finally:
         BOTS.pop("test-cautious")
         LEVELS.pop("test")
+
+
+def _choice_due() -> GameState:
+    """Two players; seat 0 drops to one die for the first time and opens next (P-34)."""
+    from perudo import apply, start_round
+
+    state = start_round(PERUDO, [[2, 3], [4, 5, 6]], opener=0)
+    state, _ = apply(state, Bid(4, 6))
+    state, _ = apply(state, Dudo())
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_bot_makes_the_two_player_palifico_choice_P34(name: str) -> None:
+    from perudo import ChoosePalifico, Phase, view
+
+    state = _choice_due()
+    assert state.phase is Phase.CHOOSE_PALIFICO
+    v = view(state, 0)
+    action = make_bot(name, 1).act(v)
+    assert isinstance(action, ChoosePalifico) and action in v.legal
+
+
+def test_prob_calls_calza_out_of_turn_when_exact_is_likely_enough_P50() -> None:
+    from perudo import apply, start_round, view
+
+    # Seat 2 holds four dice that count toward 3s; the two dice it cannot see must both miss
+    # for 4x3 to be exact: (2/3)² = 4/9.
+    state = start_round(PERUDO_CALZA, [[2], [4], [1, 3, 3, 3]], opener=0)
+    state, _ = apply(state, Bid(4, 3))
+    v = view(state, 2)
+    assert ProbBot(0).calza_chance(v) == pytest.approx(4 / 9)
+    assert ProbBot(0, calza_threshold=0.4).call_calza(v) is True
+    assert ProbBot(0, calza_threshold=0.5).call_calza(v) is False
+    assert ProbBot(0).call_calza(view(state, 1)) is False  # seat 1 is to act: not out of turn
+    assert isinstance(StrongBot(0).call_calza(v), bool)
