@@ -208,3 +208,23 @@ def test_prob_calls_calza_out_of_turn_when_exact_is_likely_enough_P50() -> None:
     assert ProbBot(0, calza_threshold=0.5).call_calza(v) is False
     assert ProbBot(0).call_calza(view(state, 1)) is False  # seat 1 is to act: not out of turn
     assert isinstance(StrongBot(0).call_calza(v), bool)
+
+
+def test_a_reused_strong_bot_reads_each_game_afresh() -> None:
+    # One instance across games: its beliefs must not carry over from a game whose first
+    # round looked alike (same round number, same dice counts).
+    bot = StrongBot(5)
+    fresh_choices = []
+    reused_choices = []
+
+    def ask_reused(state: GameState, seat: int, b: Bot, view: PlayerView) -> PlayerAction:
+        if b is bot:
+            fresh = StrongBot(5)
+            fresh_choices.append(fresh.act(view))
+            reused_choices.append(bot.act(view))
+            return reused_choices[-1]
+        return b.act(view)
+
+    for seed in range(3):
+        play_game(PERUDO, [bot, ProbBot(seed)], random.Random(seed), ask=ask_reused)
+    assert fresh_choices == reused_choices

@@ -181,6 +181,7 @@ class Beliefs:
     """
 
     __slots__ = (
+        "_actions",
         "_key",
         "_last_bid",
         "_must_raise",
@@ -213,6 +214,7 @@ class Beliefs:
         self._pass_pending: int | None = None
         self._post: dict[tuple[int, int], FloatArray] = {}
         self._own_shown: tuple[int, ...] = ()
+        self._actions: tuple[object, ...] = ()
         faces = self.rules.faces
         self.seats: dict[int, _SeatBelief] = {
             s: _SeatBelief(faces, c, ())
@@ -227,10 +229,12 @@ class Beliefs:
 
     def matches(self, view: PlayerView) -> bool:
         """Whether ``view`` is a later moment of the round these beliefs follow."""
+        seen = self._seen
         return (
             self.key(view) == self._key
             and view.seat == self.seat
-            and len(view.actions) >= self._seen
+            and len(view.actions) >= seen
+            and view.actions[:seen] == self._actions[:seen]
         )
 
     def update(self, view: PlayerView) -> None:
@@ -255,6 +259,7 @@ class Beliefs:
                     self._own_shown = tuple(sorted(self._own_shown + action.dice))
                 self._must_raise = True
         self._seen = len(actions)
+        self._actions = actions
 
     # -- what a seat assumed to be naive would compute --------------------------------------
 
