@@ -1,0 +1,152 @@
+"""The layering of ARCHITECTURE.md, checked by walking every module's imports (AST).
+
+Arrows point down only::
+
+    core  ←  bots  ←  sim, arena, bench, testing  ←  cli, server, research
+                  ↖  solve (may import core and bots)
+
+``perudo.core`` imports only the standard library and itself. Imports inside functions count
+too (``ast.walk`` sees them). A new subpackage must be given its place in ``ALLOWED`` below.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "perudo"
+
+# What each part of the package may import from perudo (itself included).
+ALLOWED: dict[str, frozenset[str]] = {
+    "core": frozenset({"core"}),
+    "i18n": frozenset({"i18n"}),
+    "bots": frozenset({"core", "bots"}),
+    "solve": frozenset({"core", "bots", "solve"}),
+    "sim": frozenset({"core", "bots", "sim"}),
+    "bench": frozenset({"core", "bots", "sim", "bench"}),
+    "testing": frozenset({"core", "bots", "sim", "testing"}),
+    "arena": frozenset({"core", "bots", "sim", "arena"}),
+    "research": frozenset(
+        {"core", "bots", "sim", "arena", "solve", "bench", "i18n", "testing", "research"}
+    ),
+    "server": frozenset(
+        {"core", "bots", "sim", "arena", "solve", "bench", "i18n", "testing", "server"}
+    ),
+    # The terminal is the top: it launches the server (perudo serve) and the research tools.
+    "cli": frozenset(
+        {
+            "core",
+            "bots",
+            "sim",
+            "arena",
+            "solve",
+            "bench",
+            "i18n",
+            "testing",
+            "research",
+            "server",
+            "cli",
+        }
+    ),
+    # ``import perudo`` re-exports the core only; ``python -m perudo`` runs the terminal.
+    "__init__": frozenset({"core"}),
+    "__main__": frozenset({"cli"}),
+}
+
+
+def modules() -> Iterator[tuple[str, Path, bool]]:
+    """``(dotted name, path, is_package)`` for every module under src/perudo."""
+    for path in sorted(SRC.rglob("*.py")):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        is_pkg = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_pkg else parts)
+        yield name, path, is_pkg
+
+
+def imported(name: str, path: Path, is_pkg: bool) -> Iterator[tuple[str, int]]:
+    """Every module ``path`` imports, absolute, with its line number."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = name if is_pkg else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                assert node.module is not None
+                yield node.module, node.lineno
+                continue
+            base = package.split(".")
+            if node.level > 1:
+                base = base[: -(node.level - 1)]
+            assert base, f"{path}:{node.lineno}: relative import beyond the top package"
+            if node.module:
+                yield ".".join([*base, node.module]), node.lineno
+            else:
+                for alias in node.names:
+                    yield ".".join([*base, alias.name]), node.lineno
+
+
+def part_of(name: str) -> str:
+    """``perudo.bots.base`` → ``bots``; ``perudo`` → ``__init__``."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+ALL = list(modules())
+
+
+def test_layers_the_walk_finds_the_package() -> None:
+    names = {name for name, _, _ in ALL}
+    assert {"perudo", "perudo.core", "perudo.core.engine", "perudo.bots"} <= names
+    core_imports = {m for m, _ in imported("perudo.core", SRC / "core" / "__init__.py", True)}
+    assert "perudo.core.engine" in core_imports  # relative imports are resolved
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "is_pkg"),
+    [m for m in ALL if part_of(m[0]) == "core"],
+    ids=[m[0] for m in ALL if part_of(m[0]) == "core"],
+)
+def test_layers_core_imports_only_the_standard_library_and_itself(
+    name: str, path: Path, is_pkg: bool
+) -> None:
+    for module, line in imported(name, path, is_pkg):
+        top = module.split(".")[0]
+        if module == "perudo.core" or module.startswith("perudo.core."):
+            continue
+        assert top in sys.stdlib_module_names or top == "__future__", (
+            f"{path.relative_to(SRC.parent)}:{line} imports {module}: perudo.core is "
+            "standard-library only (ARCHITECTURE.md)"
+        )
+
+
+def test_layers_every_part_of_the_package_has_a_place() -> None:
+    parts = {part_of(name) for name, _, _ in ALL}
+    unknown = sorted(parts - set(ALLOWED))
+    assert not unknown, f"give {unknown} a place in ALLOWED in tests/test_layers.py"
+
+
+@pytest.mark.parametrize(("name", "path", "is_pkg"), ALL, ids=[m[0] for m in ALL])
+def test_layers_arrows_point_down_only(name: str, path: Path, is_pkg: bool) -> None:
+    part = part_of(name)
+    allowed = ALLOWED.get(part, frozenset())
+    for module, line in imported(name, path, is_pkg):
+        if module != "perudo" and not module.startswith("perudo."):
+            continue
+        target = part_of(module)
+        assert target in allowed, (
+            f"{path.relative_to(SRC.parent)}:{line}: perudo.{part} imports {module}; "
+            f"{part} may import only {sorted(allowed)}"
+        )
+
+
+def test_layers_bots_never_import_the_server_or_the_terminal() -> None:
+    for forbidden in ("server", "cli", "research", "arena", "sim"):
+        assert forbidden not in ALLOWED["bots"]
+    assert ALLOWED["core"] == {"core"}
+    assert ALLOWED["solve"] <= {"core", "bots", "solve"}
