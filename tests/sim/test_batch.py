@@ -184,3 +184,22 @@ def test_unsupported_switches_are_refused_with_the_rule(
 ) -> None:
     with pytest.raises(ValueError, match=rule):
         check_supported(dataclasses.replace(PRESETS["perudo"], **change))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_fused_random_step_is_step_of_random_actions(name: str) -> None:
+    """play_random's fast path plays exactly the games random_actions + step would."""
+    rules = RULES[name]
+    n = _players(rules)[-1]
+    fast, slow = BatchGame(rules, n, 300, seed=11), BatchGame(rules, n, 300, seed=11)
+    for _ in range(400):
+        fast.deal()
+        slow.deal()
+        fast.random_step()
+        slow.step(slow.random_actions())
+        for field in ("counts", "hands", "phase", "to_act", "rank", "bidder", "palifico", "used"):
+            assert np.array_equal(getattr(fast, field), getattr(slow, field)), field
+        if (fast.phase == OVER).all():
+            break
+    assert np.array_equal(fast.winner, slow.winner)
+    assert (fast.phase == OVER).all()
