@@ -36,3 +36,15 @@ def register(app: typer.Typer) -> None:
             if v is not None
         }
         run(Settings(**overrides))
+
+    @app.command("bench-load")
+    def bench_load(
+        tables: int = typer.Option(100, help="Concurrent 6-seat tables (at most 500)."),
+        seconds: float = typer.Option(20.0, help="Measured time in seconds (at most 300)."),
+        think: float = typer.Option(0.5, help="Each client bot's mean pause before acting (s)."),
+        url: str = typer.Option(None, help="A running server to load (default: start one)."),
+    ) -> None:
+        """Load benchmark: tables of bots playing as real WebSocket clients on loopback."""
+        from .loadbench import main
+
+        main(tables=tables, seconds=seconds, think=think, url=url)

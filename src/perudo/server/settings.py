@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     """Largest client message the app reads; a larger one gets an error and is ignored."""
     ws_max_bytes: int = Field(default=1 << 20, ge=4096)
     """Largest frame the WebSocket layer accepts at all (beyond it the connection closes)."""
+    ws_compression: bool = False
+    """permessage-deflate on WebSockets: saves bandwidth on slow links, costs CPU per message
+    (off by default: messages are small)."""
     rate_per_second: float = Field(default=10.0, gt=0)
     """Sustained client messages per second per connection (token bucket)."""
     rate_burst: int = Field(default=30, ge=1)

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -50,6 +51,7 @@ from perudo.core import (
     parse_action,
     preset_name,
     roll_off,
+    round_to_json,
     start_game,
     view,
 )
@@ -222,10 +224,10 @@ class LiveTable:
         self.seq = 0
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.buffer: deque[tuple[int, int | None, str, dict[str, Any]]] = deque(
-            maxlen=settings.replay_buffer
-        )
-        """Recent versioned items: (version, audience seat or None, kind, payload)."""
+        self.buffer: deque[tuple[int, int | None, str, str]] = deque(maxlen=settings.replay_buffer)
+        """Recent versioned items: (version, audience seat or None, kind, payload as JSON
+        text: strings are invisible to the garbage collector, which matters with many
+        tables)."""
         self.buffer_floor = 0
         """Versions after this one are all in :attr:`buffer` (until it wraps)."""
         self.chat: deque[ChatRow] = deque(maxlen=max(1, settings.chat_history))
@@ -363,16 +365,25 @@ class LiveTable:
         """P-40 memory mode: a seat sees its own count; others' show only whether they're in."""
         return [c if (i == seat or c == 0) else None for i, c in enumerate(counts)]
 
-    def _view_json(self, seat: int | None, with_past: bool) -> dict[str, Any] | None:
+    def _seat_payload(
+        self, seat: int | None, with_past: bool
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """``view(state, seat).to_json()`` (without ``past`` unless asked: it only grows, and
+        updates carry the rounds just finished instead) and the seat's probability hint (when
+        it has something to decide)."""
         if self.state is None:
-            return None
-        data = view(self.state, seat).to_json()
+            return None, None
+        v = view(self.state, seat)
+        hint = bid_hint(v) if v.legal else None
+        if not with_past:
+            v = replace(v, past=())
+        data = v.to_json()
         if not with_past:
             del data["past"]
         if self.config.memory:
             data["total_dice"] = sum(self.state.dice_counts)
             data["dice_counts"] = self._counts_json(self.state.dice_counts, seat)
-        return data
+        return data, hint
 
     def _for_seat(self, data: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """An event's JSON as ``seat`` receives it (P-40 memory mode hides others' counts)."""
@@ -381,19 +392,15 @@ class LiveTable:
             data["dice_counts"] = self._counts_json(data["dice_counts"], seat)
         return data
 
-    def _hint(self, seat: int | None) -> dict[str, Any] | None:
-        if self.state is None or seat is None or self.state.is_over:
-            return None
-        return bid_hint(view(self.state, seat))
-
     def snapshot(self, seat: int | None) -> str:
+        data, hint = self._seat_payload(seat, True)
         return _dump(
             p.Snapshot(
                 version=self.version,
                 table=self.info(),
                 seat=seat,
-                view=self._view_json(seat, True),
-                hint=self._hint(seat),
+                view=data,
+                hint=hint,
                 timer=self._timer(),
                 chat=[_chat_json(c) for c in self.chat],
             )
@@ -415,12 +422,10 @@ class LiveTable:
         for c in self.conns:
             text = by_seat.get(c.seat)
             if text is None:
-                view_json = self._view_json(c.seat, False)
+                view_json, hint = self._seat_payload(c.seat, False)
                 tail: list[dict[str, Any]] = []
                 if resolved and self.state is not None:
-                    full = self._view_json(c.seat, True)
-                    assert full is not None
-                    tail = full["past"][-resolved:]
+                    tail = [round_to_json(r) for r in self.state.past[-resolved:]]
                 text = _dump(
                     p.Update(
                         version=self.version,
@@ -430,7 +435,7 @@ class LiveTable:
                             if audience is None or audience == c.seat
                         ],
                         view=view_json,
-                        hint=self._hint(c.seat),
+                        hint=hint,
                         timer=self._timer(),
                         past_tail=tail,
                     )
@@ -471,6 +476,12 @@ class LiveTable:
             self._broadcast_table()
             self._plan()
 
+    def _remember(self, version: int, audience: int | None, kind: str, payload: str) -> None:
+        """Keep a versioned item for reconnecting clients (the oldest falls out when full)."""
+        if len(self.buffer) == self.buffer.maxlen:
+            self.buffer_floor = self.buffer[0][0]
+        self.buffer.append((version, audience, kind, payload))
+
     def _send_missed(self, conn: Connection, last: int) -> None:
         events: list[dict[str, Any]] = []
         chats: list[dict[str, Any]] = []
@@ -478,16 +489,17 @@ class LiveTable:
             if version <= last or (audience is not None and audience != conn.seat):
                 continue
             if kind == "event":
-                events.append(self._for_seat(payload, conn.seat))
+                events.append(self._for_seat(json.loads(payload), conn.seat))
             elif kind == "chat":
-                chats.append(payload)
+                chats.append(json.loads(payload))
+        data, hint = self._seat_payload(conn.seat, True)
         conn.send(
             _dump(
                 p.Update(
                     version=self.version,
                     events=events,
-                    view=self._view_json(conn.seat, True),
-                    hint=self._hint(conn.seat),
+                    view=data,
+                    hint=hint,
                     timer=self._timer(),
                 )
             )
@@ -578,7 +590,7 @@ class LiveTable:
             status,
         )
         self.version = version
-        self.buffer.append((version, None, "table", {}))
+        self._remember(version, None, "table", "{}")
 
     async def join(self, name: str) -> tuple[int, str]:
         """Take the first empty seat under ``name``; returns (seat, token)."""
@@ -710,7 +722,7 @@ class LiveTable:
                 if c.seat is not None:
                     c.seat = remap.get(c.seat)
             self.version = self.state_version = version
-            self.buffer.append((version, None, "table", {}))
+            self._remember(version, None, "table", "{}")
             self.state, self.game_id, self.names, self.seq = state, game_id, names, 0
             self.status = "playing"
             self.last_resolved = False
@@ -731,7 +743,7 @@ class LiveTable:
             except StoreError as err:
                 raise TableError("store_error", str(err)) from None
             self.version = self.state_version = version
-            self.buffer.append((version, None, "table", {}))
+            self._remember(version, None, "table", "{}")
             self.status = "open"
             self.state, self.game_id, self.seq = None, None, 0
             for s in self.seats:
@@ -791,7 +803,7 @@ class LiveTable:
             data = event_to_json(e)
             data["version"] = first + i
             batch.append((e.audience, data))
-            self.buffer.append((first + i, e.audience, "event", data))
+            self._remember(first + i, e.audience, "event", json.dumps(data))
         resolved = sum(1 for e in events if isinstance(e, RoundResolved))
         self.last_resolved = resolved > 0
         if state.is_over:
@@ -984,7 +996,7 @@ class LiveTable:
             self.version = version
             self.chat.append(row)
             entry = _chat_json(row)
-            self.buffer.append((version, None, "chat", entry))
+            self._remember(version, None, "chat", json.dumps(entry))
             msg = _dump(p.ChatMessage(version=version, entry=entry))
             for c in self.conns:
                 c.send(msg)

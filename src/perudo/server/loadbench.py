@@ -1,0 +1,337 @@
+"""Load benchmark: many 6-seat tables of bots playing as real WebSocket clients on loopback.
+
+The bots here are *clients*: each seat is its own WebSocket connection that reads its view and
+sends an action from the view's ``legal`` list after a think time, exactly as a browser would;
+the server runs no bot. The figures: actions per second across all tables, and the latency
+from an action sent to its event received back by the sender (p50, p90, p99, max).
+
+By default it starts its own server (``python -m perudo serve``) on a free loopback port with a
+fresh SQLite file in a temporary folder, and stops it afterwards; ``url`` points it at a
+running server instead. Counts and time are bounded (at most 500 tables, 300 seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LoadResult", "main", "run_load"]
+
+MAX_TABLES = 500
+MAX_SECONDS = 300.0
+SEATS = 6
+
+
+@dataclass
+class LoadResult:
+    tables: int
+    seconds: float
+    think: float
+    actions: int = 0
+    games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    server_cpu: float | None = None
+    """CPU seconds the server process used while measuring (when this run started it)."""
+    client_cpu: float = 0.0
+    """CPU seconds the benchmark's own clients used while measuring."""
+
+    @property
+    def per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def quantile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        if len(self.latencies) == 1:
+            return self.latencies[0]
+        return statistics.quantiles(self.latencies, n=1000, method="inclusive")[
+            min(998, max(0, round(q * 1000) - 1))
+        ]
+
+    def report(self) -> str:
+        ms = 1000.0
+        lat = self.latencies
+        lines = [
+            f"perudo bench-load: {self.tables} tables × {SEATS} seats "
+            f"({self.tables * SEATS} WebSocket clients on loopback), "
+            f"think {self.think:.2f} s, measured {self.seconds:.1f} s",
+            f"  actions: {self.actions} ({self.per_second:.1f} per second), "
+            f"games finished: {self.games}",
+        ]
+        if lat:
+            lines.append(
+                "  latency, action sent → its event received: "
+                f"p50 {self.quantile(0.5) * ms:.1f} ms, p90 {self.quantile(0.9) * ms:.1f} ms, "
+                f"p99 {self.quantile(0.99) * ms:.1f} ms, max {max(lat) * ms:.1f} ms "
+                f"({len(lat)} samples)"
+            )
+        if self.actions:
+            cpu = f"clients {self.client_cpu / self.actions * ms:.2f} ms"
+            if self.server_cpu is not None:
+                cpu = f"server {self.server_cpu / self.actions * ms:.2f} ms, " + cpu
+            lines.append(f"  CPU per action: {cpu}")
+        errors = ", ".join(f"{k} {v}" for k, v in sorted(self.errors.items())) or "none"
+        lines.append(f"  errors: {errors}")
+        return "\n".join(lines)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path,
+        data=None if body is None else json.dumps(body).encode(),
+        method="GET" if body is None else "POST",
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as r:
+        data: dict[str, Any] = json.loads(r.read())
+        return data
+
+
+def _choose(view: dict[str, Any], rng: random.Random) -> str:
+    """The client bots' policy, over ``legal`` only: dudo a third of the time when allowed,
+    else one of the three lowest raises (or whatever else is legal)."""
+    legal: list[str] = view["legal"]
+    if "dudo" in legal and rng.random() < 0.33:
+        return "dudo"
+    bids = [a for a in legal if "x" in a]
+    if bids:
+        return rng.choice(bids[:3])
+    return rng.choice(legal)
+
+
+class _Seat:
+    def __init__(
+        self,
+        ws_base: str,
+        table_id: str,
+        token: str,
+        think: float,
+        result: LoadResult,
+        rng: random.Random,
+        host: bool,
+    ) -> None:
+        self.url = f"{ws_base}/ws/tables/{table_id}"
+        self.token = token
+        self.think = think
+        self.result = result
+        self.rng = rng
+        self.host = host
+        self.version = 0
+        self.pending: float | None = None
+        self.measuring = False
+        self.ws: Any = None
+        self.ready = asyncio.Event()
+        self.acts: set[asyncio.Task[None]] = set()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        import websockets
+
+        async with websockets.connect(self.url, max_size=None) as ws:
+            self.ws = ws
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            reader = asyncio.create_task(self._read(ws))
+            await stop.wait()
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+
+    async def _read(self, ws: Any) -> None:
+        async for raw in ws:
+            m = json.loads(raw)
+            kind = m["type"]
+            if kind == "snapshot":
+                self.ready.set()
+            if kind in ("snapshot", "update", "table", "chat"):
+                self.version = max(self.version, m["version"])
+            if kind == "error":
+                code = m.get("code", "?")
+                if self.measuring:
+                    self.result.errors[code] = self.result.errors.get(code, 0) + 1
+                self.pending = None
+                continue
+            if kind == "table" and self.host and m["table"]["status"] == "finished":
+                if self.measuring:
+                    self.result.games += 1
+                await ws.send(json.dumps({"type": "rematch"}))
+                await ws.send(json.dumps({"type": "start"}))
+                continue
+            view: dict[str, Any] | None = m.get("view") if kind in ("snapshot", "update") else None
+            if kind == "update" and view is not None and self.pending is not None:
+                for e in m["events"]:
+                    if e["type"] in ("action", "palifico_chosen") and e["seat"] == view["seat"]:
+                        if self.measuring:
+                            self.result.latencies.append(time.perf_counter() - self.pending)
+                            self.result.actions += 1
+                        self.pending = None
+                        break
+            if (
+                view is not None
+                and self.pending is None
+                and view["legal"]
+                and view["to_act"] == view["seat"]
+            ):
+                asyncio.get_running_loop().call_later(
+                    self.think * (0.5 + self.rng.random()), self._schedule, view, self.version
+                )
+
+    def _schedule(self, view: dict[str, Any], version: int) -> None:
+        task = asyncio.ensure_future(self._act(view, version))
+        self.acts.add(task)
+        task.add_done_callback(self.acts.discard)
+
+    async def _act(self, view: dict[str, Any], version: int) -> None:
+        if self.pending is not None or version != self.version:
+            return
+        action = _choose(view, self.rng)
+        self.pending = time.perf_counter()
+        with contextlib.suppress(Exception):
+            await self.ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds of process ``pid`` (Linux ``/proc``), or ``None``."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_load(
+    url: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float = 2.0,
+    server_pid: int | None = None,
+) -> LoadResult:
+    """Create ``tables`` tables of six client bots at ``url`` and measure for ``seconds``."""
+    tables = max(1, min(MAX_TABLES, tables))
+    seconds = max(1.0, min(MAX_SECONDS, seconds))
+    result = LoadResult(tables, seconds, think)
+    ws_base = "ws" + url[len("http") :]
+    rng = random.Random(2024)
+    seats: list[_Seat] = []
+
+    def make_table(i: int) -> list[tuple[str, str]]:
+        made = _http(
+            url,
+            "/api/tables",
+            {
+                "name": f"load {i}",
+                "player": "bot 0",
+                "seats": SEATS,
+                "turn_seconds": 0,
+                "private": True,
+            },
+        )
+        tokens = [(made["table_id"], made["token"])]
+        for k in range(1, SEATS):
+            j = _http(url, f"/api/tables/{made['table_id']}/join", {"name": f"bot {k}"})
+            tokens.append((made["table_id"], j["token"]))
+        return tokens
+
+    for i in range(tables):
+        for k, (table_id, token) in enumerate(await asyncio.to_thread(make_table, i)):
+            seats.append(
+                _Seat(ws_base, table_id, token, think, result, random.Random(rng.random()), k == 0)
+            )
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(s.run(stop)) for s in seats]
+    # Everyone connected and greeted before the games start.
+    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in seats)), 120)
+    for s in seats:
+        if s.host and s.ws is not None:
+            await s.ws.send(json.dumps({"type": "start"}))
+    await asyncio.sleep(warmup)
+    for s in seats:
+        s.measuring = True
+    started = time.perf_counter()
+    cpu0, server0 = time.process_time(), _cpu_seconds(server_pid)
+    await asyncio.sleep(seconds)
+    for s in seats:
+        s.measuring = False
+    result.seconds = time.perf_counter() - started
+    result.client_cpu = time.process_time() - cpu0
+    server1 = _cpu_seconds(server_pid)
+    if server0 is not None and server1 is not None:
+        result.server_cpu = server1 - server0
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return result
+
+
+def _start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PERUDO_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'load.db'}",
+        "PERUDO_HOST": "127.0.0.1",
+        "PERUDO_PORT": str(port),
+        "PERUDO_LOG_LEVEL": "warning",
+        "PERUDO_BOT_DELAY": "0",
+        "PERUDO_ROUND_PAUSE": "0",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "perudo", "serve"],
+        cwd=workdir,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            _http(url, "/healthz")
+            return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def main(
+    tables: int = 100, seconds: float = 20.0, think: float = 0.5, url: str | None = None
+) -> LoadResult:
+    """Run the benchmark (starting a server unless ``url`` is given) and print the figures."""
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    if url is not None:
+        result = asyncio.run(run_load(url.rstrip("/"), tables, seconds, think))
+    else:
+        with tempfile.TemporaryDirectory(prefix="perudo-load-") as tmp:
+            proc, base = _start_server(Path(tmp))
+            try:
+                result = asyncio.run(run_load(base, tables, seconds, think, server_pid=proc.pid))
+            finally:
+                proc.terminate()
+                proc.wait(10)
+    print(result.report(), flush=True)
+    return result
