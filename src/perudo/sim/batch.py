@@ -15,6 +15,9 @@ elimination, P-23) is the same arithmetic as :mod:`perudo.core.resolve`, vectori
 test suite cross-checks it against the core game by game: the same dice and the same action ids
 give the same dice counts every round and the same winners.
 
+:class:`BatchVectorEnv` (from :mod:`perudo.research.vector_env`, with the ``research`` extra)
+is the batch as a Gymnasium vector environment: the agent holds one seat in every game.
+
 Supported: every rule set without set-aside (V-9), passing (V-10) or out-of-turn calza
 (``calza="on"``; ``to_act``, V-7, is supported); other rule sets are refused with the reason.
 Reveal order (V-8) changes only what is shown, not outcomes, so both settings are supported.
@@ -165,6 +168,10 @@ class BatchTables:
         # key = (pal·2·(T+1) + one_die·(T+1) + total)·R + rank + 1, R = T·F + 1.
         self.stride = (2 * (total_max + 1), nbmax + 1)
         self.one_die_stride = total_max + 1
+        # key2 = (pal·(T+1) + total)·B + rank, for the bid of a rank.
+        self.bid_stride = max(nbmax, 1)
+        self.quantity_flat: IntArray = self.quantity.reshape(-1)
+        self.face_flat: IntArray = self.face.reshape(-1)
         self.count_flat: IntArray = self.count.reshape(-1)
         self.first_flat: IntArray = self.first.reshape(-1)
         self.flat_flat: BoolArray = self.flat.reshape(-1)
@@ -518,9 +525,11 @@ class BatchGame:
 
     def _count(self, games: IntArray) -> tuple[IntArray, IntArray]:
         """The standing bid's quantity and the dice matching it (P-15, P-31, V-11)."""
-        pal, total, rank = self.palifico[games], self.total[games], self.rank[games]
-        q = self.tables.quantity[pal, total, rank]
-        f = self.tables.face[pal, total, rank] - 1
+        t = self.tables
+        pal = self.palifico[games]
+        key = (pal * t.one_die_stride + self.total[games]) * t.bid_stride + self.rank[games]
+        q = t.quantity_flat[key]
+        f = t.face_flat[key] - 1
         faces, n = self.rules.faces, self.num_players
         flat = self.hands.reshape(-1)
         cell = (games * n)[:, None] * faces + self._seat_cells  # (m, n): each seat's face 0
@@ -543,7 +552,7 @@ class BatchGame:
             holds = count >= q
             loser = np.where(holds, caller, bidder)
             winner = np.where(holds, bidder, caller)
-            counts[games, loser] -= 1
+            counts.reshape(-1)[games * self.num_players + loser] -= 1
         else:  # V-4: by the difference; exact: everyone but the bidder loses one
             low, high = count < q, count > q
             loser = np.where(low, bidder, caller)
@@ -573,9 +582,7 @@ class BatchGame:
 
     def _end_round(self, games: IntArray, opener: IntArray) -> None:
         counts = self.counts[games]
-        self.rounds[games] += 1
-        self.rank[games] = -1
-        self.bidder[games] = -1
+        self.rounds[games] += 1  # the bid and bidder are cleared by the next deal
         self.palifico[games] = 0
         alive = counts > 0
         n_in = _row_sum(alive)
@@ -642,3 +649,13 @@ def play_random(
                 sim.reset(again)
                 started += len(again)
     return wins
+
+
+def __getattr__(name: str) -> object:
+    # The Gymnasium vector environment lives with the research adapters (it needs the
+    # ``research`` extra); it is importable from here as ``perudo.sim.batch.BatchVectorEnv``.
+    if name == "BatchVectorEnv":
+        from perudo.research.vector_env import BatchVectorEnv
+
+        return BatchVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
