@@ -28,13 +28,14 @@ typecheck: $(STAMP)
 pytest: $(STAMP) chromium
 	$(BIN)/pytest
 
-# The browser tests drive Debian's Chromium (never a downloaded browser). Installed only when
-# missing; without root or apt the browser tests skip and say why.
+# The browser tests drive Debian's Chromium (never a downloaded browser), with a Korean font
+# for the Korean screenshots. Installed only when missing; without root or apt the browser
+# tests skip and say why.
 chromium:
-	@test -x /usr/bin/chromium || { \
-		echo "installing Debian's chromium for the browser tests"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
-			</dev/null >/dev/null; } \
+	@{ test -x /usr/bin/chromium && test -d /usr/share/fonts/truetype/nanum; } || { \
+		echo "installing Debian's chromium and fonts-nanum for the browser tests"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium fonts-nanum </dev/null >/dev/null; } \
 		|| echo "chromium could not be installed: the browser tests will be skipped"; }
 
 bench: $(STAMP)
