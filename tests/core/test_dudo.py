@@ -281,6 +281,8 @@ STRAIGHT = dataclasses.replace(PERUDO, straight_counts_nothing=True)
         ((1, 2, 3, 4, 5), 1, 1, 0),
         ((1, 2, 3, 4), 3, 2, 2),  # four dice: no straight
         ((1, 3, 3, 4, 5), 3, 3, 3),  # a pair: no straight
+        ((1, 2, 3, 4, 5, 5), 5, 3, 3),  # six dice (V-12): five different faces are no straight
+        ((1, 2, 3, 4, 5, 6), 3, 2, 2),  # six different faces: not five dice
     ],
 )
 def test_v11_a_straight_counts_nothing(

@@ -30,6 +30,7 @@ from perudo.core import (
     start_round,
     view,
 )
+from perudo.core.bidding import wild_active
 
 
 def drop_seat_0_to_one_die(rules: RuleSet, players: int) -> tuple[GameState, list[Event]]:
@@ -111,6 +112,13 @@ def test_p31_aces_are_not_wild_in_a_palifico_round() -> None:
     normal = start_round(PERUDO, [[3], [1, 1, 3, 4], [1, 3, 5]])
     _, events = play_events(normal, "3x3", "4x3", "dudo")
     assert resolved(events).holds
+
+
+def test_p31_no_wild_face_is_active_in_a_palifico_round() -> None:
+    assert wild_active(PERUDO, False) == 1 and wild_active(PERUDO, True) is None
+    bluff_like = dataclasses.replace(PERUDO, wild_face=6)
+    assert wild_active(bluff_like, False) == 6 and wild_active(bluff_like, True) is None
+    assert wild_active(dataclasses.replace(PERUDO, wild_face=None), False) is None
 
 
 def test_p31_a_bid_on_aces_counts_aces_in_a_palifico_round() -> None:
