@@ -203,3 +203,10 @@ def test_fused_random_step_is_step_of_random_actions(name: str) -> None:
             break
     assert np.array_equal(fast.winner, slow.winner)
     assert (fast.phase == OVER).all()
+
+
+def test_roll_off_opener_is_uniform_over_the_seats_p2() -> None:
+    """By symmetry the P-2 roll-off's winner is uniform; the batch draws it directly."""
+    batch = BatchGame(PRESETS["perudo"], 4, 40_000, seed=4)
+    share = np.bincount(batch.opener, minlength=4) / 40_000
+    assert np.allclose(share, 0.25, atol=0.015)

@@ -173,6 +173,10 @@ class BatchTables:
         self.quantity_flat: IntArray = self.quantity.reshape(-1)
         self.face_flat: IntArray = self.face.reshape(-1)
         self.count_flat: IntArray = self.count.reshape(-1)
+        # Choices of the reference random policy: the bids, plus dudo once a bid stands.
+        standing = np.zeros(shape, np.int64)
+        standing[..., 1:] = 1
+        self.options_flat: IntArray = (self.count + standing).reshape(-1)
         self.first_flat: IntArray = self.first.reshape(-1)
         self.flat_flat: BoolArray = self.flat.reshape(-1)
 
@@ -216,6 +220,7 @@ class BatchGame:
         self._step = np.arange(1, n + 1)
         self._base = self._rows * n
         self._seat_cells = np.arange(n) * faces
+        self._key_base = np.zeros(b, np.int64)
         self.counts: IntArray = np.full((b, n), rules.dice_per_player, np.int64)
         """Dice per seat (P-23: 0 = out)."""
         self.hands: IntArray = np.zeros((b, n, faces), np.int64)
@@ -251,26 +256,21 @@ class BatchGame:
     # -- setting up ------------------------------------------------------------------------
 
     def reset(self, games: IntArray | None = None, *, openers: IntArray | None = None) -> None:
-        """Start new games in ``games`` (default: all): the P-2 roll-off (or the given
-        ``openers``), full dice, waiting for the deal."""
+        """Start new games in ``games`` (default: all): the P-2 roll-off's opener (or the
+        given ``openers``), full dice, waiting for the deal."""
         idx = self._rows if games is None else np.asarray(games, np.int64)
         m = len(idx)
         if openers is None:
-            opener = np.full(m, -1, np.int64)
-            todo = np.arange(m)
-            while len(todo):  # P-2: a tie for highest means everyone rolls again
-                throw = self.rng.integers(1, self.rules.faces + 1, (len(todo), self.num_players))
-                top = _row_max(throw)
-                at_top = throw == top[:, None]
-                unique = _row_sum(at_top) == 1
-                opener[todo[unique]] = _first_true(at_top[unique])
-                todo = todo[~unique]
+            # P-2: everyone rolls, ties for highest roll again. By symmetry the seat with the
+            # single highest die is uniform over the seats, so the batch draws it directly
+            # (the roll-off's dice are not kept: a batch keeps no game records).
+            opener = self.rng.integers(0, self.num_players, m)
         else:
             opener = np.asarray(openers, np.int64)
         self.counts[idx] = self.rules.dice_per_player
         self.phase[idx] = DEAL
         self.opener[idx] = opener
-        self.to_act[idx] = opener
+        self.to_act[idx] = opener  # the opener bids once dealt (deal sets it again)
         self.palifico[idx] = 0
         self.used[idx] = False
         self.winner[idx] = -1
@@ -297,7 +297,11 @@ class BatchGame:
             if not np.array_equal(_row_sum(dealt), counts):
                 raise ValueError("each seat is dealt exactly its dice count (P-3)")
         self.hands[idx] = dealt
-        self.total[idx] = _row_sum(counts)
+        total = _row_sum(counts)
+        self.total[idx] = total
+        # The fused random step's table key, but for the rank and the P-33 one-die offset.
+        t = self.tables
+        self._key_base[idx] = (self.palifico[idx] * t.stride[0] + total) * t.stride[1] + 1
         self.phase[idx] = BIDDING
         self.to_act[idx] = self.opener[idx]
         self.rank[idx] = -1
@@ -422,18 +426,16 @@ class BatchGame:
         seat = self.to_act
         rank = self.rank
         flat_counts = self.counts.reshape(-1)
-        key = self.palifico * t.stride[0] + self.total
+        key = self._key_base + rank
         if self._may_palifico:  # one_die only matters in palifico rounds (P-33)
-            key += (flat_counts[self._base + seat] == 1) * t.one_die_stride
-        key *= t.stride[1]
-        key += rank
-        key += 1
+            one_die = flat_counts[self._base + seat] == 1
+            key += (one_die & (self.palifico == 1)) * (t.one_die_stride * t.stride[1])
         count = t.count_flat[key]
-        options = count + (rank >= 0)
+        options = t.options_flat[key]
         calza = None
         if self._calza:
             calza = self._calza_ok(self._rows)
-            options += calza
+            options = options + calza
         k = (u * options).astype(np.int64)
         raising = k < count
         is_bid = bidding & raising
