@@ -67,3 +67,32 @@ def test_the_action_log_is_append_only_and_unique_per_game_and_seq(
             await store.close()
 
     asyncio.run(go())
+
+
+def test_the_lobby_forgets_finished_tables_nobody_watches_but_the_store_keeps_them(
+    tmp_path: Path,
+) -> None:
+    from perudo.server.lobby import KEEP_FINISHED_FOR, Lobby
+    from perudo.server.settings import Settings
+    from perudo.server.tables import TableConfig
+
+    async def go() -> None:
+        settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'l.db'}")
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        try:
+            cfg = TableConfig.build(preset="perudo", seats=2)
+            done, _, _ = await lobby.create(name="done", player="Ann", config=cfg, private=False)
+            live, _, _ = await lobby.create(name="live", player="Bo", config=cfg, private=False)
+            done.status, done.finished_at = "finished", 0.0
+            assert lobby.sweep(KEEP_FINISHED_FOR / 2) == 0
+            assert lobby.sweep(KEEP_FINISHED_FOR + 1) == 1
+            assert set(lobby.tables) == {live.id}
+            assert {r.id for r in await store.load_tables(0.0)} == {done.id, live.id}
+        finally:
+            await lobby.close()
+            await store.close()
+
+    asyncio.run(go())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -17,6 +19,10 @@ log = logging.getLogger("perudo.server")
 
 RESTORE_FINISHED_FOR = 24 * 3600.0
 """Finished tables younger than this come back after a restart (their game-over screen)."""
+KEEP_FINISHED_FOR = 3600.0
+"""A finished table nobody is connected to leaves memory after this long (its games stay in
+the store, with their replays)."""
+SWEEP_EVERY = 300.0
 
 
 def clean_name(text: str, what: str, limit: int) -> str:
@@ -39,6 +45,7 @@ class Lobby:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         rows = await self.store.load_tables(time.time() - RESTORE_FINISHED_FOR)
@@ -53,10 +60,35 @@ class Lobby:
             await table.resume()
         if rows:
             log.info("restored %d tables from the store", len(self.tables))
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="perudo-lobby-sweeper")
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for table in self.tables.values():
             await table.close()
+
+    def sweep(self, now: float) -> int:
+        """Drop finished tables that nobody has watched for :data:`KEEP_FINISHED_FOR`."""
+        gone = [
+            t
+            for t in self.tables.values()
+            if t.status == "finished"
+            and not t.conns
+            and t.finished_at is not None
+            and now - t.finished_at > KEEP_FINISHED_FOR
+        ]
+        for t in gone:
+            del self.tables[t.id]
+            t.closed = True
+        return len(gone)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            self.sweep(time.monotonic())
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)

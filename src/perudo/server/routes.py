@@ -16,6 +16,7 @@ WebSocket ``/ws/tables/{id}``: :mod:`perudo.server.protocol` messages. A bad mes
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -40,6 +41,7 @@ from .tables import LiveTable, TableConfig, TableError
 __all__ = ["STATIC_DIR", "register_routes"]
 
 STATIC_DIR = Path(__file__).with_name("static")
+log = logging.getLogger("perudo.server")
 
 _STATUS = {
     "no_table": 404,
@@ -267,6 +269,10 @@ async def _serve(ws: WebSocket, conn: Connection, table: LiveTable, settings: Se
             await _dispatch(table, conn, msg)
         except TableError as err:
             _reply_error(conn, table, err.code, err.message)
+        except Exception:
+            # A bug must not cost the player their connection: say so and carry on.
+            log.exception("table %s: %s message failed", table.id, msg.type)
+            _reply_error(conn, table, "internal", "the server failed on that message; try again")
 
 
 def _reply_error(conn: Connection, table: LiveTable, code: str, message: str) -> None:

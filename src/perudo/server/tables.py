@@ -239,6 +239,8 @@ class LiveTable:
         self.calza_asked = -1
         self.last_resolved = False
         self.closed = False
+        self.finished_at: float | None = None
+        """``time.monotonic()`` when the game ended (or when a finished table was restored)."""
 
     # -- building ---------------------------------------------------------------------------
 
@@ -286,6 +288,7 @@ class LiveTable:
             table.status = "playing"
         elif row.status == "finished":
             table.status = "finished"
+            table.finished_at = time.monotonic()
         table.version = table.state_version = table.buffer_floor = row.version
         table.chat.extend(row.chat)
         if row.game is not None and table.status != "open":
@@ -745,6 +748,7 @@ class LiveTable:
             self.version = self.state_version = version
             self._remember(version, None, "table", "{}")
             self.status = "open"
+            self.finished_at = None
             self.state, self.game_id, self.seq = None, None, 0
             for s in self.seats:
                 if s is not None:
@@ -818,6 +822,7 @@ class LiveTable:
         version = self.version
         await self.store.finish_game(self.id, self.game_id, self.state.winner, version)
         self.status = "finished"
+        self.finished_at = time.monotonic()
         for s in self.seats:
             if s is not None and s.drop_timer is not None:
                 s.drop_timer.cancel()
