@@ -38,12 +38,17 @@ ALL_RULES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(ALL_RULES))
-@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [
+        (name, n)
+        for name in sorted(ALL_RULES)
+        for n in (2, 3, 6)
+        if ALL_RULES[name].min_players <= n <= ALL_RULES[name].max_players
+    ],
+)
 def test_every_id_round_trips(name: str, players: int) -> None:
     rules = ALL_RULES[name]
-    if not rules.min_players <= players <= rules.max_players:
-        pytest.skip(f"{name} takes {rules.min_players}-{rules.max_players} players")
     enc = encoding(rules, players)
     total = players * rules.dice_per_player
     assert enc.num_bids == total * rules.faces
