@@ -120,3 +120,26 @@ def test_cfr_on_our_liars_dice_converges_to_openspiels_value() -> None:
     assert count == ref_count == sum(infosets)
     assert value == pytest.approx(ref_value, abs=1e-9)
     assert value == pytest.approx(-7 / 258, abs=0.01)
+
+
+def test_information_state_tensor_remembers_own_unrevealed_dice_p21_p70() -> None:
+    """Seat 0 calls dudo and seat 1's dice prove the bid, so seat 0's hand is never shown
+    (P-21): seat 0 still remembers it (perfect recall), seat 1 cannot tell the two deals apart."""
+    game = og.load("perudo", 2, 2)
+    worlds = []
+    for own in ((1, 3), (2, 4)):  # seat 0 holds 2 and 4, or 3 and 5 (no 6, no ace)
+        state = game.new_initial_state()
+        for face in (*own, 5, 5):  # seat 1 holds two 6s
+            state.apply_action(face)
+        enc = state.table.enc
+        state.apply_action(enc.action_to_id(Bid(1, 2)))
+        state.apply_action(enc.action_to_id(Bid(2, 6)))
+        state.apply_action(enc.dudo)
+        result = state.table.state.past[-1].result
+        assert [r.seat for r in result.reveals] == [1] and result.hidden == (0,)
+        worlds.append(state)
+    a, b = worlds
+    assert a.information_state_tensor(1) == b.information_state_tensor(1)
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.information_state_tensor(0) != b.information_state_tensor(0)
+    assert a.information_state_string(0) != b.information_state_string(0)
