@@ -226,7 +226,7 @@ class LobbyPage {
                   h("span", { class: "pill" }, `${tb.dice} × ${t("lobby.dice").toLowerCase()}`),
                   h("span", { class: "pill" }, t("lobby.seats_taken", { taken: tb.taken, total: tb.seat_count })),
                   h("span", { class: tb.status === "open" ? "pill teal" : "pill" }, t(`status.${tb.status}`))),
-                h("div", { class: "players" }, tb.players.join(" · "))),
+                h("div", { class: "players" }, tb.players.map(displayName).join(" · "))),
               h("a", { class: full ? "btn" : "btn primary", href: tb.invite, "data-link": true },
                 full ? t("lobby.watch") : t("lobby.join")));
           })
@@ -236,9 +236,9 @@ class LobbyPage {
       ...(this.games.length
         ? this.games.slice(0, 12).map((g) =>
             h("div", { class: "gamerow" },
-              h("span", {}, h("b", {}, g.table_name), " · ", g.names.join(", ")),
+              h("span", {}, h("b", {}, g.table_name), " · ", g.names.map(displayName).join(", ")),
               h("span", {},
-                g.winner !== null ? h("span", { class: "muted" }, t("lobby.won", { name: g.names[g.winner] }) + " · ") : "",
+                g.winner !== null ? h("span", { class: "muted" }, t("lobby.won", { name: displayName(g.names[g.winner]) }) + " · ") : "",
                 h("a", { href: `/replay/${g.id}`, "data-link": true }, t("nav.replays")))))
         : [h("div", { class: "muted" }, t("lobby.no_games"))]),
     );
@@ -309,9 +309,15 @@ class LobbyPage {
 
 // ---------------------------------------------------------------- the felt (shared by table and replay)
 
+// The server names bots "Easy bot 1", "Hard bot 2"…; show those names in the page's language.
+function displayName(name) {
+  const m = /^(Easy|Medium|Hard) bot (\d+)$/.exec(name || "");
+  return m ? t("table.bot_name", { level: t(`level.${m[1].toLowerCase()}`), n: m[2] }) : name;
+}
+
 function seatName(table, names, i) {
-  if (table && table.seats && table.seats[i]) return table.seats[i].name;
-  if (names && names[i]) return names[i];
+  if (table && table.seats && table.seats[i]) return displayName(table.seats[i].name);
+  if (names && names[i]) return displayName(names[i]);
   return `#${i + 1}`;
 }
 
@@ -359,7 +365,7 @@ function renderFelt(view, opts) {
       },
         h("div", { class: "who" },
           h("span", { class: "avatar", style: `background:${SEAT_COLORS[i % SEAT_COLORS.length]}` }, info && info.kind === "bot" ? icon("bot") : name.slice(0, 1).toUpperCase()),
-          h("span", { class: "nm" }, name),
+          h("span", { class: "nm", title: name }, name),
           i === me ? h("span", { class: "muted" }, `(${t("seat.you")})`) : null),
         out ? null : cups,
         h("div", { class: "last" }, bubble),
@@ -655,7 +661,7 @@ class TablePage {
       }
       list.append(h("div", { class: "seatrow", "data-seat": i },
         h("span", { class: "avatar", style: `background:${SEAT_COLORS[i % SEAT_COLORS.length]}` }, s.kind === "bot" ? icon("bot") : s.name.slice(0, 1).toUpperCase()),
-        h("span", { class: "grow" }, h("span", { class: "nm" }, s.name), " ",
+        h("span", { class: "grow" }, h("span", { class: "nm" }, displayName(s.name)), " ",
           i === this.seat ? h("span", { class: "muted" }, `(${t("seat.you")})`) : null, " ",
           s.kind === "bot" ? h("span", { class: "pill" }, `${t("seat.bot")} · ${t(`level.${s.level}`)}`) : null,
           s.kind === "human" && !s.connected ? h("span", { class: "pill" }, t("seat.offline")) : null),
@@ -664,7 +670,7 @@ class TablePage {
         i === this.seat && tb.status === "open"
           ? h("button", { class: "btn small", "data-testid": "leave", onclick: () => this.leave() }, t("table.leave")) : null));
     });
-    const card = h("section", { class: "card" }, h("h2", {}, t("lobby.seats")), list);
+    const card = h("section", { class: "card" }, h("h2", {}, t("table.players")), list);
     const taken = tb.seats.filter(Boolean).length;
     if (seated && tb.status === "open") {
       const level = h("select", { "data-testid": "fill-level" }, ...["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" }, t(`level.${l}`))));
@@ -818,7 +824,7 @@ class TablePage {
   renderChat() {
     if (!this.chatLines) return;
     this.chatLines.replaceChildren(...this.chat.map((c) =>
-      h("div", { class: `ln ${c.seat === null ? "spect" : ""}` }, h("b", {}, c.seat === null ? t("chat.spectator") : c.name), c.text)));
+      h("div", { class: `ln ${c.seat === null ? "spect" : ""}` }, h("b", {}, c.seat === null ? t("chat.spectator") : displayName(c.name)), c.text)));
     this.chatLines.scrollTop = this.chatLines.scrollHeight;
   }
 
@@ -913,7 +919,7 @@ class ReplayPage {
     let moveEl;
     if (!move) moveEl = t("replay.start");
     else if (move.seat === null) moveEl = move.action === "deal" ? t("replay.deal") : t("replay.reroll");
-    else moveEl = actionText(names[move.seat], move.action);
+    else moveEl = actionText(displayName(names[move.seat]), move.action);
     const slider = h("input", { type: "range", min: 0, max: total, value: this.i, "data-testid": "replay-slider", oninput: (e) => this.go(Number(e.target.value)) });
     const bar = h("div", { class: "replaybar" },
       h("button", { class: "btn", onclick: () => this.go(0), title: t("replay.start") }, "|◀"),
@@ -927,7 +933,7 @@ class ReplayPage {
     const resolved = frame.events.find((e) => e.type === "round_resolved");
     const main = h("div", {},
       h("div", { class: "tablehead" }, h("h1", {}, `${t("replay.title")} #${d.game_id}`),
-        d.winner !== null ? h("span", { class: "pill gold" }, t("lobby.won", { name: names[d.winner] })) : null),
+        d.winner !== null ? h("span", { class: "pill gold" }, t("lobby.won", { name: displayName(names[d.winner]) })) : null),
       h("section", { class: "card" }, bar, h("div", { class: "movebox", "data-testid": "replay-move" }, moveEl)),
       renderFelt(view, { names, me: null, table: { rules: view.rules, seats: null, memory: false } }),
       resolved ? renderReveal(resolved, { rules: view.rules }, names, null) : null);
