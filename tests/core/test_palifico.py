@@ -70,6 +70,13 @@ def test_p30_palifico_only_once_per_player() -> None:
     assert used.palifico_used == (False, True, False, False)
 
 
+def test_p30_a_palifico_round_set_up_directly_uses_the_openers_palifico() -> None:
+    state = palifico_round([3], [1, 1, 3, 4], [1, 3, 5], opener=0)
+    assert state.palifico and state.palifico_used == (True, False, False)
+    with pytest.raises(ValueError, match=r"opened by a seat holding one die \(P-30\)"):
+        start_round(PERUDO, [[3, 4], [1, 1, 3, 4]], palifico=True)
+
+
 def test_p30_no_palifico_when_every_seat_starts_with_one_die() -> None:
     """A seat that never lost a die has no palifico (dice_per_player 1; docs/rules-engine.md)."""
     rules = dataclasses.replace(PERUDO, dice_per_player=1)
