@@ -89,3 +89,23 @@ def test_record_with_a_player_count_its_rules_refuse_is_a_notation_error(players
     record["players"] = players
     with pytest.raises(NotationError, match="P-1"):
         GameRecord.from_json(record)
+
+
+@pytest.mark.parametrize(
+    ("hands", "kw", "why"),
+    [
+        ([[1, 2], [3, 4]], {"palifico_used": [7]}, "no seat 7"),
+        ([[1, 2], [3, 4]], {"palifico_used": [-1]}, "no seat -1"),
+        ([[1, 2], [3, 4]], {"opener": True}, "opener must be a seat"),
+        ([[1, 2], [3, 4]], {"opener": -1}, "opener must be a seat"),
+        ([[], [4, 5]], {"shown": [[2, 3], []]}, r"at least one die stays hidden.*V-9"),
+    ],
+)
+def test_start_round_refuses_impossible_seats_with_a_value_error(
+    hands: list[list[int]], kw: dict[str, object], why: str
+) -> None:
+    """start_round promised ValueError on impossible seats: palifico_used=[7] raised
+    IndexError, and palifico_used=[-1], opener=True and a seat with every die set aside
+    were accepted."""
+    with pytest.raises(ValueError, match=why):
+        start_round(PERUDO, hands, **kw)  # type: ignore[arg-type]

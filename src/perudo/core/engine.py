@@ -150,15 +150,19 @@ def start_round(
             raise ValueError(
                 f"seat {seat} holds {len(h) + len(s)} dice, more than {rules.dice_per_player}"
             )
+        if s and not h:
+            raise ValueError(f"seat {seat}: at least one die stays hidden under the cup (V-9)")
     counts = tuple(len(h) + len(s) for h, s in zip(hands_t, shown_t, strict=True))
     if sum(1 for c in counts if c) < 2:
         raise ValueError("a round needs at least two seats with dice (P-23)")
-    if not 0 <= opener < n or counts[opener] == 0:
+    if not _is_seat(opener, n) or counts[opener] == 0:
         raise ValueError(f"the opener must be a seat with dice, not {opener!r}")
     if palifico and counts[opener] != 1:
         raise ValueError("a palifico round is opened by a seat holding one die (P-30)")
     used = [False] * n
     for used_seat in palifico_used:
+        if not _is_seat(used_seat, n):
+            raise ValueError(f"palifico_used: there is no seat {used_seat!r} at this table")
         used[used_seat] = True
     if palifico:
         used[opener] = True
@@ -184,6 +188,10 @@ def start_round(
         rolloff=(),
         log=None,
     )
+
+
+def _is_seat(seat: object, n: int) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n
 
 
 class LegalActions(Sequence[PlayerAction]):
