@@ -213,3 +213,18 @@ def test_calza_is_not_called_on_a_pass() -> None:
     after = play(state, "9x3")  # seat 3 raises the bid before the pass
     assert after.passer is None and after.bidder == 3 and after.to_act == 4
     assert calza_callers(after) == (0, 1, 2)
+
+
+def test_calza_around_a_set_aside() -> None:
+    """V-9 with calza on: no calza while the re-roll is due (chance acts); once the seat has
+    re-rolled and must raise, the others may call calza on the standing bid, the seat itself
+    may not (docs/rules-engine.md)."""
+    rules = dataclasses.replace(PERUDO_CALZA, set_aside=True)
+    state = play(bid_stands(rules=rules), "aside 66")
+    assert state.phase is Phase.REROLL and calza_callers(state) == ()
+    with pytest.raises(IllegalActionError, match=r"needs a standing bid \(P-50\)"):
+        apply(state, Calza(), 3)
+    state = play(state, "reroll 123")
+    assert state.must_raise and state.to_act == 2
+    assert calza_callers(state) == (3, 4, 0)
+    assert not is_legal(state, Calza(), 2)
