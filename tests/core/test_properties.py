@@ -97,7 +97,8 @@ def _check_legality(state: GameState) -> None:
             if len(hand) > 1:
                 probes.append(SetAside(hand[:-1]))
         for action in probes:
-            assert is_legal(state, action, seat) == (action in listed), (state, seat, action)  # type: ignore[arg-type]
+            legal_now = is_legal(state, action, seat)  # type: ignore[arg-type]
+            assert legal_now == (action in listed), (state, seat, action)
             assert (action in legal) == (action in listed), (state, seat, action)
     # Calza for every seat (P-50, P-53): calza_callers lists exactly the seats that may call,
     # left of the bidder first.
