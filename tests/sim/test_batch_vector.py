@@ -9,7 +9,7 @@ np = pytest.importorskip("numpy")
 
 from perudo.core import PRESETS  # noqa: E402
 from perudo.core.encoding import encoding  # noqa: E402
-from perudo.sim.batch import BatchVectorEnv  # noqa: E402
+from perudo.research.vector_env import BatchVectorEnv  # noqa: E402
 
 
 def _random_actions(obs: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:

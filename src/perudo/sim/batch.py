@@ -652,12 +652,3 @@ def play_random(
                 started += len(again)
     return wins
 
-
-def __getattr__(name: str) -> object:
-    # The Gymnasium vector environment lives with the research adapters (it needs the
-    # ``research`` extra); it is importable from here as ``perudo.sim.batch.BatchVectorEnv``.
-    if name == "BatchVectorEnv":
-        from perudo.research.vector_env import BatchVectorEnv
-
-        return BatchVectorEnv
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
