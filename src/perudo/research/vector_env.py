@@ -1,4 +1,4 @@
-"""The batch simulator as a Gymnasium vector environment (``perudo.research.vector_env.BatchVectorEnv``).
+"""The batch simulator as a Gymnasium vector environment: :class:`BatchVectorEnv`.
 
 ``num_envs`` games in one :class:`~perudo.sim.batch.BatchGame`; the agent holds seat ``seat``
 in every game, the other seats play a batch policy (``random``: the reference random policy;

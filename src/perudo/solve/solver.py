@@ -1,7 +1,8 @@
 """Solve one round: pick a method, run it to a target exploitability, report the figures.
 
 ``method="auto"`` takes the sequence-form LP (:mod:`perudo.solve.lp`, exact) for rounds whose
-matrix is small (one die each with six faces: about 2 s) and CFR+ (:mod:`perudo.solve.cfr`)
+tree is small (one die each with six faces, about 2 s; palifico rounds where the player with
+more dice may not change the face, P-32) and CFR+ (:mod:`perudo.solve.cfr`)
 otherwise, stopping at ``target`` exploitability, ``max_iterations`` or ``time_limit``
 seconds, whichever comes first. ``benchmarks/solve.py`` prints the measurements behind this.
 """
@@ -28,14 +29,14 @@ METHODS: Final[tuple[str, ...]] = ("auto", "lp", *ALGORITHMS)
 Progress = Callable[[int, float | None, float], None]
 """Called as ``progress(iterations, exploitability or None, seconds)`` while solving."""
 
-_LP_SIZE: Final = 2048 * 6 * 6
-"""``auto`` solves by LP up to this many (node × hand × hand) entries: one die each."""
+_LP_SIZE: Final = 30_000
+"""``auto`` solves by LP up to this many reachable information states (both players): one
+die each (24,576), and palifico rounds whose other player's face is locked (P-32)."""
 
 
 def pick_method(game: RoundGame) -> str:
     """The method ``auto`` uses for ``game`` (CFR+ where scipy is not installed)."""
-    size = game.rows * len(game.hands[0]) * len(game.hands[1])
-    if size > _LP_SIZE:
+    if game.num_infostates() > _LP_SIZE:
         return "cfr+"
     try:
         import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401

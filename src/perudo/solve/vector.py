@@ -72,6 +72,7 @@ class Kernel:
     def __init__(self, game: RoundGame, dtype: npt.DTypeLike = np.float64) -> None:
         self.game = game
         self.dtype = dt = np.dtype(dtype)
+        self.tiny = float(np.finfo(dt).tiny)
         self.n = n = game.num_bids
         self.rows = rows = game.rows
         self.sizes = (len(game.hands[0]), len(game.hands[1]))
@@ -153,7 +154,8 @@ class Kernel:
         for r in range(1, self.n):
             h = 1 << (r - 1)
             norm[:h] += raises[h : 2 * h]
-        zero = norm <= 0
+        # Below the smallest normal float the reciprocal would overflow: treat as no weight.
+        zero = norm <= self.tiny
         # Where a node has no weight, give each legal action weight 1 (then divide by their
         # number): the uniform strategy, with no division by zero.
         norm += zero * self.nlegal[p]
