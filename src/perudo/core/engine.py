@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_INT_ONLY = frozenset({int})
 _PLAYER_ACTIONS = (Bid, Dudo, Calza, Pass, ChoosePalifico, SetAside)
 
 
@@ -348,6 +349,16 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
     Returns the acting seat (``None`` for a chance action).
     """
     phase = state.phase
+    to_act = state.to_act
+    if (
+        action.__class__ is Bid
+        and phase is Phase.BIDDING
+        and to_act is not None
+        and (seat is None or (seat == to_act and seat.__class__ is int))
+    ):
+        # The common case, checked first: the seat to act bids.
+        _check_bid(state, to_act, action)  # type: ignore[arg-type]
+        return to_act
     if phase is Phase.GAME_OVER:
         raise IllegalActionError(f"the game is over: seat {state.winner} won (P-23)")
     if isinstance(action, (Deal, Reroll)):
@@ -416,10 +427,14 @@ def _check_bid(state: GameState, seat: int, bid: Bid) -> None:
 
 def _check_chance(state: GameState, action: Deal | Reroll) -> None:
     faces = state.rules.faces
+    valid = frozenset(range(1, faces + 1))
 
     def bad_faces(dice: object) -> bool:
-        return not isinstance(dice, tuple) or any(
-            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= faces for d in dice
+        # Set operations in C: every die a plain int (not a bool) and a face of the die.
+        return (
+            dice.__class__ is not tuple
+            or not valid.issuperset(dice)  # type: ignore[arg-type]
+            or not _INT_ONLY.issuperset(map(type, dice))  # type: ignore[call-overload]
         )
 
     if isinstance(action, Deal):
