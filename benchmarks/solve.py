@@ -1,0 +1,221 @@
+"""Solver benchmarks: speed against OpenSpiel, exact Perudo rounds, the biggest heads-up round.
+
+Run (on a shared machine, nicely)::
+
+    nice -n 10 .venv/bin/python benchmarks/solve.py            # sections A–C, a few minutes
+    nice -n 10 .venv/bin/python benchmarks/solve.py --big      # also section D (2v2), ~10 min
+
+A. OpenSpiel's ``liars_dice`` (one die each, = ``liars_dice_openspiel`` 1v1): time to
+   exploitability ≤ 1e-4. OpenSpiel's C++ ``CFRPlusSolver`` runs a fixed number of iterations
+   (``--openspiel-iterations``, default 200) and is timed per iteration; our ``cfr+linear`` is
+   the same algorithm (alternating updates, regret matching+, linear averaging) and is checked
+   to give the same exploitability at the same iteration counts, so OpenSpiel's time to the
+   threshold is its seconds per iteration × the iterations ``cfr+linear`` needs.
+   ``--openspiel-full`` runs OpenSpiel to the threshold instead (about two minutes).
+B. CFR variants and the LP on one-die rounds: iterations and time to 1e-6.
+C. Perudo, six faces: 1v1, 2v1 and 1v2 dice, normal and palifico rounds, each solved by
+   ``solve_round`` (``auto``) with a one-minute limit; exploitability measured exactly.
+D. (``--big``) Perudo 2v2, normal round: see ``perudo.solve.abstract``.
+
+Every time is printed beside the peak memory of that step (``tracemalloc``, numpy included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from perudo import LIARS_DICE_OPENSPIEL, PERUDO
+from perudo.solve import RoundGame, solve_round
+from perudo.solve.cfr import CFRSolver
+from perudo.solve.vector import single_threaded_blas
+
+
+def measured(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``(result, seconds, peak MiB)`` of ``fn()``."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    t = time.perf_counter()
+    out = fn()
+    seconds = time.perf_counter() - t
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return out, seconds, peak / 2**20
+
+
+def cfr_to(
+    game: RoundGame,
+    algorithm: str,
+    target: float,
+    *,
+    step: int = 10,
+    cap: int = 20000,
+    dtype: Any = np.float64,
+    checkpoints: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    """Iterate until the exploitability is at most ``target``; time the iterations alone."""
+    solver = CFRSolver(game, algorithm, dtype=dtype)
+    k = solver.kernel
+    spent = 0.0
+    at: dict[int, float] = {}
+    expl = float("inf")
+    while solver.iterations < cap:
+        nxt = min([solver.iterations + step] + [c for c in checkpoints if c > solver.iterations])
+        t = time.perf_counter()
+        solver.iterate(nxt - solver.iterations)
+        spent += time.perf_counter() - t
+        with single_threaded_blas():
+            expl = k.exploitability(solver.average())[2]
+        if solver.iterations in checkpoints:
+            at[solver.iterations] = expl
+        if expl <= target and all(c <= solver.iterations for c in checkpoints):
+            break
+        if expl <= target and not checkpoints:
+            break
+    return {"iterations": solver.iterations, "seconds": spent, "expl": expl, "at": at}
+
+
+def first_below(at: dict[int, float], target: float) -> int | None:
+    for it in sorted(at):
+        if at[it] <= target:
+            return it
+    return None
+
+
+def section_a(os_iterations: int, full: bool) -> None:
+    print("\nA. liars_dice (OpenSpiel), one die each: time to exploitability <= 1e-4")
+    game = RoundGame(LIARS_DICE_OPENSPIEL, (1, 1))
+    target = 1e-4
+    ours, secs, mib = measured(lambda: cfr_to(game, "cfr+", target))
+    print(
+        f"  ours cfr+ (t^2 averaging): {ours['iterations']} iterations, {ours['seconds']:.3f} s "
+        f"iterating ({secs:.2f} s with checks), exploitability {ours['expl']:.2e}, "
+        f"peak {mib:.0f} MiB"
+    )
+    checks = (10, 50, 100, 200, 400, 600, 800, 1000, 1100, 1200, 1300, 1400, 1500)
+    lin, secs_l, mib_l = measured(
+        lambda: cfr_to(game, "cfr+linear", target, step=100, checkpoints=checks)
+    )
+    print(
+        f"  ours cfr+linear (OpenSpiel's algorithm): {lin['iterations']} iterations, "
+        f"{lin['seconds']:.3f} s iterating, exploitability {lin['expl']:.2e}, peak {mib_l:.0f} MiB"
+    )
+    lp, secs_lp, mib_lp = measured(lambda: solve_round(game, method="lp"))
+    print(
+        f"  ours LP (HiGHS): exact, exploitability {lp.exploitability:.1e}, {secs_lp:.2f} s, "
+        f"peak {mib_lp:.0f} MiB"
+    )
+    try:
+        import pyspiel
+    except ImportError:
+        print("  OpenSpiel (pyspiel) not installed: pip install open_spiel")
+        return
+    os_game = pyspiel.load_game("liars_dice")
+    solver = pyspiel.CFRPlusSolver(os_game)
+    os_at: dict[int, float] = {}
+    spent = 0.0
+    done = 0
+    stop = 100_000 if full else os_iterations
+    marks = sorted({c for c in checks if c <= stop} | {stop})
+    for mark in marks:
+        t = time.perf_counter()
+        for _ in range(mark - done):
+            solver.evaluate_and_update_policy()
+        spent += time.perf_counter() - t
+        done = mark
+        os_at[mark] = pyspiel.exploitability(os_game, solver.average_policy())
+        if full and os_at[mark] <= target:
+            break
+        if full and mark == marks[-1] and os_at[mark] > target:
+            marks.append(mark + 100)
+    per_it = spent / done
+    same = [
+        f"{it}: {os_at[it]:.3e} vs {lin['at'][it]:.3e}" for it in sorted(os_at) if it in lin["at"]
+    ]
+    print(
+        f"  OpenSpiel CFRPlusSolver: {done} iterations in {spent:.1f} s "
+        f"({per_it * 1e3:.1f} ms each)"
+    )
+    print(f"  exploitability, OpenSpiel vs our cfr+linear at the same iteration: {'; '.join(same)}")
+    reached = first_below(os_at, target)
+    if reached is not None:
+        os_time = per_it * reached
+        how = f"measured: {reached} iterations"
+    else:
+        need = first_below(lin["at"], target) or lin["iterations"]
+        os_time = per_it * need
+        how = f"estimated: {need} iterations (as our cfr+linear) × {per_it * 1e3:.1f} ms"
+    print(f"  OpenSpiel time to <= {target:g}: {os_time:.1f} s ({how})")
+    print(f"  speed-up: cfr+ {os_time / ours['seconds']:.0f}x, LP (exact) {os_time / secs_lp:.0f}x")
+
+
+def section_b() -> None:
+    print("\nB. one-die rounds: iterations and time to exploitability <= 1e-6 (cap 6000)")
+    for label, game in (
+        ("perudo 1v1", RoundGame(PERUDO, (1, 1))),
+        ("liars_dice_openspiel 1v1", RoundGame(LIARS_DICE_OPENSPIEL, (1, 1))),
+    ):
+        for alg in ("cfr+", "cfr+linear", "dcfr", "pcfr+"):
+            res, secs, mib = measured(lambda a=alg, g=game: cfr_to(g, a, 1e-6, step=50, cap=6000))
+            print(
+                f"  {label:26s} {alg:10s} {res['iterations']:5d} it  {res['seconds']:6.2f} s  "
+                f"expl {res['expl']:.1e}  peak {mib:.0f} MiB"
+            )
+        sol, secs, mib = measured(lambda g=game: solve_round(g, method="lp"))
+        print(
+            f"  {label:26s} {'lp':10s}     -     {secs:6.2f} s  expl {sol.exploitability:.1e}  "
+            f"peak {mib:.0f} MiB"
+        )
+
+
+def section_c(limit: float) -> None:
+    print(f"\nC. perudo, 6 faces: solve_round(auto, target 1e-6, time limit {limit:g} s)")
+    for dice, pal in (
+        ((1, 1), False),
+        ((1, 1), True),
+        ((2, 1), False),
+        ((1, 2), False),
+        ((1, 2), True),
+    ):
+        game = RoundGame(PERUDO, dice, palifico=pal)
+        sol, secs, mib = measured(
+            lambda g=game: solve_round(g, target=1e-6, time_limit=limit, dtype=np.float32)
+        )
+        kind = "palifico" if pal else "normal"
+        ok = "yes" if sol.exploitability <= 1e-6 else "NO"
+        its = f"{sol.iterations} it" if sol.iterations else "exact"
+        print(
+            f"  {dice[0]}v{dice[1]} {kind:8s} {game.num_infostates():>9,} infostates  "
+            f"{sol.method:5s} {its:>8s}  {secs:6.1f} s  peak {mib:6.0f} MiB  "
+            f"value {sol.value:+.7f}  expl {sol.exploitability:.1e}  <=1e-6: {ok}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--openspiel-iterations", type=int, default=200)
+    parser.add_argument("--openspiel-full", action="store_true")
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per round in C")
+    parser.add_argument("--skip", default="", help="sections to skip, e.g. B")
+    parser.add_argument("--big", action="store_true", help="also section D (2v2)")
+    parser.add_argument("--big-minutes", type=float, default=10.0)
+    args = parser.parse_args()
+    if "A" not in args.skip:
+        section_a(args.openspiel_iterations, args.openspiel_full)
+    if "B" not in args.skip:
+        section_b()
+    if "C" not in args.skip:
+        section_c(args.limit)
+    if args.big:
+        from perudo.solve.abstract import benchmark_big
+
+        benchmark_big(args.big_minutes * 60)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""The last-bids abstraction: full memory is exact CFR+, and its exploitability is measured in
+the full game."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from perudo import PERUDO
+from perudo.solve import Kernel, RoundGame
+from perudo.solve.abstract import AbstractCFR, exact_exploitability, node_states
+from perudo.solve.cfr import CFRSolver
+from perudo.solve.vector import Profile
+
+PERUDO3 = dataclasses.replace(PERUDO, faces=3)
+PERUDO4 = dataclasses.replace(PERUDO, faces=4)
+
+
+@pytest.mark.parametrize("rules", [PERUDO3, PERUDO4])
+def test_remembering_every_bid_is_cfr_plus_itself(rules):
+    game = RoundGame(rules, (1, 1))
+    full = CFRSolver(game, "cfr+")
+    full.iterate(12)
+    abstract = AbstractCFR(game, game.num_bids)
+    abstract.iterate(12)
+    assert abstract.num_states == int(game.reachable[0].sum() + game.reachable[1].sum())
+    expected = full.kernel.exploitability(full.average())
+    got = exact_exploitability(game, abstract, np.float64)
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def _expand(game: RoundGame, abstract: AbstractCFR) -> Profile:
+    raise_t, dudo_t = abstract.tables(np.float64)
+    k = Kernel(game)
+    raises, dudo = [], []
+    for p in (0, 1):
+        st = node_states(game, abstract, p)
+        r = k.zeros(p)
+        d = k.zeros(p)
+        for j in range(game.rows):
+            if not game.reachable[p][j]:
+                continue
+            d[j] = dudo_t[p][st[j]]
+            for a in game.actions_at(p, j):
+                if a in game.ranks:
+                    rank = game.ranks[a]
+                    r[game.edge_of(j, rank)] = raise_t[p][st[j], rank]
+        k.normalize(p, r, d)
+        raises.append(r)
+        dudo.append(d)
+    return Profile((raises[0], raises[1]), (dudo[0], dudo[1]))
+
+
+def test_exploitability_of_an_abstraction_is_that_of_its_full_game_strategy():
+    game = RoundGame(PERUDO3, (2, 1))
+    abstract = AbstractCFR(game, 2)
+    abstract.iterate(30)
+    profile = _expand(game, abstract)
+    expected = Kernel(game).exploitability(profile)
+    assert exact_exploitability(game, abstract, np.float64) == pytest.approx(expected, abs=1e-12)
+
+
+def test_node_states_are_the_last_bids_of_each_history():
+    game = RoundGame(PERUDO3, (2, 1))
+    abstract = AbstractCFR(game, 2)
+    for p in (0, 1):
+        st = node_states(game, abstract, p)
+        for j in np.flatnonzero(game.reachable[p])[:200]:
+            history = game.history_of(p, int(j))
+            assert abstract.states[st[j]] == (p, history[-2:])
+
+
+def test_the_abstraction_needs_some_memory():
+    with pytest.raises(ValueError, match="at least the last bid"):
+        AbstractCFR(RoundGame(PERUDO3, (1, 1)), 0)
