@@ -228,6 +228,7 @@ class Store:
                 # Checkpoints run in the background (see _checkpoint_loop), never inside a
                 # commit: a checkpoint syncs the database file, which can take a disk 100 ms.
                 cur.execute("PRAGMA wal_autocheckpoint=0")
+                cur.execute("PRAGMA journal_size_limit=16777216")  # the WAL file's size when reset
                 cur.close()
 
         async with engine.begin() as conn:
