@@ -228,3 +228,13 @@ def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
     _shot(watcher, "en-spectator")
     host.context.close()
     watcher.context.close()
+
+
+def test_an_invite_link_to_a_table_that_does_not_exist_says_so(
+    server: ServerProcess, browser: Any
+) -> None:
+    page = _new_page(browser)
+    page.goto(server.url + "/t/no-such-table")
+    page.get_by_text("There is no such table").wait_for()
+    assert not page.errors
+    page.context.close()

@@ -459,7 +459,7 @@ function renderHistory(past, table, names) {
       return h("div", { class: "histround" },
         h("b", {}, t("game.round", { n: r.round })), " · ",
         res.bid ? bidEl(res.bid, "xs") : "", " · ",
-        res.kind === "dudo" ? t("word.dudo") : res.kind === "calza" ? t("word.calza") : "pass",
+        res.kind === "dudo" ? t("word.dudo") : res.kind === "calza" ? t("word.calza") : t("btn.pass"),
         " ", who(res.caller), " · ", ch);
     }));
 }
@@ -566,6 +566,12 @@ class TablePage {
         this.renderChat();
         return;
       case "error":
+        if (m.code === "no_table") {
+          this.closed = true;
+          document.getElementById("app").replaceChildren(h("div", { class: "card" },
+            h("h2", {}, t("table.missing")), h("a", { class: "btn primary", href: "/", "data-link": true }, t("over.lobby"))));
+          return;
+        }
         if (m.code === "bad_token") {
           localStorage.removeItem(tokenKey(this.id));
           this.token = null;
