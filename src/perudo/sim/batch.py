@@ -651,4 +651,3 @@ def play_random(
                 sim.reset(again)
                 started += len(again)
     return wins
-
