@@ -50,7 +50,13 @@ class Scripted:
         v = view(self.session.state, self.session.me)
         if not v.my_turn:  # the calza prompt (P-50)
             return "calza" if Calza() in v.legal and self.rng.random() < 0.3 else ""
-        action = self.rng.choice(v.legal)
+        asides = [a for a in v.legal if isinstance(a, SetAside)]
+        # Set dice aside half the time it is allowed, so that every game reaches V-9.
+        action = (
+            self.rng.choice(asides)
+            if asides and self.rng.random() < 0.5
+            else self.rng.choice(v.legal)
+        )
         if isinstance(action, Bid) and action.face == 1 and self.rng.random() < 0.5:
             return f"{action.quantity} {self.cat.t('word.aces')}"
         if isinstance(action, SetAside):
@@ -113,7 +119,7 @@ def test_bad_input_leaves_the_state_unchanged():
         assert session.state is not None
         states.append(session.state)
         if len(states) <= 4:
-            return ["9x9", "blah", "1x1", ""][len(states) - 1]
+            return ["9x9", "blah", "16x2", ""][len(states) - 1]
         return "quit"
 
     session = Session(config, console, read=read)
@@ -122,6 +128,7 @@ def test_bad_input_leaves_the_state_unchanged():
     text = out.getvalue()
     assert "Not allowed: there is no face 9 on a 6-faced die (V-12)" in text
     assert "Not understood: “blah”" in text
+    assert "16x2 claims more dice than the 15 in play (P-16)" in text
     assert "Goodbye!" in text
 
 
