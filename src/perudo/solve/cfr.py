@@ -102,8 +102,15 @@ class CFRSolver:
         k.backward(u, self.cur_r[u], values)
         inst_d -= values[u]
         inst_d *= k.dudo_f[u]
-        inst_r = values[q] - values[u][k.parent]
-        inst_r *= k.legal_f[u]
+        inst_r = np.empty_like(self.regret_r[u])
+        vu, vq = values[u], values[q]
+        inst_r[0] = vq[0] - vu[0]
+        for r in range(1, k.n):
+            h = 1 << (r - 1)
+            np.subtract(vq[h : 2 * h], vu[:h], out=inst_r[h : 2 * h])
+            if not k.block_all_legal[u][r - 1]:
+                inst_r[h : 2 * h] *= k.legal_f[u][h : 2 * h]
+        inst_r[0] *= k.legal_f[u][0]
         self._accumulate(u, t, own)
         self._apply_regrets(u, t, inst_r, inst_d)
         self._strategy(u)
@@ -122,7 +129,11 @@ class CFRSolver:
             self.avg_d[u] *= f
         wown = own * w
         self.avg_d[u] += wown * self.cur_d[u]
-        self.avg_r[u] += wown[self.kernel.parent] * self.cur_r[u]
+        avg, cur = self.avg_r[u], self.cur_r[u]
+        avg[0] += wown[0] * cur[0]
+        for r in range(1, self.kernel.n):
+            h = 1 << (r - 1)
+            avg[h : 2 * h] += wown[:h] * cur[h : 2 * h]
 
     def _apply_regrets(self, u: int, t: int, inst_r: Array, inst_d: Array) -> None:
         rr, rd = self.regret_r[u], self.regret_d[u]

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from perudo.core import Bid, Dudo, PlayerAction, PlayerView, RuleSet
+from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
 
 from .game import RoundGame
 from .vector import Array, Kernel, Profile
@@ -75,7 +75,7 @@ class Solution:
         g = self.game
         if view.seat is None or view.rules != g.rules or not view.my_turn:
             return False
-        if view.phase.value != "bidding" or view.palifico != g.palifico:
+        if view.phase is not Phase.BIDDING or view.palifico != g.palifico:
             return False
         alive = [s for s, c in enumerate(view.dice_counts) if c]
         if len(alive) != 2 or view.opener not in alive:

@@ -65,7 +65,7 @@ def solve_round(
         target: stop CFR once the exploitability is at most this.
         max_iterations: stop CFR after this many iterations (default: no limit).
         time_limit: stop CFR after this many seconds (default: no limit).
-        check_every: iterations between exploitability checks (default: 10, or 50 for rounds
+        check_every: iterations between exploitability checks (default: 25, or 50 for rounds
             with one die each).
         dtype: float type of the CFR arrays (``float32`` halves memory; the figures are
             always recomputed in float64).
@@ -86,7 +86,7 @@ def solve_round(
         if target <= 0 and max_iterations is None and time_limit is None:
             raise ValueError("CFR needs a stopping rule: target > 0, max_iterations or time_limit")
         solver = CFRSolver(game, method, dtype=dtype)
-        every = check_every or (50 if game.rows <= 4096 else 10)
+        every = check_every or (50 if game.rows <= 4096 else 25)
         while True:
             step = every
             if max_iterations is not None:

@@ -149,20 +149,29 @@ class Kernel:
     def normalize(self, p: int, raises: Array, dudo: Array) -> None:
         """Turn non-negative weights into a behaviour strategy in place (uniform over the legal
         actions where a node's weights are all zero)."""
+        n = self.n
         norm = dudo.copy()
         norm[0] += raises[0]
-        for r in range(1, self.n):
+        for r in range(1, n):
             h = 1 << (r - 1)
             norm[:h] += raises[h : 2 * h]
-        # Below the smallest normal float the reciprocal would overflow: treat as no weight.
-        zero = norm <= self.tiny
-        # Where a node has no weight, give each legal action weight 1 (then divide by their
-        # number): the uniform strategy, with no division by zero.
+        # Where a node has no weight (below the smallest normal float, whose reciprocal would
+        # overflow), give each legal action weight 1: divided by their number, the uniform
+        # strategy, with no division by zero.
+        zero = (norm <= self.tiny).astype(self.dtype)
         norm += zero * self.nlegal[p]
         np.reciprocal(norm, out=norm)
-        parent = self.parent
-        raises += zero[parent] * self.legal_f[p]
-        raises *= norm[parent]
+        lf = self.legal_f[p]
+        raises[0] += zero[0] * lf[0]
+        raises[0] *= norm[0]
+        for r in range(1, n):
+            h = 1 << (r - 1)
+            block = raises[h : 2 * h]
+            if self.block_all_legal[p][r - 1]:
+                block += zero[:h]
+            else:
+                block += zero[:h] * lf[h : 2 * h]
+            block *= norm[:h]
         dudo += zero * self.dudo_f[p]
         dudo *= norm
 
@@ -200,14 +209,16 @@ class Kernel:
         ``reach_q`` is the other player's reach and ``dudo_q`` its dudo probabilities.
         """
         q = 1 - u
-        rho = reach_q.copy()
-        rho[q] *= dudo_q
         for r, m in enumerate(self.mats[u]):
             lo, hi = (0, 1) if r == 0 else (1 << (r - 1), 1 << r)
-            if isinstance(m, tuple):
-                np.matmul(rho[:, lo:hi] @ m[0], m[1], out=out[:, lo:hi])
-            else:
-                np.matmul(rho[:, lo:hi], m, out=out[:, lo:hi])
+            for a in (0, 1) if r else (1,):
+                rho = reach_q[a, lo:hi]
+                if a == q:
+                    rho = rho * dudo_q[lo:hi]
+                if isinstance(m, tuple):
+                    np.matmul(rho @ m[0], m[1][a], out=out[a, lo:hi])
+                else:
+                    np.matmul(rho, m[a], out=out[a, lo:hi])
         out[0, 0] = 0.0
         return out
 
