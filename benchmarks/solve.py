@@ -35,7 +35,7 @@ import numpy as np
 from perudo import LIARS_DICE_OPENSPIEL, PERUDO
 from perudo.solve import RoundGame, solve_round
 from perudo.solve.cfr import CFRSolver
-from perudo.solve.vector import single_threaded_blas
+from perudo.solve.vector import keep_freed_memory, single_threaded_blas
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
@@ -237,6 +237,7 @@ def main() -> None:
     parser.add_argument("--big", action="store_true", help="also section D (2v2)")
     parser.add_argument("--big-minutes", type=float, default=10.0)
     args = parser.parse_args()
+    print(f"glibc keeps freed blocks for reuse: {keep_freed_memory()}")
     if "A" not in args.skip:
         section_a(args.openspiel_iterations, args.openspiel_full)
     if "B" not in args.skip:

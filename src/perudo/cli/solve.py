@@ -146,6 +146,9 @@ def solve(
     """Solve a heads-up round (or the whole match) to a Nash equilibrium."""
     import time
 
+    from perudo.solve.vector import keep_freed_memory
+
+    keep_freed_memory()
     rule_set = _rules(rules)
     start = time.perf_counter()
     if not match:
