@@ -126,6 +126,17 @@ class Kernel:
         self.pay = [self._pay(u) for u in (0, 1)]
         self.mats = [self._mats(u) for u in (0, 1)]
         self.nlegal = tuple(game.num_legal[p].astype(dt)[:, None] for p in (0, 1))
+        uniform_r, uniform_d = [], []
+        for p in (0, 1):
+            # Every node has a legal action (dudo everywhere but at the root, P-11; openings
+            # at the root), so the counts are at least 1.
+            share = 1.0 / game.num_legal[p]
+            ur = game.raise_legal[p] * share[self.parent]
+            ur[0] = game.raise_legal[p][0] * share[0]
+            uniform_r.append(ur.astype(dt)[:, None])
+            uniform_d.append((game.dudo_legal[p] * share).astype(dt)[:, None])
+        self.uniform_r, self.uniform_d = tuple(uniform_r), tuple(uniform_d)
+        """Each player's uniform strategy (``rows × 1``): raises by edge, dudo by node."""
 
     def _pay(self, u: int) -> dict[tuple[int, int], Array]:
         """``pay[(caller, rank)][c, i]``: ``u``'s payoff with hand ``i`` when the other player's
@@ -172,34 +183,42 @@ class Kernel:
 
     # -- strategies ------------------------------------------------------------------------
 
-    def normalize(self, p: int, raises: Array, dudo: Array) -> None:
-        """Turn non-negative weights into a behaviour strategy in place (uniform over the legal
-        actions where a node's weights are all zero)."""
+    def normalize(
+        self,
+        p: int,
+        raises: Array,
+        dudo: Array,
+        out: tuple[Array, Array] | None = None,
+    ) -> None:
+        """Turn non-negative weights into a behaviour strategy of player ``p`` (uniform over
+        the legal actions where a node's weights are all zero), in place or into ``out``
+        (``(raises, dudo)`` arrays of the same shapes; the weights are then left unchanged).
+
+        Each array is read and written once more than it is summed (one division per entry);
+        nodes without weight take the precomputed uniform strategy, copied under a mask.
+        """
         n = self.n
+        out_r, out_d = (raises, dudo) if out is None else out
         norm = dudo.copy()
         norm[0] += raises[0]
         for r in range(1, n):
             h = 1 << (r - 1)
             norm[:h] += raises[h : 2 * h]
         # Where a node has no weight (below the smallest normal float, whose reciprocal would
-        # overflow), give each legal action weight 1: divided by their number, the uniform
-        # strategy, with no division by zero.
-        zero = (norm <= self.tiny).astype(self.dtype)
-        norm += zero * self.nlegal[p]
-        np.reciprocal(norm, out=norm)
-        lf = self.legal_f[p]
-        raises[0] += zero[0] * lf[0]
-        raises[0] *= norm[0]
-        for r in range(1, n):
-            h = 1 << (r - 1)
-            block = raises[h : 2 * h]
-            if self.block_all_legal[p][r - 1]:
-                block += zero[:h]
-            else:
-                block += zero[:h] * lf[h : 2 * h]
-            block *= norm[:h]
-        dudo += zero * self.dudo_f[p]
-        dudo *= norm
+        # overflow) the division gives 0/0 or a meaningless ratio: those entries are then
+        # overwritten by the uniform strategy.
+        zero = norm <= self.tiny
+        uni_r, uni_d = self.uniform_r[p], self.uniform_d[p]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            np.divide(raises[0], norm[0], out=out_r[0])
+            np.copyto(out_r[0], uni_r[0], where=zero[0])
+            for r in range(1, n):
+                h = 1 << (r - 1)
+                block = out_r[h : 2 * h]
+                np.divide(raises[h : 2 * h], norm[:h], out=block)
+                np.copyto(block, uni_r[h : 2 * h], where=zero[:h])
+            np.divide(dudo, norm, out=out_d)
+        np.copyto(out_d, uni_d, where=zero)
 
     def uniform(self) -> Profile:
         """Every player picks uniformly among its legal actions."""
