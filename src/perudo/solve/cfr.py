@@ -183,11 +183,8 @@ class CFRSolver:
         avg = self.avg_r[u]
         if u == 0:
             avg[0] += wown[0] * cur_r[0]
-        for r in range(1, n):
-            c = int(km[r])
-            if c:
-                e = mine[:c] + bounds[r]
-                _put(avg, e, _take(avg, e) + wown[:c] * _take(cur_r, e))
+        e, at = self._raises_of(mine, km)
+        _put(avg, e, _take(avg, e) + _take(wown, at) * _take(cur_r, e))
 
         # Counterfactual values where the other player's reach is positive.
         live = reach_q @ self._ones[q] > 0
@@ -236,24 +233,20 @@ class CFRSolver:
         np.maximum(reg_d, 0.0, out=reg_d)
         _put(rd, a_nodes, reg_d)
         norm = reg_d.copy()
-        edges: list[tuple[int, Array, Array]] = []
         lf = k.legal_f[u]
+        e, at = self._raises_of(a_nodes, ka)
+        inst = _take(vq, e)
+        inst -= _take(vu, a_nodes[at])
+        inst *= _take(lf, e)
+        reg = _take(rr, e)
+        reg += inst
+        np.maximum(reg, 0.0, out=reg)
+        _put(rr, e, reg)
+        start = 0
         for r in range(1, n):
             c = int(ka[r])
-            if not c:
-                continue
-            p = a_nodes[:c]
-            e = p + bounds[r]
-            inst = _take(vq, e)
-            inst -= _take(vu, p)
-            if not k.block_all_legal[u][r - 1]:
-                inst *= _take(lf, e)
-            reg = _take(rr, e)
-            reg += inst
-            np.maximum(reg, 0.0, out=reg)
-            _put(rr, e, reg)
-            norm[:c] += reg
-            edges.append((c, e, reg))
+            norm[:c] += reg[start : start + c]
+            start += c
         if u == 0:
             inst0 = (vq[0] if root_q else 0.0) - vu[0]
             inst0 *= lf[0]
@@ -266,13 +259,27 @@ class CFRSolver:
             np.divide(reg_d, norm, out=reg_d)
             np.copyto(reg_d, _take(uni_d, a_nodes), where=zero)
             _put(cur_d, a_nodes, reg_d)
-            for c, e, reg in edges:
-                np.divide(reg, norm[:c], out=reg)
-                np.copyto(reg, _take(uni_r, e), where=zero[:c])
-                _put(cur_r, e, reg)
+            np.divide(reg, _take(norm, at), out=reg)
+            np.copyto(reg, _take(uni_r, e), where=_take(zero, at))
+            _put(cur_r, e, reg)
             if u == 0:
                 cur_r[0] = np.where(zero[0], uni_r[0], rr[0] / norm[0])
         self._reach_ok[u] = False
+
+    def _raises_of(self, nodes: Array, ks: Array) -> tuple[Array, Array]:
+        """The raises out of ``nodes`` (sorted rows of one actor; ``ks`` their positions at
+        the level bounds), level by level: ``(edges, at)`` with ``at`` the position in ``nodes``
+        of each edge's parent (the raises to rank ``r`` leave the ``ks[r]`` nodes below
+        ``2**(r-1)``, in order)."""
+        bounds = self._bounds
+        pos = np.arange(len(nodes), dtype=np.int64)
+        counts = [int(ks[r]) for r in range(1, self.kernel.n)]
+        if not any(counts):
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
+        at = np.concatenate([pos[:c] for c in counts])
+        edges = np.concatenate([nodes[:c] + bounds[r] for r, c in enumerate(counts, start=1)])
+        return edges, at
 
     def _accumulate(self, u: int, t: int, own: Array) -> None:
         """Add this iteration's strategy, weighted by ``u``'s own reach, to the average."""

@@ -66,7 +66,8 @@ def solve_round(
         max_iterations: stop CFR after this many iterations (default: no limit).
         time_limit: stop CFR after this many seconds (default: no limit).
         check_every: iterations between exploitability checks (default: 25, or 50 for rounds
-            with one die each).
+            with one die each, and from 500 or 1,000 iterations on, 5% of the iterations done,
+            as the time limit allows).
         dtype: float type of the CFR arrays (``float32`` halves memory; the figures are
             always recomputed in float64).
         progress: called after each check.
@@ -87,12 +88,22 @@ def solve_round(
             raise ValueError("CFR needs a stopping rule: target > 0, max_iterations or time_limit")
         solver = CFRSolver(game, method, dtype=dtype)
         every = check_every or (50 if game.rows <= 4096 else 25)
+        per_iteration = 0.0
         while True:
             step = every
+            if check_every is None:
+                # A check costs about two iterations: past 20 checks, check every 5% of the
+                # iterations done (at most 5% more iterations than needed), within the time.
+                step = max(step, solver.iterations // 20)
+                if time_limit is not None and per_iteration > 0:
+                    left = time_limit - (time.perf_counter() - start)
+                    step = max(every, min(step, int(left / per_iteration)))
             if max_iterations is not None:
                 step = min(step, max_iterations - solver.iterations)
             if step > 0:
+                began = time.perf_counter()
                 solver.iterate(step)
+                per_iteration = (time.perf_counter() - began) / step
             profile = solver.average()
             with single_threaded_blas():
                 _, _, expl = solver.kernel.exploitability(profile)
