@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from perudo.core import Bid, Pass, PlayerView, RuleSet, SetAside, count_hand, raises_after
+from perudo.core.bidding import wild_active
 
 from .probability import binomial_tail, match_chance
 
@@ -107,7 +108,7 @@ def matching_counts(rules: RuleSet, dice: int, shown: tuple[int, ...], palifico:
     full = space.counts.copy()
     for d in shown:
         full[:, d - 1] += 1
-    wild = None if palifico else rules.wild_face
+    wild = wild_active(rules, palifico)
     out = full.copy()
     if wild is not None:
         for f in range(rules.faces):

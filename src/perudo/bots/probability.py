@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from perudo.core import Bid, PlayerView, RuleSet, count_hand
+from perudo.core.bidding import wild_active
 
 __all__ = [
     "bid_probability",
@@ -55,7 +56,7 @@ def match_chance(rules: RuleSet, face: int, palifico: bool) -> float:
     >>> match_chance(PERUDO, 4, palifico=True)
     0.16666666666666666
     """
-    wild = None if palifico else rules.wild_face
+    wild = wild_active(rules, palifico)
     if wild is None or face == wild:
         return 1.0 / rules.faces
     return 2.0 / rules.faces

@@ -247,7 +247,7 @@ def count_hand(rules: RuleSet, hand: Sequence[int], face: int, palifico: bool) -
     """Dice of ``hand`` that count toward a bid on ``face`` (P-15, P-31, V-11)."""
     if rules.straight_counts_nothing and len(hand) == 5 and len(set(hand)) == 5:
         return 0
-    wild = None if palifico else rules.wild_face
+    wild = wild_active(rules, palifico)
     if wild is None or face == wild:
         return hand.count(face)
     return hand.count(face) + hand.count(wild)

@@ -41,6 +41,7 @@ from perudo.core import (
     SetAside,
     count_hand,
 )
+from perudo.core.bidding import wild_active
 from perudo.i18n import Catalog
 
 from .hint import Chance
@@ -141,14 +142,11 @@ class Painter:
     def dice_text(self, dice: Sequence[int]) -> str:
         return " ".join(str(d) for d in dice)
 
-    def wild_face(self, palifico: bool) -> int | None:
-        return None if palifico else self.rules.wild_face
-
     # Dice ----------------------------------------------------------------------------------
 
     def hand(self, dice: Sequence[int], *, palifico: bool, shown: Sequence[int] = ()) -> Group:
         """The person's dice drawn as dice, wild ones starred, dice shown face up (V-9) apart."""
-        wild = self.wild_face(palifico)
+        wild = wild_active(self.rules, palifico)
         faces = [(d, False) for d in dice] + [(d, True) for d in shown]
         per_row = max(1, (self.width + 1) // (_DIE_WIDTH + 1))
         parts: list[RenderableType] = []
@@ -260,7 +258,8 @@ class Painter:
         cat = self.cat
         legal = view.legal
         bids = [a for a in legal if isinstance(a, Bid)]
-        wild = self.wild_face(view.palifico) if self.rules.wild_conversion != "none" else None
+        converts = self.rules.wild_conversion != "none"
+        wild = wild_active(self.rules, view.palifico) if converts else None
         lowest: dict[int, Bid] = {}
         for b in bids:
             if b.face not in lowest or b.quantity < lowest[b.face].quantity:
