@@ -850,21 +850,16 @@ class LiveTable:
 
         Returns whether a new step must be started for ``key``.
         """
-        task = self.driver_task
-        if task is not None and not task.done() and self.driver_key == key:
+        if _keeps(self.driver_task, self.driver_key, key):
             return False
-        if task is not None and task is not asyncio.current_task() and not task.done():
-            task.cancel()
         self.driver_task = None
         self.driver_key = key
         return key is not None
 
     def _set_timer(self, key: tuple[int, int] | None) -> bool:
-        task = self.timer_task
-        if task is not None and not task.done() and self.timer_key == key:
+        """The same for the turn timer (clearing the deadline when none is wanted)."""
+        if _keeps(self.timer_task, self.timer_key, key):
             return False
-        if task is not None and task is not asyncio.current_task() and not task.done():
-            task.cancel()
         self.timer_task = None
         self.timer_key = key
         if key is None:
@@ -1025,6 +1020,18 @@ class LiveTable:
             if task is not None:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+
+def _keeps(task: asyncio.Task[None] | None, current: object, wanted: object) -> bool:
+    """Whether the pending ``task`` (keyed ``current``) is the step ``wanted``; if not, it is
+    cancelled (unless it is the task asking, which is finishing anyway)."""
+    if task is None or task.done():
+        return False
+    if current == wanted:
+        return True
+    if task is not asyncio.current_task():
+        task.cancel()
+    return False
 
 
 def _chat_json(row: ChatRow) -> dict[str, Any]:
