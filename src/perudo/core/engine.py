@@ -30,7 +30,7 @@ from .bidding import is_raise, raise_error, raises_after
 from .errors import IllegalActionError
 from .events import ActionTaken, DiceDealt, DiceRerolled, Event, PalificoChosen, RoundStarted
 from .resolve import next_seat, resolve_calza, resolve_dudo, resolve_pass
-from .rules import RuleSet
+from .rules import MAX_FACES, RuleSet
 from .state import GameState, Phase
 
 __all__ = [
@@ -47,6 +47,8 @@ __all__ = [
 
 _T = TypeVar("_T")
 _INT_ONLY = frozenset({int})
+_FACE_SETS = tuple(frozenset(range(1, f + 1)) for f in range(MAX_FACES + 1))
+"""The faces of a die with ``f`` faces, built once (checked on every deal)."""
 _PLAYER_ACTIONS = (Bid, Dudo, Calza, Pass, ChoosePalifico, SetAside)
 
 
@@ -427,7 +429,7 @@ def _check_bid(state: GameState, seat: int, bid: Bid) -> None:
 
 def _check_chance(state: GameState, action: Deal | Reroll) -> None:
     faces = state.rules.faces
-    valid = frozenset(range(1, faces + 1))
+    valid = _FACE_SETS[faces]
 
     def bad_faces(dice: object) -> bool:
         # Set operations in C: every die a plain int (not a bool) and a face of the die.
