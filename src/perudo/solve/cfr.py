@@ -172,19 +172,23 @@ class CFRSolver:
         own = self._reach_of(u)[u]
         cur_r, cur_d = self.cur_r[u], self.cur_d[u]
 
-        # The average: where u's own reach is positive.
+        # The average: where u's own reach is positive. A raise's weight is u's reach after
+        # it, which the reach pass already holds at the other actor's node of the same row
+        # (own reach of the parent × the raise's probability): only raises u makes with
+        # positive probability are touched. Row 0 of the other actor is the raise of rank 0
+        # for the opener, and the root (not a raise) for player 1.
         w = float(t) if self.algorithm == "cfr+linear" else float(t) * float(t)
         mine = np.flatnonzero(own @ self._ones[u] > 0)
-        km = np.searchsorted(mine, bounds)
         wown = _take(own, mine)
         wown *= w
         avg = self.avg_d[u]
         _put(avg, mine, _take(avg, mine) + wown * _take(cur_d, mine))
+        after = self._reach_of(u)[q]
+        e = np.flatnonzero(after @ self._ones[u] > 0)
+        if u == 1 and e.size and e[0] == 0:
+            e = e[1:]
         avg = self.avg_r[u]
-        if u == 0:
-            avg[0] += wown[0] * cur_r[0]
-        e, at = self._raises_of(mine, km)
-        _put(avg, e, _take(avg, e) + _take(wown, at) * _take(cur_r, e))
+        _put(avg, e, _take(avg, e) + _take(after, e) * w)
 
         # Counterfactual values where the other player's reach is positive.
         live = reach_q @ self._ones[q] > 0
