@@ -114,3 +114,22 @@ def test_cfr_needs_a_stopping_rule_and_a_known_method():
         solve_round(game, method="cfr+", target=0.0)
     with pytest.raises(ValueError, match="unknown method"):
         solve_round(game, method="magic")
+
+
+def test_auto_float_type_is_float32_for_three_dice_and_float64_otherwise():
+    from perudo.solve.solver import pick_dtype
+
+    assert pick_dtype(RoundGame(PERUDO, (2, 1)), 1e-6) is np.float32
+    assert pick_dtype(RoundGame(PERUDO, (1, 2)), 1e-6) is np.float32
+    # Tighter targets than float32 can be trusted with, and small rounds, stay float64.
+    assert pick_dtype(RoundGame(PERUDO, (2, 1)), 1e-8) is np.float64
+    assert pick_dtype(RoundGame(PERUDO, (1, 1)), 1e-6) is np.float64
+
+
+def test_solution_records_the_float_type_cfr_ran_in():
+    game = RoundGame(PERUDO4, (1, 1))
+    auto = solve_round(game, method="cfr+", target=1e-3, max_iterations=50)
+    single = solve_round(game, method="cfr+", target=1e-3, max_iterations=50, dtype=np.float32)
+    assert auto.info["dtype"] == "float64"
+    assert single.info["dtype"] == "float32"
+    assert solve_round(game, method="lp").info == {}

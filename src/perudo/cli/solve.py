@@ -67,7 +67,8 @@ def _print_solution(sol: Solution, elapsed: float, peak_mib: float) -> None:
     table.add_row("best responses (opener, other)", f"{sol.br[0]:+.9f}, {sol.br[1]:+.9f}")
     table.add_row("information states", f"{g.num_infostates():,}")
     its = f", {sol.iterations} iterations" if sol.iterations else ""
-    table.add_row("method", f"{sol.method}{its}")
+    precision = f" ({sol.info['dtype']})" if "dtype" in sol.info else ""
+    table.add_row("method", f"{sol.method}{precision}{its}")
     table.add_row("time, peak memory", f"{elapsed:.2f} s, {peak_mib:.0f} MiB")
     Console().print(table)
 
@@ -86,7 +87,7 @@ def _solve_round_cli(
     target: float,
     time_limit: float | None,
     max_iterations: int | None,
-    float32: bool,
+    float32: bool | None,
     quiet: bool,
 ) -> Solution:
     import numpy as np
@@ -102,7 +103,7 @@ def _solve_round_cli(
                 target=target,
                 time_limit=time_limit,
                 max_iterations=max_iterations,
-                dtype=np.float32 if float32 else np.float64,
+                dtype=None if float32 is None else np.float32 if float32 else np.float64,
                 progress=bar.round(game.describe()),
             )
         except ValueError as err:
@@ -130,7 +131,13 @@ def solve(
     max_iterations: Annotated[
         int | None, typer.Option(help="Stop CFR after this many iterations.")
     ] = None,
-    float32: Annotated[bool, typer.Option("--float32", help="CFR in float32.")] = False,
+    float32: Annotated[
+        bool | None,
+        typer.Option(
+            "--float32/--float64",
+            help="CFR's float type (default: float32 from three dice while --target ≥ 1e-7).",
+        ),
+    ] = None,
     match: Annotated[
         bool, typer.Option("--match", help="Solve the heads-up match, every position.")
     ] = False,
@@ -171,7 +178,7 @@ def _solve_match_cli(
     target: float,
     time_limit: float | None,
     max_iterations: int | None,
-    float32: bool,
+    float32: bool | None,
     quiet: bool,
     out: Path | None,
 ) -> None:
@@ -200,7 +207,7 @@ def _solve_match_cli(
                 target=target,
                 time_limit=time_limit,
                 max_iterations=max_iterations,
-                dtype=np.float32 if float32 else np.float64,
+                dtype=None if float32 is None else np.float32 if float32 else np.float64,
                 progress=bar.round(str(pos)),
             )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -22,12 +22,21 @@ from .lp import solve_lp
 from .solution import Solution
 from .vector import Kernel, single_threaded_blas
 
-__all__ = ["METHODS", "Progress", "solve_round"]
+__all__ = ["METHODS", "Progress", "pick_dtype", "solve_round"]
 
 METHODS: Final[tuple[str, ...]] = ("auto", "lp", *ALGORITHMS)
 
 Progress = Callable[[int, float | None, float], None]
 """Called as ``progress(iterations, exploitability or None, seconds)`` while solving."""
+
+_FLOAT32_ROWS: Final = 1 << 14
+"""``dtype=None`` runs CFR in float32 from this many rows per player (three dice and more):
+half the memory traffic, twice the iterations a second, and it still reaches 1e-6
+(``docs/solver.md``, section C)."""
+
+_FLOAT32_TARGET: Final = 1e-7
+"""Below this target ``dtype=None`` keeps float64: float32 regrets and averages are not
+trusted to converge further."""
 
 _LP_SIZE: Final = 30_000
 """``auto`` solves by LP up to this many reachable information states (both players): one
@@ -45,6 +54,13 @@ def pick_method(game: RoundGame) -> str:
     return "lp"
 
 
+def pick_dtype(game: RoundGame, target: float) -> type[np.floating[Any]]:
+    """The float type ``solve_round(dtype=None)`` gives CFR on ``game`` for ``target``."""
+    if game.rows >= _FLOAT32_ROWS and target >= _FLOAT32_TARGET:
+        return np.float32
+    return np.float64
+
+
 def solve_round(
     game: RoundGame,
     *,
@@ -53,7 +69,7 @@ def solve_round(
     max_iterations: int | None = None,
     time_limit: float | None = None,
     check_every: int | None = None,
-    dtype: npt.DTypeLike = np.float64,
+    dtype: npt.DTypeLike | None = None,
     progress: Progress | None = None,
 ) -> Solution:
     """An equilibrium of ``game`` (approximate for the CFR methods) with its figures.
@@ -69,7 +85,8 @@ def solve_round(
             with one die each, and from 500 or 1,000 iterations on, 5% of the iterations done,
             as the time limit allows).
         dtype: float type of the CFR arrays (``float32`` halves memory; the figures are
-            always recomputed in float64).
+            always recomputed in float64). ``None``: :func:`pick_dtype` (float32 for rounds
+            of three dice and more while ``target`` ≥ 1e-7, float64 otherwise).
         progress: called after each check.
 
     :raises ValueError: for an unknown method or a CFR run with no stopping rule.
@@ -79,6 +96,7 @@ def solve_round(
     if method == "auto":
         method = pick_method(game)
     start = time.perf_counter()
+    info: dict[str, Any] = {}
     if method == "lp":
         with single_threaded_blas():
             profile, _ = solve_lp(game)
@@ -86,7 +104,9 @@ def solve_round(
     else:
         if target <= 0 and max_iterations is None and time_limit is None:
             raise ValueError("CFR needs a stopping rule: target > 0, max_iterations or time_limit")
-        solver = CFRSolver(game, method, dtype=dtype)
+        float_type = np.dtype(pick_dtype(game, target) if dtype is None else dtype)
+        info["dtype"] = float_type.name
+        solver = CFRSolver(game, method, dtype=float_type)
         every = check_every or (50 if game.rows <= 4096 else 25)
         per_iteration = 0.0
         while True:
@@ -133,4 +153,5 @@ def solve_round(
         method=method,
         iterations=iterations,
         seconds=seconds,
+        info=info,
     )
