@@ -1,55 +1,38 @@
-"""A live table: its seats, its game, its connections, and the one worker that changes them.
+"""The live table: its state, what each client sees of it, its seats, and the one action path.
 
-Everything that changes a table happens under its :attr:`LiveTable.lock`, one change at a
-time: a person's action, a bot's, a chance roll (a new round's ``Deal``, a V-9 ``Reroll``),
-a seat taken, a chat line. The server decides no rule: an action goes through
-:func:`perudo.core.apply`, which refuses an illegal one with the rule it breaks, and the state
-it returns is kept only after the move is durable in the store (write, then broadcast).
+Every move, a person's, a bot's or chance's, goes through :meth:`LiveTable._apply`: the core
+(:func:`perudo.core.apply`) checks it and refuses an illegal one with the rule it breaks, the
+store appends it to the game's action log, and only then is the new state kept and broadcast.
 
 Every event gets the table's next *version*; each client receives only the events
 :func:`perudo.core.visible_to` lets its seat see (P-70) and its seat's
 ``view(state, seat).to_json()``. A reconnecting client sends the last version it saw and gets
 the events it missed, filtered for its seat, or a fresh snapshot.
-
-Drivers: a bot seat is played server-side by a :class:`perudo.bots.Bot` through the seat's
-view, with a pacing delay; bots are offered out-of-turn calza in
-:func:`perudo.core.calza_callers` order (P-53), first yes wins. A person who runs out of turn
-time or whose connection drops (after a grace period) is *away*: a stand-in bot plays the seat
-until they come back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
-import logging
 import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal
 
-from perudo.bots import Bot, make_bot
 from perudo.core import (
     Calza,
     GameRecord,
     GameState,
     IllegalActionError,
     NotationError,
-    Phase,
-    PlayerAction,
     RoundResolved,
     RuleSet,
-    calza_callers,
-    chance_action,
     event_to_json,
-    find_ruleset,
     parse_action,
-    preset_name,
     roll_off,
     round_to_json,
     start_game,
@@ -57,144 +40,28 @@ from perudo.core import (
 )
 from perudo.core import apply as apply_action
 
-from . import protocol as p
-from .connection import Connection
-from .hint import bid_hint
-from .settings import Settings
-from .store import ChatRow, SeatRow, Store, StoreError, TableRow
+from .. import protocol as p
+from ..connection import Connection
+from ..hint import bid_hint
+from ..settings import Settings
+from ..store import ChatRow, Store, StoreError, TableRow
+from .chat import ChatMixin, chat_json
+from .config import Seat, TableConfig, TableError, hash_token
+from .schedule import ScheduleMixin
 
-__all__ = ["LiveTable", "Seat", "TableConfig", "TableError", "hash_token"]
-
-log = logging.getLogger("perudo.server")
-
-STANDIN_LEVEL = "medium"
-"""The level of the bot that plays for an absent person."""
-
-
-class TableError(Exception):
-    """A request the table refuses; nothing changed. ``code`` is the wire error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def hash_token(token: str) -> str:
-    """The stored form of a seat token (the token itself is never stored)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """A table's settings: the rules (a preset and its switches) and the table's own knobs."""
-
-    preset: str
-    rules: RuleSet
-    seats: int
-    memory: bool = False
-    """P-40: per-seat dice counts are hidden from everyone but their owner."""
-    turn_seconds: float = 60.0
-    """0: no turn timer."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "preset": self.preset,
-            "rules": self.rules.to_dict(),
-            "seats": self.seats,
-            "memory": self.memory,
-            "turn_seconds": self.turn_seconds,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
-        return cls(
-            preset=str(data["preset"]),
-            rules=RuleSet.from_dict(data["rules"]),
-            seats=int(data["seats"]),
-            memory=bool(data.get("memory", False)),
-            turn_seconds=float(data.get("turn_seconds", 60.0)),
-        )
-
-    @classmethod
-    def build(
-        cls,
-        *,
-        preset: str,
-        seats: int,
-        calza: str | None = None,
-        palifico: str | None = None,
-        dice: int | None = None,
-        memory: bool = False,
-        turn_seconds: float = 60.0,
-    ) -> TableConfig:
-        """A preset with the table's switches applied.
-
-        :raises ValueError: for an unknown preset or switches the rules refuse (naming why).
-        """
-        base = find_ruleset(preset)
-        changes: dict[str, Any] = {}
-        if calza is not None:
-            changes["calza"] = calza
-        if palifico is not None:
-            changes["palifico"] = palifico
-        if dice is not None:
-            changes["dice_per_player"] = dice
-        rules = replace(base, **changes) if changes else base
-        if not rules.min_players <= seats <= rules.max_players:
-            raise ValueError(
-                f"{seats} seats: these rules take {rules.min_players} to {rules.max_players} "
-                "players (P-1)"
-            )
-        name = preset_name(base) or preset
-        return cls(name, rules, seats, memory, turn_seconds)
-
-
-@dataclass(slots=True)
-class Seat:
-    """Who sits in a seat: a person (holding a token) or a bot."""
-
-    kind: Literal["human", "bot"]
-    name: str
-    token_hash: str | None = None
-    level: str | None = None
-    bot: Bot | None = None
-    """The bot playing this seat (a bot seat), or the stand-in (an away person)."""
-    connections: int = 0
-    away: bool = False
-    """A person whose seat a stand-in bot plays until they return."""
-    drop_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
-
-    def driver(self) -> Bot | None:
-        if self.kind == "bot" or self.away:
-            if self.bot is None:
-                self.bot = make_bot(
-                    self.level if self.kind == "bot" and self.level else STANDIN_LEVEL,
-                    secrets.randbits(32),
-                )
-            return self.bot
-        return None
-
-    def row(self, index: int) -> SeatRow:
-        return SeatRow(index, self.kind, self.name, self.token_hash, self.level)
-
-    def info(self, index: int) -> dict[str, Any]:
-        return {
-            "seat": index,
-            "kind": self.kind,
-            "name": self.name,
-            "level": self.level,
-            "connected": self.kind == "bot" or self.connections > 0,
-            "away": self.away,
-        }
+__all__ = ["LiveTable"]
 
 
 def _dump(msg: p.Snapshot | p.Update | p.TableMessage | p.ChatMessage | p.ErrorMessage) -> str:
     return msg.model_dump_json()
 
 
-class LiveTable:
-    """One table in memory. Create with :meth:`new` or :meth:`restore`."""
+class LiveTable(ScheduleMixin, ChatMixin):
+    """One table in memory. Create a new one with the constructor, or :meth:`restore` one.
+
+    What moves on its own (chance, bots, timers) is in :class:`.schedule.ScheduleMixin`; the
+    chat is in :class:`.chat.ChatMixin`.
+    """
 
     def __init__(
         self,
@@ -323,11 +190,6 @@ class LiveTable:
 
     # -- information ------------------------------------------------------------------------
 
-    def _timer(self) -> float | None:
-        if self.turn_deadline is None:
-            return None
-        return max(0.0, round(self.turn_deadline - time.monotonic(), 1))
-
     def info(self) -> dict[str, Any]:
         """The table as the lobby and the page see it (no hidden information)."""
         st = self.state
@@ -405,7 +267,7 @@ class LiveTable:
                 view=data,
                 hint=hint,
                 timer=self._timer(),
-                chat=[_chat_json(c) for c in self.chat],
+                chat=[chat_json(c) for c in self.chat],
             )
         )
 
@@ -510,6 +372,13 @@ class LiveTable:
         for entry in chats:
             conn.send(_dump(p.ChatMessage(version=entry["version"], entry=entry)))
 
+    async def sync(self, conn: Connection, last: int) -> None:
+        async with self.lock:
+            if self.buffer_floor <= last <= self.version:
+                self._send_missed(conn, last)
+            else:
+                conn.send(self.snapshot(conn.seat))
+
     def _claim_seat(self, seat: int) -> None:
         s = self.seats[seat]
         assert s is not None
@@ -528,28 +397,6 @@ class LiveTable:
         s.connections = max(0, s.connections - 1)
         if s.connections == 0 and s.kind == "human" and self.status == "playing":
             self._start_drop_timer(seat)
-
-    def _start_drop_timer(self, seat: int) -> None:
-        s = self.seats[seat]
-        if s is None or s.kind != "human" or s.away or s.connections:
-            return
-        if s.drop_timer is not None:
-            s.drop_timer.cancel()
-        loop = asyncio.get_running_loop()
-        s.drop_timer = loop.call_later(
-            self.settings.drop_grace,
-            lambda: asyncio.ensure_future(self._drop_expired(seat, s)),
-        )
-
-    async def _drop_expired(self, seat: int, who: Seat) -> None:
-        async with self.lock:
-            s = self.seats[seat] if seat < len(self.seats) else None
-            if s is not who or s.connections or s.away or self.status != "playing":
-                return
-            s.drop_timer = None
-            s.away = True
-            self._broadcast_table()
-            self._plan()
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
@@ -828,186 +675,6 @@ class LiveTable:
                 s.drop_timer.cancel()
                 s.drop_timer = None
 
-    async def _chance(self) -> None:
-        """Roll what chance owes (a deal, a V-9 re-roll) with the system's generator."""
-        rng = secrets.SystemRandom()
-        while (
-            self.state is not None
-            and not self.state.is_over
-            and self.state.to_act is None
-            and self.state.phase in (Phase.DEAL, Phase.REROLL)
-        ):
-            await self._apply(None, chance_action(self.state, rng))
-
-    # -- drivers ----------------------------------------------------------------------------
-
-    def _cancel_tasks(self) -> None:
-        self._set_driver(None)
-        self._set_timer(None)
-
-    def _set_driver(self, key: tuple[str, int, float] | None) -> bool:
-        """Keep the pending driver step if it is the one wanted; else cancel it.
-
-        Returns whether a new step must be started for ``key``.
-        """
-        if _keeps(self.driver_task, self.driver_key, key):
-            return False
-        self.driver_task = None
-        self.driver_key = key
-        return key is not None
-
-    def _set_timer(self, key: tuple[int, int] | None) -> bool:
-        """The same for the turn timer (clearing the deadline when none is wanted)."""
-        if _keeps(self.timer_task, self.timer_key, key):
-            return False
-        self.timer_task = None
-        self.timer_key = key
-        if key is None:
-            self.turn_deadline = None
-        return key is not None
-
-    def _plan(self) -> None:
-        """Decide who moves next on their own: chance, a bot, a stand-in, or the turn timer.
-
-        Called after every change; a step already pending for the same version is kept (so a
-        person's turn timer does not restart when someone chats or reconnects).
-        """
-        st = self.state
-        if self.closed or st is None or self.status != "playing" or st.is_over:
-            self._cancel_tasks()
-            return
-        version = self.state_version
-        if st.to_act is None:
-            delay = self.settings.round_pause if self.last_resolved else 0.0
-            self._set_timer(None)
-            if self._set_driver(("chance", version, delay)):
-                self.driver_task = asyncio.create_task(self._run_chance(version, delay))
-            return
-        bot_calza = self.calza_asked != version and any(
-            self._driver(s) is not None for s in calza_callers(st)
-        )
-        to_act = self._driver(st.to_act)
-        if bot_calza or to_act is not None:
-            if self._set_driver(("bots", version, self.settings.bot_delay)):
-                self.driver_task = asyncio.create_task(self._run_bots(version))
-        else:
-            self._set_driver(None)
-        if to_act is None and self.config.turn_seconds > 0:
-            if self._set_timer((version, st.to_act)):
-                self.turn_deadline = time.monotonic() + self.config.turn_seconds
-                self.timer_task = asyncio.create_task(
-                    self._run_timeout(version, st.to_act, self.config.turn_seconds)
-                )
-        else:
-            self._set_timer(None)
-
-    def _driver(self, seat: int) -> Bot | None:
-        s = self.seats[seat] if seat < len(self.seats) else None
-        return None if s is None else s.driver()
-
-    async def _run_chance(self, version: int, delay: float) -> None:
-        if delay:
-            await asyncio.sleep(delay)
-        async with self.lock:
-            if self.state_version != version or self.closed:
-                return
-            try:
-                await self._chance()
-            except TableError as err:
-                log.error("table %s: chance move failed: %s", self.id, err.message)
-
-    async def _run_timeout(self, version: int, seat: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        async with self.lock:
-            if self.state_version != version or self.closed or self.state is None:
-                return
-            if self.state.to_act != seat:
-                return
-            s = self.seats[seat]
-            if s is None or s.kind != "human" or s.away:
-                return
-            s.away = True
-            self._broadcast_table()
-            self._plan()
-
-    async def _run_bots(self, version: int) -> None:
-        await asyncio.sleep(self.settings.bot_delay)
-        async with self.lock:
-            st = self.state
-            if self.state_version != version or self.closed or st is None:
-                return
-            if self.calza_asked != version:
-                # P-50/P-53: out-of-turn calza offered to the bots in seat order from the
-                # bidder's left; the first that calls it takes it.
-                self.calza_asked = version
-                for s in calza_callers(st):
-                    bot = self._driver(s)
-                    if bot is not None and _ask_calza(bot, view(st, s)):
-                        await self._bot_move(s, Calza())
-                        return
-            seat = st.to_act
-            bot = None if seat is None else self._driver(seat)
-            if seat is None or bot is None:
-                self._plan()
-                return
-            seat_view = view(st, seat)
-        try:
-            action = await asyncio.to_thread(bot.act, seat_view)
-        except Exception:
-            log.exception("table %s: bot %s failed; it plays its first legal action", self.id, bot)
-            action = seat_view.legal[0]
-        async with self.lock:
-            if self.state_version != version or self.closed:
-                return
-            await self._bot_move(seat, action)
-
-    async def _bot_move(self, seat: int, action: PlayerAction) -> None:
-        try:
-            await self._apply(seat, action)
-        except TableError as err:
-            if err.code != "illegal" or self.state is None:
-                log.error("table %s: bot move failed: %s", self.id, err.message)
-                return
-            # A bot that answers with an illegal move is a bot bug; the game goes on with the
-            # first action the core lists for the seat.
-            log.error("table %s: bot at seat %d: %s", self.id, seat, err.message)
-            legal = view(self.state, seat).legal
-            if legal:
-                await self._apply(seat, legal[0])
-
-    # -- chat -------------------------------------------------------------------------------
-
-    async def post_chat(self, conn: Connection, text: str) -> None:
-        text = " ".join(text.split())
-        if not text:
-            raise TableError("bad_message", "an empty chat line")
-        async with self.lock:
-            if conn.seat is not None:
-                s = self.seats[conn.seat]
-                name = s.name if s is not None else "?"
-            else:
-                name = "spectator"
-            version = self.version + 1
-            row = ChatRow(conn.seat, name, text, time.time(), version)
-            try:
-                await self.store.add_chat(self.id, row)
-            except StoreError as err:
-                raise TableError("store_error", str(err)) from None
-            self.version = version
-            self.chat.append(row)
-            entry = _chat_json(row)
-            self._remember(version, None, "chat", json.dumps(entry))
-            msg = _dump(p.ChatMessage(version=version, entry=entry))
-            for c in self.conns:
-                c.send(msg)
-
-    async def sync(self, conn: Connection, last: int) -> None:
-        async with self.lock:
-            if self.buffer_floor <= last <= self.version:
-                self._send_missed(conn, last)
-            else:
-                conn.send(self.snapshot(conn.seat))
-
     # -- shutting down ----------------------------------------------------------------------
 
     async def close(self) -> None:
@@ -1022,37 +689,7 @@ class LiveTable:
                     await task
 
 
-def _keeps(task: asyncio.Task[None] | None, current: object, wanted: object) -> bool:
-    """Whether the pending ``task`` (keyed ``current``) is the step ``wanted``; if not, it is
-    cancelled (unless it is the task asking, which is finishing anyway)."""
-    if task is None or task.done():
-        return False
-    if current == wanted:
-        return True
-    if task is not asyncio.current_task():
-        task.cancel()
-    return False
-
-
-def _chat_json(row: ChatRow) -> dict[str, Any]:
-    return {
-        "seat": row.seat,
-        "name": row.name,
-        "text": row.text,
-        "at": row.at,
-        "version": row.version,
-    }
-
-
 def _is_player_action(action: object) -> bool:
     from perudo.core import Bid, ChoosePalifico, Dudo, Pass, SetAside
 
     return isinstance(action, (Bid, ChoosePalifico, Dudo, Calza, Pass, SetAside))
-
-
-def _ask_calza(bot: Bot, seat_view: Any) -> bool:
-    try:
-        return bool(bot.call_calza(seat_view))
-    except Exception:
-        log.exception("bot %s failed in call_calza; taken as no", bot)
-        return False

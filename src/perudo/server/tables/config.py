@@ -1,0 +1,143 @@
+"""What a table is made of: its settings, its seats, and the error a refused request raises.
+
+:class:`TableConfig` is the rules (a preset and its switches) plus the table's own knobs;
+:class:`Seat` is who sits in a seat, a person holding a token (only its :func:`hash_token` is
+stored) or a bot; :class:`TableError` carries the wire error code of a request the table
+refuses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from perudo.bots import Bot, make_bot
+from perudo.core import RuleSet, find_ruleset, preset_name
+
+from ..store import SeatRow
+
+__all__ = ["STANDIN_LEVEL", "Seat", "TableConfig", "TableError", "hash_token"]
+
+STANDIN_LEVEL = "medium"
+"""The level of the bot that plays for an absent person."""
+
+
+class TableError(Exception):
+    """A request the table refuses; nothing changed. ``code`` is the wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A table's settings: the rules (a preset and its switches) and the table's own knobs."""
+
+    preset: str
+    rules: RuleSet
+    seats: int
+    memory: bool = False
+    """P-40: per-seat dice counts are hidden from everyone but their owner."""
+    turn_seconds: float = 60.0
+    """0: no turn timer."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "seats": self.seats,
+            "memory": self.memory,
+            "turn_seconds": self.turn_seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
+        return cls(
+            preset=str(data["preset"]),
+            rules=RuleSet.from_dict(data["rules"]),
+            seats=int(data["seats"]),
+            memory=bool(data.get("memory", False)),
+            turn_seconds=float(data.get("turn_seconds", 60.0)),
+        )
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        preset: str,
+        seats: int,
+        calza: str | None = None,
+        palifico: str | None = None,
+        dice: int | None = None,
+        memory: bool = False,
+        turn_seconds: float = 60.0,
+    ) -> TableConfig:
+        """A preset with the table's switches applied.
+
+        :raises ValueError: for an unknown preset or switches the rules refuse (naming why).
+        """
+        base = find_ruleset(preset)
+        changes: dict[str, Any] = {}
+        if calza is not None:
+            changes["calza"] = calza
+        if palifico is not None:
+            changes["palifico"] = palifico
+        if dice is not None:
+            changes["dice_per_player"] = dice
+        rules = replace(base, **changes) if changes else base
+        if not rules.min_players <= seats <= rules.max_players:
+            raise ValueError(
+                f"{seats} seats: these rules take {rules.min_players} to {rules.max_players} "
+                "players (P-1)"
+            )
+        name = preset_name(base) or preset
+        return cls(name, rules, seats, memory, turn_seconds)
+
+
+@dataclass(slots=True)
+class Seat:
+    """Who sits in a seat: a person (holding a token) or a bot."""
+
+    kind: Literal["human", "bot"]
+    name: str
+    token_hash: str | None = None
+    level: str | None = None
+    bot: Bot | None = None
+    """The bot playing this seat (a bot seat), or the stand-in (an away person)."""
+    connections: int = 0
+    away: bool = False
+    """A person whose seat a stand-in bot plays until they return."""
+    drop_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def driver(self) -> Bot | None:
+        if self.kind == "bot" or self.away:
+            if self.bot is None:
+                self.bot = make_bot(
+                    self.level if self.kind == "bot" and self.level else STANDIN_LEVEL,
+                    secrets.randbits(32),
+                )
+            return self.bot
+        return None
+
+    def row(self, index: int) -> SeatRow:
+        return SeatRow(index, self.kind, self.name, self.token_hash, self.level)
+
+    def info(self, index: int) -> dict[str, Any]:
+        return {
+            "seat": index,
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "connected": self.kind == "bot" or self.connections > 0,
+            "away": self.away,
+        }
