@@ -137,6 +137,11 @@ document.addEventListener("click", (e) => {
   navigate(url.pathname + url.hash);
 });
 window.addEventListener("popstate", route);
+// The browser knows when the network goes and comes back; an open WebSocket is not told:
+// Chromium keeps it open (no close event) while offline, and a dead connection can take
+// minutes to time out. So the table page drops its socket on "offline", retries on "online".
+window.addEventListener("offline", () => page && page.offline && page.offline());
+window.addEventListener("online", () => page && page.online && page.online());
 
 function renderChrome() {
   document.querySelectorAll("[data-t]").forEach((el) => (el.textContent = t(el.dataset.t)));
@@ -482,6 +487,7 @@ class TablePage {
     this.showAll = false;
     this.closed = false;
     this.retry = 0;
+    this.retryTimer = null;
     this.timerEnd = null;
     this.tick = null;
     this.revealTimer = null;
@@ -497,10 +503,12 @@ class TablePage {
     this.closed = true;
     clearInterval(this.tick);
     clearTimeout(this.revealTimer);
+    clearTimeout(this.retryTimer);
     if (this.ws) this.ws.close();
   }
 
   connect() {
+    if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${this.id}`);
     this.ws = ws;
@@ -512,12 +520,36 @@ class TablePage {
       this.retry = 0;
     };
     ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
-    ws.onclose = () => {
-      if (this.closed || this.ws !== ws) return;
-      if (this.retry === 0) toast(t("conn.lost"));
-      this.retry += 1;
-      setTimeout(() => this.connect(), Math.min(5000, 300 * this.retry));
-    };
+    ws.onclose = () => this.lost(ws);
+  }
+
+  // The connection `ws` is gone: say so once, and try again (the hello then carries the last
+  // version seen, and the server sends what was missed).
+  lost(ws) {
+    if (this.closed || this.ws !== ws) return;
+    this.ws = null;
+    if (this.retry === 0) toast(t("conn.lost"));
+    this.retry += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), Math.min(5000, 300 * this.retry));
+  }
+
+  offline() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.lost(ws);
+    ws.close();
+  }
+
+  // The network is back: try now rather than at the end of the back-off (an attempt started
+  // while offline is dropped: it can only fail).
+  online() {
+    if (this.closed || this.retry === 0) return;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+    clearTimeout(this.retryTimer);
+    this.connect();
   }
 
   send(msg) {

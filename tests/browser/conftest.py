@@ -1,0 +1,39 @@
+"""Shared by the browser tests: Debian's Chromium, launched once per session by Playwright.
+
+The browser is never downloaded: without ``/usr/bin/chromium`` (``make chromium`` installs it)
+or without Playwright the tests that need it skip and say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(
+            "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs "
+            "it; a browser is never downloaded)"
+        )
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
