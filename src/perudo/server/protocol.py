@@ -239,7 +239,12 @@ class Update(_Msg):
 
 
 class TableMessage(_Msg):
-    """The table's seats, presence, status or settings changed."""
+    """The table's seats, presence, status or settings changed.
+
+    ``table["to_act"]`` and ``table["turn_remaining"]`` are as of this message: the table is
+    not re-sent after every move, so during a game the current seat to act and turn time are
+    the ones of the latest ``update`` (its ``view`` and ``timer``).
+    """
 
     type: Literal["table"] = "table"
     version: int
