@@ -1,4 +1,4 @@
-"""Shared by the browser tests: Debian's Chromium, launched once per session by Playwright.
+"""Shared by the browser tests: Debian's Chromium, launched once per test module by Playwright.
 
 The browser is never downloaded: without ``/usr/bin/chromium`` (``make chromium`` installs it)
 or without Playwright the tests that need it skip and say so.
@@ -25,8 +25,11 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Not session-wide: Playwright's sync API keeps an event loop
+    running in the main thread while it is open, and the server tests after the browser ones
+    call ``asyncio.run``, which refuses to start inside a running loop."""
     if not CHROMIUM.exists():
         pytest.skip(
             "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs "
