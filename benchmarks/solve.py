@@ -211,19 +211,19 @@ def section_c(limit: float) -> None:
         ((1, 2), True),
     ):
         game = RoundGame(PERUDO, dice, palifico=pal)
+        # The command's defaults: the LP or CFR+, and CFR's float type picked by solve_round.
         sol, secs, mib = measured(
-            lambda g=game: solve_round(g, target=1e-6, time_limit=limit, dtype=np.float32),
+            lambda g=game: solve_round(g, target=1e-6, time_limit=limit),
             # CFR allocates everything before its first iteration: a short run has its peak.
-            lambda g=game: solve_round(
-                g, target=1e-6, max_iterations=5, check_every=5, dtype=np.float32
-            ),
+            lambda g=game: solve_round(g, target=1e-6, max_iterations=5, check_every=5),
         )
         kind = "palifico" if pal else "normal"
         ok = "yes" if sol.exploitability <= 1e-6 else "NO"
         its = f"{sol.iterations} it" if sol.iterations else "exact"
+        method = f"{sol.method} {sol.info['dtype']}" if "dtype" in sol.info else sol.method
         print(
             f"  {dice[0]}v{dice[1]} {kind:8s} {game.num_infostates():>9,} infostates  "
-            f"{sol.method:5s} {its:>8s}  {secs:6.1f} s  peak {mib:6.0f} MiB  "
+            f"{method:12s} {its:>8s}  {secs:6.1f} s  peak {mib:6.0f} MiB  "
             f"value {sol.value:+.7f}  expl {sol.exploitability:.1e}  <=1e-6: {ok}"
         )
 
