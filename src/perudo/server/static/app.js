@@ -143,6 +143,17 @@ window.addEventListener("popstate", route);
 window.addEventListener("offline", () => page && page.offline && page.offline());
 window.addEventListener("online", () => page && page.online && page.online());
 
+// A connection can also die silently (a Wi-Fi switch, a dead NAT entry): no offline event, no
+// close, for minutes. So while the table's socket is open the page sends a `ping` every
+// `interval` ms, and if nothing at all comes from the server within `timeout` ms of a ping, it
+// takes the socket for dead and reconnects. A test may set `window.PERUDO_HEARTBEAT =
+// { interval, timeout }` (milliseconds) before this module loads.
+const HEARTBEAT = (() => {
+  const o = window.PERUDO_HEARTBEAT || {};
+  const ms = (v, d) => (Number.isFinite(v) && v > 0 ? v : d);
+  return { interval: ms(o.interval, 10000), timeout: ms(o.timeout, 5000) };
+})();
+
 function renderChrome() {
   document.querySelectorAll("[data-t]").forEach((el) => (el.textContent = t(el.dataset.t)));
   document.title = t("app.title");
@@ -488,6 +499,8 @@ class TablePage {
     this.closed = false;
     this.retry = 0;
     this.retryTimer = null;
+    this.beat = null;
+    this.deadline = null;
     this.timerEnd = null;
     this.tick = null;
     this.revealTimer = null;
@@ -504,6 +517,7 @@ class TablePage {
     clearInterval(this.tick);
     clearTimeout(this.revealTimer);
     clearTimeout(this.retryTimer);
+    this.stopHeartbeat();
     if (this.ws) this.ws.close();
   }
 
@@ -518,20 +532,60 @@ class TablePage {
       ws.send(JSON.stringify(hello));
       if (this.retry > 0) toast(t("conn.back"), true);
       this.retry = 0;
+      this.startHeartbeat(ws);
     };
-    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    ws.onmessage = (e) => {
+      if (this.ws !== ws) return;
+      this.heard();
+      this.onMessage(JSON.parse(e.data));
+    };
     ws.onclose = () => this.lost(ws);
   }
 
   // The connection `ws` is gone: say so once, and try again (the hello then carries the last
   // version seen, and the server sends what was missed).
   lost(ws) {
-    if (this.closed || this.ws !== ws) return;
+    if (this.ws !== ws) return;
+    this.stopHeartbeat();
     this.ws = null;
+    if (this.closed) return;
     if (this.retry === 0) toast(t("conn.lost"));
     this.retry += 1;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), Math.min(5000, 300 * this.retry));
+  }
+
+  // While `ws` is open: a ping every HEARTBEAT.interval ms; the first ping that nothing answers
+  // (no message at all) within HEARTBEAT.timeout ms ends the socket.
+  startHeartbeat(ws) {
+    this.stopHeartbeat();
+    this.beat = setInterval(() => {
+      if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+      ws.send(JSON.stringify({ type: "ping" }));
+      if (this.deadline === null) this.deadline = setTimeout(() => this.dead(ws), HEARTBEAT.timeout);
+    }, HEARTBEAT.interval);
+  }
+
+  // Something came from the server: the connection is alive.
+  heard() {
+    clearTimeout(this.deadline);
+    this.deadline = null;
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.beat);
+    clearTimeout(this.deadline);
+    this.beat = null;
+    this.deadline = null;
+  }
+
+  // Silence since a ping: the socket is dead though nothing closed it. Lost now (its close,
+  // whenever it comes, is then ignored), and closed.
+  dead(ws) {
+    this.deadline = null;
+    if (this.ws !== ws) return;
+    this.lost(ws);
+    ws.close();
   }
 
   offline() {
@@ -547,6 +601,7 @@ class TablePage {
     if (this.closed || this.retry === 0) return;
     const ws = this.ws;
     this.ws = null;
+    this.stopHeartbeat();
     if (ws) ws.close();
     clearTimeout(this.retryTimer);
     this.connect();
@@ -561,6 +616,17 @@ class TablePage {
   }
 
   onMessage(m) {
+    if (m.type === "pong") {
+      // A pong carries the table's version, not its changes: it does not move the page's
+      // version. Ahead of the page, something was missed: `sync` asks for it (the server answers
+      // as to a resume: an update with the events since that version and the whole view, then
+      // the chat lines since; or a snapshot if the gap is too old). A pong can also overtake a
+      // broadcast still being written; the sync's answer then repeats what the page has, which
+      // is skipped below (events and chat lines by version).
+      if (this.version !== null && m.version > this.version) this.send({ type: "sync", last_version: this.version });
+      return;
+    }
+    const seen = this.version;
     if (m.version !== undefined && m.version !== null && m.type !== "error") this.version = Math.max(this.version || 0, m.version);
     switch (m.type) {
       case "snapshot":
@@ -574,7 +640,9 @@ class TablePage {
         this.reveals = [];
         break;
       case "update":
-        for (const e of m.events) if (e.type === "round_resolved") this.reveals.push(e);
+        for (const e of m.events) {
+          if (e.type === "round_resolved" && (seen === null || !(e.version <= seen))) this.reveals.push(e);
+        }
         if (m.view) {
           if (m.view.past) this.past = m.view.past;
           else if (m.past_tail) this.past = this.past.concat(m.past_tail);
@@ -594,6 +662,7 @@ class TablePage {
         }
         break;
       case "chat":
+        if (this.chat.some((c) => c.version === m.entry.version)) return;
         this.chat.push(m.entry);
         this.renderChat();
         return;

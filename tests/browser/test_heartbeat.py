@@ -1,0 +1,373 @@
+"""The page's heartbeat on the table's WebSocket, in a real browser: a connection that dies
+silently is noticed and resumed.
+
+A connection can die with no sign (a Wi-Fi switch, a dead NAT entry): no ``offline`` event, no
+close, and TCP takes minutes to notice. The page pings while its table socket is open and takes
+the socket for dead when nothing at all comes back within the timeout. Here the heartbeat is
+fast (``window.PERUDO_HEARTBEAT``, set before the page's script loads), and the table socket of
+Ann's page is routed through Playwright (``route_web_socket``), every message forwarded both
+ways, so that the test can lose one message, or cut the link both ways without closing either
+side. A spectator on a plain WebSocket (not routed) says what the server has.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.harness import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs it; "
+        "a browser is never downloaded)",
+        allow_module_level=True,
+    )
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("websockets.sync.client")
+
+from tests.browser.test_network import READ_PAGE, Watcher  # noqa: E402
+
+LOST = "Connection lost, reconnecting…"
+BACK = "Reconnected."
+INTERVAL_MS = 250
+TIMEOUT_MS = 1000
+# Silence is noticed at most one interval and one timeout after it starts; the rest is slack
+# for a loaded machine.
+DETECT_S = (INTERVAL_MS + TIMEOUT_MS) / 1000 + 2.0
+TABLE_SOCKET = re.compile(r"/ws/tables/[\w-]+$")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """Bots quick but not instant; a long drop grace, so that no stand-in plays for Ann."""
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("heartbeat"),
+        PERUDO_BOT_DELAY="0.1",
+        PERUDO_ROUND_PAUSE="0.2",
+        PERUDO_DROP_GRACE="30",
+    ).start()
+    yield srv
+    srv.stop()
+
+
+class Link:
+    """One table socket of the page, routed: the page's messages go to the server and the
+    server's to the page, each recorded, until :meth:`cut` (from then on nothing goes either
+    way, and neither side is closed: a silent loss)."""
+
+    def __init__(self, route: Any) -> None:
+        self.route = route
+        self.sent: list[tuple[float, dict[str, Any], bool]] = []
+        """What the page sent: (when, message, whether it reached the server)."""
+        self.got: list[dict[str, Any]] = []
+        """What the page was given, in order."""
+        self.dropped: list[dict[str, Any]] = []
+        """What the server sent that the page never got."""
+        self.cut_at: float | None = None
+        self.cut_after_act = False
+        self.drop_one: Callable[[dict[str, Any]], bool] | None = None
+        self.page_closed = False
+        self.server = route.connect_to_server()
+        route.on_message(self._from_page)
+        route.on_close(self._page_close)
+        self.server.on_message(self._from_server)
+
+    def cut(self) -> None:
+        self.cut_at = time.monotonic()
+
+    def _from_page(self, message: str | bytes) -> None:
+        m = json.loads(message)
+        through = self.cut_at is None
+        self.sent.append((time.monotonic(), m, through))
+        if through:
+            self.server.send(message)
+            if m["type"] == "act" and self.cut_after_act:
+                self.cut()
+
+    def _from_server(self, message: str | bytes) -> None:
+        m = json.loads(message)
+        if self.cut_at is not None or (self.drop_one is not None and self.drop_one(m)):
+            self.drop_one = None
+            self.dropped.append(m)
+            return
+        self.route.send(message)
+        self.got.append(m)
+
+    def _page_close(self, code: int | None, reason: str | None) -> None:
+        # The page closed its socket. On a dead link the server is not told.
+        self.page_closed = True
+        if self.cut_at is None:
+            self.server.close(code=code, reason=reason)
+
+    def sent_of(self, kind: str) -> list[tuple[float, dict[str, Any], bool]]:
+        return [s for s in self.sent if s[1]["type"] == kind]
+
+    def got_of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.got if m["type"] == kind]
+
+    def version(self) -> int:
+        """The page's version as this link brought it (pongs and errors do not count)."""
+        return max(
+            (m["version"] for m in self.got if m["type"] not in ("pong", "error")), default=-1
+        )
+
+
+def _until(page: Any, cond: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait for ``cond`` (about the routed messages, which Playwright delivers while the page
+    is waited on)."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(20)
+
+
+def _open_seat(
+    browser: Any, srv: ServerProcess, t: dict[str, Any], routed: bool = True
+) -> tuple[Any, list[Link]]:
+    """A new browser context holding the seat token of ``t``'s creator, on the table's page,
+    with the fast heartbeat and (``routed``) its table sockets routed through :class:`Link`."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    ctx.add_init_script(
+        f"window.PERUDO_HEARTBEAT = {{ interval: {INTERVAL_MS}, timeout: {TIMEOUT_MS} }};"
+    )
+    links: list[Link] = []
+    if routed:
+        ctx.route_web_socket(TABLE_SOCKET, lambda route: links.append(Link(route)))
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(srv.url + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)", [f"perudo.token.{t['table_id']}", t["token"]]
+    )
+    page.goto(srv.url + t["invite"])
+    return page, links
+
+
+def _start_game(page: Any, srv: ServerProcess, t: dict[str, Any]) -> Watcher:
+    """Two easy bots join Ann's table, the game starts; returns the spectator."""
+    page.select_option("[data-testid=fill-level]", "easy")
+    page.click("[data-testid=fill-bots]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
+    )
+    page.click("[data-testid=start]")
+    return Watcher(srv, t["table_id"])
+
+
+def _ann_to_act(watcher: Watcher, ann: int) -> Callable[[], bool]:
+    def cond() -> bool:
+        tb, v = watcher.table, watcher.view
+        return bool(
+            tb is not None
+            and tb["seats"][ann]["connected"]
+            and not tb["seats"][ann]["away"]
+            and v is not None
+            and v["phase"] == "bidding"
+            and v["to_act"] == ann
+        )
+
+    return cond
+
+
+def _close_reveal(page: Any) -> None:
+    if page.locator("[data-testid=reveal-ok]").count():
+        page.click("[data-testid=reveal-ok]")
+
+
+def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=3, dice=3, turn_seconds=0)  # Perudo: calza off
+    ann = t["seat"]
+    page, links = _open_seat(browser, server, t)
+    watcher = _start_game(page, server, t)
+    try:
+        watcher.wait(_ann_to_act(watcher, ann), "Ann's turn")
+        page.get_by_test_id("your-turn").wait_for(timeout=10_000)
+        (link,) = links
+        quiet = watcher.version
+        _until(page, lambda: link.version() >= quiet, "the page at the server's version")
+
+        # While healthy, the page pings on its heartbeat; each ping is answered with the
+        # table's version, and nothing else moves: no sync, no new socket, the same version.
+        pings, pongs = len(link.sent_of("ping")), len(link.got_of("pong"))
+        _until(page, lambda: len(link.got_of("pong")) >= pongs + 3, "three more pongs")
+        assert len(link.sent_of("ping")) >= pings + 3
+        assert all(m == {"type": "ping"} for _, m, _ in link.sent_of("ping"))
+        assert {m["version"] for m in link.got_of("pong")[pongs:]} == {quiet}
+        assert watcher.version == quiet == link.version()
+        assert not link.sent_of("sync") and len(links) == 1 and not link.dropped
+
+        # One message is lost on a live socket (the spectator's chat line, kept from the page):
+        # the next pong is ahead of the page, which asks for what it missed with `sync` from
+        # its own version, and the server's answer brings the line.
+        link.drop_one = lambda m: m["type"] == "chat"
+        watcher.ws.send(json.dumps({"type": "chat", "text": "psst, Ann"}))
+        watcher.wait(lambda: watcher.version > quiet, "the chat line")
+        said = watcher.version
+        _until(page, lambda: bool(link.sent_of("sync")), "a sync from the page")
+        assert [m["type"] for m in link.dropped] == ["chat"]
+        _, sync, _ = link.sent_of("sync")[0]
+        assert sync == {"type": "sync", "last_version": quiet}
+        page.get_by_test_id("chat-lines").get_by_text("psst, Ann").wait_for(timeout=5_000)
+        ahead = next(
+            k for k, m in enumerate(link.got) if m["type"] == "pong" and m["version"] > quiet
+        )
+        answer = [m for m in link.got[ahead + 1 :] if m["type"] != "pong"]
+        assert answer[0]["type"] == "update" and answer[0]["version"] == said
+        assert answer[0]["events"] == []
+        assert answer[1]["type"] == "chat" and answer[1]["entry"]["text"] == "psst, Ann"
+        assert page.get_by_test_id("chat-lines").get_by_text("psst, Ann").count() == 1
+
+        # The page's version is the server's: Ann's move carries it, and the server takes it.
+        _close_reveal(page)
+        first = page.locator("[data-testid=actions] [data-action]").first
+        action = first.get_attribute("data-action")
+        first.click()
+        watcher.wait(
+            lambda: any(v > said and e.get("seat") == ann for v, e in watcher.events),
+            f"Ann's {action}",
+        )
+        _, act, through = link.sent_of("act")[-1]
+        assert through and act == {"type": "act", "action": action, "version": said}
+        _until(page, lambda: link.version() >= watcher.version, "the page after Ann's move")
+        # (more than one sync only if a second pong came before the answer: all from `quiet`)
+        assert {json.dumps(m) for _, m, _ in link.sent_of("sync")} == {json.dumps(sync)}
+
+        # Leaving the table page closes the socket and stops the heartbeat: no ping after it
+        # (an absence, so it is given several intervals to show).
+        page.click("#nav-lobby")
+        page.get_by_test_id("create-form").wait_for(timeout=5_000)
+        _until(page, lambda: link.page_closed, "the page to close its socket")
+        pings = len(link.sent_of("ping"))
+        page.wait_for_timeout(4 * INTERVAL_MS)
+        assert len(link.sent_of("ping")) == pings and len(links) == 1
+        assert not page.errors, page.errors
+    finally:
+        watcher.close()
+        page.context.close()
+
+
+def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=3, dice=3, turn_seconds=0)
+    ann = t["seat"]
+    page, links = _open_seat(browser, server, t)
+    watcher = _start_game(page, server, t)
+    fresh = None
+    try:
+        watcher.wait(_ann_to_act(watcher, ann), "Ann's turn")
+        page.get_by_test_id("your-turn").wait_for(timeout=10_000)
+        (link,) = links
+        _until(page, lambda: link.version() >= watcher.version, "the page at the server's")
+
+        # Ann raises; her move reaches the server, and then the link dies both ways with
+        # nothing closed: the bots play on and the page hears none of it.
+        link.cut_after_act = True
+        _close_reveal(page)
+        first = page.locator("[data-testid=actions] [data-action]").first
+        action = first.get_attribute("data-action")
+        first.click()
+        _until(page, lambda: link.cut_at is not None, "Ann's move and the cut")
+        cut_at = link.cut_at
+        assert cut_at is not None
+        seen = link.version()
+        watcher.wait(
+            lambda: any(v > seen and e.get("seat") == ann for v, e in watcher.events),
+            f"Ann's {action}",
+        )
+
+        # The page notices within an interval and a timeout: it says so, closes the dead socket
+        # itself, and pings on it no more.
+        page.get_by_text(LOST).wait_for(
+            timeout=max(1.0, cut_at + DETECT_S - time.monotonic()) * 1000
+        )
+        noticed = time.monotonic() - cut_at
+        assert noticed < DETECT_S, noticed
+        _until(page, lambda: link.page_closed, "the page to close the dead socket")
+        unanswered = [m for when, m, through in link.sent if when >= cut_at]
+        assert unanswered and all(m == {"type": "ping"} for m in unanswered), unanswered
+        assert link.dropped, "the server sent nothing while the link was cut"
+        pings_on_dead = len(link.sent_of("ping"))
+
+        # It reconnects on a new socket whose hello carries the page's last version; the server
+        # sends what was missed, and the page says it is back.
+        page.get_by_text(BACK).wait_for(timeout=5_000)
+        assert len(links) == 2
+        back = links[1]
+        _until(page, lambda: bool(back.sent) and bool(back.got), "the hello and its answer")
+        _, hello, _ = back.sent[0]
+        assert hello == {"type": "hello", "token": t["token"], "last_version": seen}
+        assert back.got[0]["type"] == "update" and back.got[0]["version"] > seen
+        missed = [e for v, e in watcher.events if seen < v <= back.got[0]["version"]]
+        public = [e for e in back.got[0]["events"] if e["type"] != "dice_dealt"]
+        assert public == [e for e in missed if e["type"] != "dice_dealt"]
+        assert any(e["type"] == "action" and e["seat"] != ann for e in public)
+
+        # The game waits for Ann (her seat never looked empty to the server: no stand-in); the
+        # page then equals the server and a fresh load of the same seat.
+        watcher.wait(_ann_to_act(watcher, ann), "Ann's turn after the cut")
+        quiet = watcher.version
+        _until(page, lambda: back.version() >= quiet, "the page at the server's version")
+        _close_reveal(page)
+        fresh, _ = _open_seat(browser, server, t, routed=False)
+        fresh.get_by_test_id("your-turn").wait_for(timeout=10_000)
+        _close_reveal(fresh)
+        want = fresh.evaluate(READ_PAGE)
+        with contextlib.suppress(sync_api.TimeoutError):
+            page.wait_for_function(
+                f"(want) => JSON.stringify(({READ_PAGE})()) === JSON.stringify(want)",
+                arg=want,
+                timeout=5_000,
+            )
+        on_page = page.evaluate(READ_PAGE)
+        assert on_page == want
+        v = watcher.view
+        assert v is not None and watcher.version == quiet == back.version()
+        assert [s["count"] for s in on_page["seats"]] == [
+            "out" if c == 0 else str(c) for c in v["dice_counts"]
+        ]
+        assert [s["seat"] for s in on_page["seats"] if s["to_act"]] == [ann]
+        assert on_page["bid"] == v["bid"]
+        assert len(on_page["log"]) == len(v["actions"])
+        assert on_page["your_turn"] and on_page["actions"]
+
+        # The dead socket's close comes at last: the page ignores it (no second loss, no third
+        # socket). Ann plays on through the new one, with the server's version.
+        link.route.close()
+        choice = on_page["actions"][0]
+        page.click(f"[data-testid=actions] [data-action='{choice}']")
+        watcher.wait(
+            lambda: any(v > quiet and e.get("seat") == ann for v, e in watcher.events),
+            f"Ann's {choice} after the reconnect",
+        )
+        _, act, through = back.sent_of("act")[-1]
+        assert through and act == {"type": "act", "action": choice, "version": quiet}
+        mine = next(v for v, e in watcher.events if v > quiet and e.get("seat") == ann)
+        watcher.wait(
+            lambda: any(v > mine and e.get("seat") != ann for v, e in watcher.events),
+            "a move after Ann's",
+        )
+        _until(page, lambda: back.version() >= mine + 1, "the bots' move on the page")
+        assert len(links) == 2
+        assert len(link.sent_of("ping")) == pings_on_dead, "the dead socket's heartbeat ran on"
+        assert back.got_of("pong"), "no heartbeat on the new socket"
+        assert not page.errors and not fresh.errors, page.errors + fresh.errors
+    finally:
+        watcher.close()
+        page.context.close()
+        if fresh is not None:
+            fresh.context.close()
