@@ -52,6 +52,40 @@ def test_reconnecting_with_the_last_version_gets_the_missed_events_for_its_seat(
     run(go())
 
 
+def test_sync_sends_the_missed_events_for_the_seat_then_the_table(
+    server: ServerProcess,
+) -> None:
+    """A client that noticed it is behind (a pong ahead of it) asks with ``sync``: it gets the
+    events after its version, filtered for its seat (P-70), and the table as it is now."""
+
+    async def go() -> None:
+        a, b, _ = await _two_people(server)
+        mover, waiter = (a, b) if a.my_turn() else (b, a)
+        last = waiter.version
+        await mover.act("1x2")
+        await mover.until(lambda: mover.view is not None and mover.view["bid"] == "1x2")
+        pong = await waiter.ping()
+        assert pong["version"] > last
+        await waiter.send({"type": "sync", "last_version": last})
+        update = await waiter.next(lambda m: m["type"] in ("update", "snapshot"))
+        assert update["type"] == "update"
+        assert all(e["version"] > last for e in update["events"])
+        assert [e["action"] for e in update["events"] if e["type"] == "action"] == ["1x2"]
+        assert update["view"]["bid"] == "1x2" and update["view"]["to_act"] == waiter.seat
+        assert update["view"]["seat"] == waiter.seat
+        assert update["view"]["hand"] == waiter.view["hand"]
+        table = await waiter.next(lambda m: m["type"] == "table")
+        assert table["version"] == pong["version"]
+        assert table["table"]["status"] == "playing"
+        assert [s["name"] for s in table["table"]["seats"]] == [
+            s["name"] for s in mover.table["seats"]
+        ]
+        await a.close()
+        await b.close()
+
+    run(go())
+
+
 def test_a_reload_restores_the_seat_and_the_view(server: ServerProcess) -> None:
     async def go() -> None:
         a, b, info = await _two_people(server)

@@ -373,9 +373,13 @@ class LiveTable(ScheduleMixin, ChatMixin):
             conn.send(_dump(p.ChatMessage(version=entry["version"], entry=entry)))
 
     async def sync(self, conn: Connection, last: int) -> None:
+        """Catch ``conn`` up from version ``last``: the events it missed and the table as it is
+        now (seats, status: a lost ``table`` message is made good too), or a snapshot when the
+        gap is older than the buffer."""
         async with self.lock:
             if self.buffer_floor <= last <= self.version:
                 self._send_missed(conn, last)
+                conn.send(_dump(p.TableMessage(version=self.version, table=self.info())))
             else:
                 conn.send(self.snapshot(conn.seat))
 
