@@ -12,33 +12,30 @@ side. A spectator on a plain WebSocket (not routed) says what the server has.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.support import (
+    BACK,
+    LOST,
+    Watcher,
+    assert_page_shows,
+    close_reveal,
+    new_page,
+    read_as_fresh,
+    require_chromium,
+    serve,
+    start_with_bots,
+    take_seat,
+)
 from tests.server.harness import ServerProcess
 
-CHROMIUM = Path("/usr/bin/chromium")
+require_chromium()
 
-if not CHROMIUM.exists():
-    pytest.skip(
-        "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs it; "
-        "a browser is never downloaded)",
-        allow_module_level=True,
-    )
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytest.importorskip("websockets.sync.client")
-
-from tests.browser.test_network import READ_PAGE, Watcher  # noqa: E402
-
-LOST = "Connection lost, reconnecting…"
-BACK = "Reconnected."
 INTERVAL_MS = 250
 TIMEOUT_MS = 1000
 # Silence is noticed at most one interval and one timeout after it starts; the rest is slack
@@ -50,14 +47,13 @@ TABLE_SOCKET = re.compile(r"/ws/tables/[\w-]+$")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """Bots quick but not instant; a long drop grace, so that no stand-in plays for Ann."""
-    srv = ServerProcess(
-        tmp_path_factory.mktemp("heartbeat"),
+    yield from serve(
+        tmp_path_factory,
+        "heartbeat",
         PERUDO_BOT_DELAY="0.1",
         PERUDO_ROUND_PAUSE="0.2",
         PERUDO_DROP_GRACE="30",
-    ).start()
-    yield srv
-    srv.stop()
+    )
 
 
 class Link:
@@ -136,34 +132,18 @@ def _open_seat(
 ) -> tuple[Any, list[Link]]:
     """A new browser context holding the seat token of ``t``'s creator, on the table's page,
     with the fast heartbeat and (``routed``) its table sockets routed through :class:`Link`."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
-    ctx.add_init_script(
-        f"window.PERUDO_HEARTBEAT = {{ interval: {INTERVAL_MS}, timeout: {TIMEOUT_MS} }};"
-    )
     links: list[Link] = []
-    if routed:
-        ctx.route_web_socket(TABLE_SOCKET, lambda route: links.append(Link(route)))
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.goto(srv.url + "/")
-    page.evaluate(
-        "([k, v]) => localStorage.setItem(k, v)", [f"perudo.token.{t['table_id']}", t["token"]]
-    )
-    page.goto(srv.url + t["invite"])
+
+    def prepare(ctx: Any) -> None:
+        ctx.add_init_script(
+            f"window.PERUDO_HEARTBEAT = {{ interval: {INTERVAL_MS}, timeout: {TIMEOUT_MS} }};"
+        )
+        if routed:
+            ctx.route_web_socket(TABLE_SOCKET, lambda route: links.append(Link(route)))
+
+    page = new_page(browser, prepare)
+    take_seat(page, srv, t)
     return page, links
-
-
-def _start_game(page: Any, srv: ServerProcess, t: dict[str, Any]) -> Watcher:
-    """Two easy bots join Ann's table, the game starts; returns the spectator."""
-    page.select_option("[data-testid=fill-level]", "easy")
-    page.click("[data-testid=fill-bots]")
-    page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
-    )
-    page.click("[data-testid=start]")
-    return Watcher(srv, t["table_id"])
 
 
 def _ann_to_act(watcher: Watcher, ann: int) -> Callable[[], bool]:
@@ -181,18 +161,13 @@ def _ann_to_act(watcher: Watcher, ann: int) -> Callable[[], bool]:
     return cond
 
 
-def _close_reveal(page: Any) -> None:
-    if page.locator("[data-testid=reveal-ok]").count():
-        page.click("[data-testid=reveal-ok]")
-
-
 def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
     server: ServerProcess, browser: Any
 ) -> None:
     t = server.create_table(seats=3, dice=3, turn_seconds=0)  # Perudo: calza off
     ann = t["seat"]
     page, links = _open_seat(browser, server, t)
-    watcher = _start_game(page, server, t)
+    watcher = start_with_bots(page, server, t)
     try:
         watcher.wait(_ann_to_act(watcher, ann), "Ann's turn")
         page.get_by_test_id("your-turn").wait_for(timeout=10_000)
@@ -232,7 +207,7 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
         assert page.get_by_test_id("chat-lines").get_by_text("psst, Ann").count() == 1
 
         # The page's version is the server's: Ann's move carries it, and the server takes it.
-        _close_reveal(page)
+        close_reveal(page)
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -266,7 +241,7 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
     t = server.create_table(seats=3, dice=3, turn_seconds=0)
     ann = t["seat"]
     page, links = _open_seat(browser, server, t)
-    watcher = _start_game(page, server, t)
+    watcher = start_with_bots(page, server, t)
     fresh = None
     try:
         watcher.wait(_ann_to_act(watcher, ann), "Ann's turn")
@@ -277,7 +252,7 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         # Ann raises; her move reaches the server, and then the link dies both ways with
         # nothing closed: the bots play on and the page hears none of it.
         link.cut_after_act = True
-        _close_reveal(page)
+        close_reveal(page)
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -322,27 +297,14 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         watcher.wait(_ann_to_act(watcher, ann), "Ann's turn after the cut")
         quiet = watcher.version
         _until(page, lambda: back.version() >= quiet, "the page at the server's version")
-        _close_reveal(page)
+        close_reveal(page)
         fresh, _ = _open_seat(browser, server, t, routed=False)
         fresh.get_by_test_id("your-turn").wait_for(timeout=10_000)
-        _close_reveal(fresh)
-        want = fresh.evaluate(READ_PAGE)
-        with contextlib.suppress(sync_api.TimeoutError):
-            page.wait_for_function(
-                f"(want) => JSON.stringify(({READ_PAGE})()) === JSON.stringify(want)",
-                arg=want,
-                timeout=5_000,
-            )
-        on_page = page.evaluate(READ_PAGE)
-        assert on_page == want
+        close_reveal(fresh)
+        on_page = read_as_fresh(page, fresh)
         v = watcher.view
         assert v is not None and watcher.version == quiet == back.version()
-        assert [s["count"] for s in on_page["seats"]] == [
-            "out" if c == 0 else str(c) for c in v["dice_counts"]
-        ]
-        assert [s["seat"] for s in on_page["seats"] if s["to_act"]] == [ann]
-        assert on_page["bid"] == v["bid"]
-        assert len(on_page["log"]) == len(v["actions"])
+        assert_page_shows(on_page, v, ann)
         assert on_page["your_turn"] and on_page["actions"]
 
         # The dead socket's close comes at last: the page ignores it (no second loss, no third

@@ -13,63 +13,27 @@ the true hands come from the server's own record (its SQLite log of moves, repla
 
 from __future__ import annotations
 
-import contextlib
 import json
-import threading
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.server.harness import ServerProcess
-from tests.server.test_play import _die_lists, _replay
+from tests.browser.support import (
+    BACK,
+    LOST,
+    assert_page_shows,
+    close_reveal,
+    new_page,
+    read_as_fresh,
+    require_chromium,
+    serve,
+    shot,
+    start_with_bots,
+    take_seat,
+)
+from tests.server.harness import ServerProcess, die_lists, replay_game
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs it; "
-        "a browser is never downloaded)",
-        allow_module_level=True,
-    )
-
-sync_api = pytest.importorskip("playwright.sync_api")
-ws_client = pytest.importorskip("websockets.sync.client")
-ws_exceptions = pytest.importorskip("websockets.exceptions")
-
-LOST = "Connection lost, reconnecting…"
-BACK = "Reconnected."
-
-# What the page shows of the table, read from the DOM: the felt (each seat's dice count, the
-# faces it shows, its last action), the bid, this round's log, the history, Ann's hand and her
-# buttons. Dice are drawn with pips, so a die is read from its data-face.
-READ_PAGE = """() => {
-  const faces = (el) => [...el.querySelectorAll('.die')].map((d) => d.dataset.face || '?');
-  const sig = (el) => el ? `${el.textContent.trim()}|${faces(el).join(',')}` : null;
-  const bid = document.querySelector('[data-testid=current-bid]');
-  const history = document.querySelector('.history summary');
-  return {
-    round: sig(document.querySelector('[data-testid=felt] .round')),
-    seats: [...document.querySelectorAll('[data-testid=felt] .seat')].map((el) => {
-      const cups = el.querySelector('.cups');
-      return {
-        seat: Number(el.dataset.seat),
-        count: cups ? cups.dataset.count : 'out',
-        shown: cups ? faces(cups).filter((f) => f !== '?') : [],
-        to_act: el.classList.contains('toact'),
-        last: sig(el.querySelector('.last')),
-      };
-    }),
-    bid: bid ? `${bid.firstChild.textContent}x${bid.querySelector('.die').dataset.face}` : null,
-    log: [...document.querySelectorAll('[data-testid=round-log] .entry')].map(sig),
-    history: history ? history.textContent : null,
-    hand: faces(document.querySelector('[data-testid=my-hand]')),
-    actions: [...document.querySelectorAll('[data-testid=actions] [data-action]')]
-      .map((b) => b.dataset.action),
-    your_turn: !!document.querySelector('[data-testid=your-turn]'),
-  };
-}"""
+require_chromium()
 
 READ_REVEAL = """() => [...document.querySelectorAll('[data-testid=reveal] .reveal-row')]
 .map((r) => ({
@@ -82,19 +46,13 @@ READ_REVEAL = """() => [...document.querySelectorAll('[data-testid=reveal] .reve
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """Bots quick but not instant; a dropped person's seat is played by a stand-in after 1 s."""
-    srv = ServerProcess(
-        tmp_path_factory.mktemp("network"),
+    yield from serve(
+        tmp_path_factory,
+        "network",
         PERUDO_BOT_DELAY="0.1",
         PERUDO_ROUND_PAUSE="0.2",
         PERUDO_DROP_GRACE="1",
-    ).start()
-    yield srv
-    srv.stop()
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+    )
 
 
 class Sockets:
@@ -133,63 +91,11 @@ class Sockets:
             )
 
 
-class Watcher:
-    """A spectator on a plain WebSocket: what the server says, independent of the page."""
-
-    def __init__(self, srv: ServerProcess, table_id: str) -> None:
-        self.ws = ws_client.connect(f"{srv.ws_url}/ws/tables/{table_id}", max_size=None)
-        self.version = 0
-        self.view: dict[str, Any] | None = None
-        self.table: dict[str, Any] | None = None
-        self.events: list[tuple[int, dict[str, Any]]] = []
-        self._cond = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        self.ws.send(json.dumps({"type": "hello", "token": None}))
-
-    def _read(self) -> None:
-        try:
-            for raw in self.ws:
-                m = json.loads(raw)
-                with self._cond:
-                    if m["type"] == "snapshot":
-                        self.view, self.table = m["view"], m["table"]
-                    elif m["type"] == "update":
-                        self.view = m["view"]
-                        self.events += [(m["version"], e) for e in m["events"]]
-                    elif m["type"] == "table":
-                        self.table = m["table"]
-                    if m["type"] != "error":
-                        self.version = max(self.version, m["version"])
-                    self._cond.notify_all()
-        except ws_exceptions.ConnectionClosed:
-            pass
-
-    def wait(self, cond: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-        with self._cond:
-            assert self._cond.wait_for(cond, timeout), (
-                f"the server never showed {what}; last: {self.table} {self.view} "
-                f"{self.events[-4:]}"
-            )
-
-    def close(self) -> None:
-        self.ws.close()
-        self._reader.join(5)
-
-
 def _open_seat(browser: Any, srv: ServerProcess, t: dict[str, Any]) -> tuple[Any, Sockets]:
     """A new browser context holding the seat token of ``t``'s creator, on the table's page."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
+    page = new_page(browser)
     sockets = Sockets(page)
-    page.goto(srv.url + "/")
-    page.evaluate(
-        "([k, v]) => localStorage.setItem(k, v)", [f"perudo.token.{t['table_id']}", t["token"]]
-    )
-    page.goto(srv.url + t["invite"])
+    take_seat(page, srv, t)
     return page, sockets
 
 
@@ -201,7 +107,7 @@ def _check_dice(
     checked = 0
     for m in messages:
         found: list[tuple[str, int | None, tuple[int, ...]]] = []
-        _die_lists(m, None, found)
+        die_lists(m, None, found)
         for key, s, dice in found:
             if not dice:
                 continue
@@ -220,21 +126,14 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
     server: ServerProcess, browser: Any
 ) -> None:
     t = server.create_table(seats=3, dice=3, turn_seconds=0)  # Perudo: calza off
-    tid, ann = t["table_id"], t["seat"]
+    ann = t["seat"]
     page, sockets = _open_seat(browser, server, t)
-    page.select_option("[data-testid=fill-level]", "easy")
-    page.click("[data-testid=fill-bots]")
-    page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
-    )
-    page.click("[data-testid=start]")
-    watcher = Watcher(server, tid)
+    watcher = start_with_bots(page, server, t)
     fresh = None
     try:
         # Ann's first turn: she raises through the page, and the server takes it.
         page.locator("[data-testid=actions] [data-action]").first.wait_for(timeout=15_000)
-        if page.locator("[data-testid=reveal-ok]").count():
-            page.click("[data-testid=reveal-ok]")
+        close_reveal(page)
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -252,7 +151,7 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
         page.get_by_text(LOST).wait_for(timeout=5_000)
         assert page.evaluate("navigator.onLine") is False
         seen = sockets.version()
-        _shot(page, "en-network-offline")
+        shot(page, "en-network-offline", full_page=False)
 
         # Without Ann the game goes on: the bots play, and after the drop grace a stand-in plays
         # her seat, until a round is resolved that the page has not seen.
@@ -303,7 +202,7 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
         assert shown in [
             ({r["seat"]: r["hand"] for r in e["reveals"]}, sorted(e["hidden"])) for e in results
         ], "the reveal on the page is not a round the server resolved"
-        _shot(page, "en-network-resumed")
+        shot(page, "en-network-resumed", full_page=False)
         page.click("[data-testid=reveal-ok]")
 
         # Ann is back at her seat (no stand-in), and the game waits for her: no turn timer, no
@@ -328,33 +227,18 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
         fresh.get_by_test_id("your-turn").wait_for(timeout=10_000)
         assert fresh_sockets.received()[0]["type"] == "snapshot"
         assert fresh_sockets.received()[0]["version"] == quiet == sockets.version()
-        want = fresh.evaluate(READ_PAGE)
-        # (waited for: the page's last frame may still be on its way to the DOM; on a timeout
-        # the assertion below shows the difference)
-        with contextlib.suppress(sync_api.TimeoutError):
-            page.wait_for_function(
-                f"(want) => JSON.stringify(({READ_PAGE})()) === JSON.stringify(want)",
-                arg=want,
-                timeout=5_000,
-            )
-        on_page = page.evaluate(READ_PAGE)
-        assert on_page == want
+        on_page = read_as_fresh(page, fresh)
         assert on_page["your_turn"]
         # ...and what the server says.
         v = watcher.view
         assert v is not None and watcher.version == quiet
-        assert [s["count"] for s in on_page["seats"]] == [
-            "out" if c == 0 else str(c) for c in v["dice_counts"]
-        ]
-        assert [s["seat"] for s in on_page["seats"] if s["to_act"]] == [ann]
-        assert on_page["bid"] == v["bid"]
-        assert len(on_page["log"]) == len(v["actions"])
+        assert_page_shows(on_page, v, ann)
         assert on_page["round"] is not None and str(v["round"]) in on_page["round"]
         assert on_page["actions"], "Ann has no buttons on her turn"
 
         # P-70: Ann's hand on the page is her real one; no other seat shows a die, and every
         # die that reached the page since it came back is hers or was revealed.
-        _, dealt, resolved = _replay(server, watcher.table["game_id"])
+        _, dealt, resolved = replay_game(server, watcher.table["game_id"])
         hands = [tuple(h) for s, h in dealt if s == ann]
         assert tuple(int(f) for f in on_page["hand"]) == hands[-1]
         assert all(not s["shown"] for s in on_page["seats"])
@@ -363,8 +247,7 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
         assert _check_dice(fresh_sockets.received(), ann, dealt, revealed) > 0
 
         # Ann plays on through the resumed page, and the game goes on after her.
-        if page.locator("[data-testid=reveal-ok]").count():
-            page.click("[data-testid=reveal-ok]")
+        close_reveal(page)
         choice = on_page["actions"][0]
         page.click(f"[data-testid=actions] [data-action='{choice}']")
         watcher.wait(
@@ -377,7 +260,7 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
             "a move after Ann's",
         )
         sockets.wait_version(watcher.version)
-        _, dealt, resolved = _replay(server, watcher.table["game_id"])
+        _, dealt, resolved = replay_game(server, watcher.table["game_id"])
         revealed = {(r.seat, tuple(r.hand)) for res in resolved for r in res.reveals}
         _check_dice(sockets.received(resumed), ann, dealt, revealed)
         assert not page.errors and not fresh.errors, page.errors + fresh.errors

@@ -11,49 +11,24 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.support import new_page, require_chromium, serve, shot, take_seat
 from tests.server.harness import ServerProcess
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs it; "
-        "a browser is never downloaded)",
-        allow_module_level=True,
-    )
-
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(
-        tmp_path_factory.mktemp("browser"),
+    yield from serve(
+        tmp_path_factory,
+        "browser",
         PERUDO_BOT_DELAY="0.05",
         PERUDO_ROUND_PAUSE="0.2",
         PERUDO_DROP_GRACE="20",
-    ).start()
-    yield srv
-    srv.stop()
-
-
-def _shot(page: Any, name: str, full_page: bool = True) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
-
-
-def _new_page(browser: Any) -> Any:
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
+    )
 
 
 def _try_click(page: Any, selector: str) -> bool:
@@ -73,7 +48,7 @@ def _play_turn(page: Any, rng: random.Random, seen: dict[str, bool], tag: str) -
         if not seen.get("reveal"):
             seen["reveal"] = True
             page.wait_for_timeout(2500)  # let the reveal rows animate in
-            _shot(page, f"{tag}-reveal", full_page=False)
+            shot(page, f"{tag}-reveal", full_page=False)
         _try_click(page, "[data-testid=reveal-ok]")
         return False
     buttons = page.locator("[data-testid=actions] [data-action]")
@@ -83,7 +58,7 @@ def _play_turn(page: Any, rng: random.Random, seen: dict[str, bool], tag: str) -
     actions = [buttons.nth(k).get_attribute("data-action") for k in range(n)]
     if not seen.get("turn"):
         seen["turn"] = True
-        _shot(page, f"{tag}-my-turn")
+        shot(page, f"{tag}-my-turn")
     if "dudo" in actions and rng.random() < 0.45:
         choice = "dudo"
     elif "palifico" in actions:
@@ -102,7 +77,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
         "en": {"over": "Game over", "turn": "Your turn", "lobby": "Open tables"},
         "ko": {"over": "게임 끝", "turn": "내 차례", "lobby": "열린 테이블"},
     }[lang]
-    ann, bo = _new_page(browser), _new_page(browser)
+    ann, bo = new_page(browser), new_page(browser)
     # Ann opens the lobby, switches the language in the page, and creates a table.
     ann.goto(server.url + "/")
     ann.select_option("[data-testid=lang]", lang)
@@ -112,7 +87,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     ann.select_option("[data-testid=dice]", "2")
     ann.select_option("[data-testid=seats]", "4")
     ann.select_option("[data-testid=timer]", "0")
-    _shot(ann, f"{lang}-1-lobby")
+    shot(ann, f"{lang}-1-lobby")
     ann.click("[data-testid=create]")
     ann.wait_for_selector("[data-testid=seats]")
     invite = ann.input_value("[data-testid=invite-link]")
@@ -133,7 +108,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     ann.wait_for_function(
         "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
     )
-    _shot(ann, f"{lang}-2-seats")
+    shot(ann, f"{lang}-2-seats")
     ann.click("[data-testid=start]")
     ann.wait_for_selector("[data-testid=felt]")
     bo.wait_for_selector("[data-testid=felt]")
@@ -150,8 +125,8 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
         over[0] = _play_turn(ann, rng, seen_a, f"{lang}-3-ann")
         over[1] = _play_turn(bo, rng, seen_b, f"{lang}-3-bo")
         ann.wait_for_timeout(60)
-    _shot(ann, f"{lang}-4-game-over-ann", full_page=False)
-    _shot(bo, f"{lang}-4-game-over-bo", full_page=False)
+    shot(ann, f"{lang}-4-game-over-ann", full_page=False)
+    shot(bo, f"{lang}-4-game-over-bo", full_page=False)
     winner_a = ann.inner_text("[data-testid=winner]")
     winner_b = bo.inner_text("[data-testid=winner]")
     assert winner_a and winner_b
@@ -162,7 +137,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     ann.wait_for_selector("[data-testid=replay-slider]")
     ann.click("[data-testid=replay-end]")
     ann.wait_for_selector("[data-testid=felt]")
-    _shot(ann, f"{lang}-5-replay")
+    shot(ann, f"{lang}-5-replay")
     assert not ann.errors and not bo.errors, ann.errors + bo.errors
     ann.context.close()
     bo.context.close()
@@ -171,7 +146,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
 def test_the_page_switches_language_and_every_catalog_has_the_same_keys(
     server: ServerProcess, browser: Any
 ) -> None:
-    page = _new_page(browser)
+    page = new_page(browser)
     page.goto(server.url + "/")
     keys = page.evaluate(
         "() => Object.fromEntries(Object.entries(window.__perudo.MESSAGES)"
@@ -185,7 +160,7 @@ def test_the_page_switches_language_and_every_catalog_has_the_same_keys(
     # The choice is remembered.
     page.reload()
     page.get_by_text("테이블 만들기").first.wait_for()
-    _shot(page, "ko-lobby-after-reload")
+    shot(page, "ko-lobby-after-reload")
     assert not page.errors
     page.context.close()
 
@@ -194,20 +169,18 @@ def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
     server: ServerProcess, browser: Any
 ) -> None:
     t = server.create_table(seats=2, dice=1, turn_seconds=0)
-    host = _new_page(browser)
-    host.goto(server.url + "/")
-    host.evaluate(f"() => localStorage.setItem('perudo.token.{t['table_id']}', '{t['token']}')")
-    host.goto(server.url + t["invite"])
+    host = new_page(browser)
+    take_seat(host, server, t)
     host.select_option("[data-testid=fill-level]", "easy")
     host.click("[data-testid=fill-bots]")
     host.click("[data-testid=start]")
-    watcher = _new_page(browser)
+    watcher = new_page(browser)
     watcher.goto(server.url + t["invite"])
     watcher.wait_for_selector("[data-testid=felt]")
     assert watcher.locator("[data-testid=actions]").count() == 0
     assert watcher.locator("[data-testid=my-hand]").count() == 0
     assert watcher.locator(".seat.me").count() == 0
-    _shot(watcher, "en-spectator")
+    shot(watcher, "en-spectator")
     host.context.close()
     watcher.context.close()
 
@@ -215,7 +188,7 @@ def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
 def test_an_invite_link_to_a_table_that_does_not_exist_says_so(
     server: ServerProcess, browser: Any
 ) -> None:
-    page = _new_page(browser)
+    page = new_page(browser)
     page.goto(server.url + "/t/no-such-table")
     page.get_by_text("There is no such table").wait_for()
     assert not page.errors

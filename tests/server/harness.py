@@ -1,6 +1,7 @@
 """Real parts for the server tests: a uvicorn process on a free loopback port with its own
-SQLite file, and real WebSocket clients (the ``websockets`` library). Shared with the
-browser tests and the load benchmark's tests as ``tests.server.harness``."""
+SQLite file, real WebSocket clients (the ``websockets`` library), and the server's own record
+of a game replayed in the core. Shared with the browser tests and the load benchmark's tests as
+``tests.server.harness``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+
+from perudo.core import DiceDealt, RoundResolved, RuleSet, apply, parse_action, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -278,3 +282,77 @@ async def play_until_over(clients: list[Client], rng: random.Random, timeout: fl
 
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
+
+
+# -- the server's record ------------------------------------------------------------------
+
+
+def _stored_game(srv: ServerProcess, game_id: int) -> tuple[Any, list[tuple[int | None, str]]]:
+    with sqlite3.connect(srv.db) as db:
+        rules, players, rolloff = db.execute(
+            "select rules, players, rolloff from games where id = ?", (game_id,)
+        ).fetchone()
+        moves = db.execute(
+            "select seat, action from game_actions where game_id = ? order by seq", (game_id,)
+        ).fetchall()
+    return (RuleSet.from_dict(json.loads(rules)), players, json.loads(rolloff)), moves
+
+
+def replay_game(
+    srv: ServerProcess, game_id: int
+) -> tuple[Any, list[tuple[Any, ...]], list[RoundResolved]]:
+    """Game ``game_id`` replayed in the core from the server's SQLite record (its rules, players,
+    roll-off and every move in order): the state it reaches, every hand dealt as
+    ``(seat, hand)``, and every round's result."""
+    (rules, players, rolloff), moves = _stored_game(srv, game_id)
+    state = start_game(rules, players, rolloff)
+    dealt: list[tuple[Any, ...]] = []
+    resolved: list[RoundResolved] = []
+    for seat, text in moves:
+        state, events = apply(state, parse_action(text), seat)
+        for e in events:
+            if isinstance(e, DiceDealt):
+                dealt.append((e.seat, e.hand))
+            if isinstance(e, RoundResolved):
+                resolved.append(e)
+    return state, dealt, resolved
+
+
+_DIE_LIST_KEYS = {"hand", "dice"}
+_OTHER_INT_LISTS = {
+    "shown",  # dice set aside face up (V-9): public
+    "rolloff",
+    "dice_counts",
+    "changes",
+    "eliminated",
+    "hidden",
+    "palifico_used",
+    "actions",
+    "past",
+    "reveals",
+    "legal",
+    "events",
+    "seats",
+    "players",
+    "chat",
+    "past_tail",
+}
+
+
+def die_lists(
+    obj: Any, seat_ctx: int | None, out: list[tuple[str, int | None, tuple[int, ...]]]
+) -> None:
+    """Every list of dice in a message, with its key and the seat it belongs to, appended to
+    ``out``; any other list of numbers must be under a key known to hold no dice."""
+    if isinstance(obj, dict):
+        ctx = obj.get("seat", seat_ctx) if isinstance(obj.get("seat"), int) else seat_ctx
+        for key, value in obj.items():
+            if key in _DIE_LIST_KEYS and isinstance(value, list):
+                out.append((key, ctx, tuple(value)))
+            elif isinstance(value, list) and value and all(isinstance(x, int) for x in value):
+                assert key in _OTHER_INT_LISTS, f"unexpected list of numbers under {key!r}"
+            else:
+                die_lists(value, ctx, out)
+    elif isinstance(obj, list):
+        for item in obj:
+            die_lists(item, seat_ctx, out)

@@ -4,49 +4,15 @@ the P-34 choice, calza out of turn (P-50), memory mode (P-40), replays, and no l
 from __future__ import annotations
 
 import random
-import sqlite3
-from typing import Any
 
-from tests.server.harness import Client, ServerProcess, play_until_over, run
-
-from perudo.core import (
-    DiceDealt,
-    RoundResolved,
-    RuleSet,
-    apply,
-    parse_action,
-    start_game,
+from tests.server.harness import (
+    Client,
+    ServerProcess,
+    die_lists,
+    play_until_over,
+    replay_game,
+    run,
 )
-
-
-def _stored_game(srv: ServerProcess, game_id: int) -> tuple[Any, list[tuple[int | None, str]]]:
-    with sqlite3.connect(srv.db) as db:
-        rules, players, rolloff = db.execute(
-            "select rules, players, rolloff from games where id = ?", (game_id,)
-        ).fetchone()
-        moves = db.execute(
-            "select seat, action from game_actions where game_id = ? order by seq", (game_id,)
-        ).fetchall()
-    import json
-
-    return (RuleSet.from_dict(json.loads(rules)), players, json.loads(rolloff)), moves
-
-
-def _replay(
-    srv: ServerProcess, game_id: int
-) -> tuple[Any, list[tuple[Any, ...]], list[RoundResolved]]:
-    (rules, players, rolloff), moves = _stored_game(srv, game_id)
-    state = start_game(rules, players, rolloff)
-    dealt: list[tuple[Any, ...]] = []
-    resolved: list[RoundResolved] = []
-    for seat, text in moves:
-        state, events = apply(state, parse_action(text), seat)
-        for e in events:
-            if isinstance(e, DiceDealt):
-                dealt.append((e.seat, e.hand))
-            if isinstance(e, RoundResolved):
-                resolved.append(e)
-    return state, dealt, resolved
 
 
 def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProcess) -> None:
@@ -66,49 +32,12 @@ def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProce
         game_id = ann.table["game_id"] if ann.table else None
         replay = server.http("GET", f"/api/games/{game_id}/replay")
         assert replay["frames"][-1]["view"]["winner"] == ann.view["winner"]
-        state, _, _ = _replay(server, game_id)
+        state, _, _ = replay_game(server, game_id)
         assert state.winner == ann.view["winner"]
         await ann.close()
         await bo.close()
 
     run(go())
-
-
-_DIE_LIST_KEYS = {"hand", "dice"}
-_OTHER_INT_LISTS = {
-    "shown",  # dice set aside face up (V-9): public
-    "rolloff",
-    "dice_counts",
-    "changes",
-    "eliminated",
-    "hidden",
-    "palifico_used",
-    "actions",
-    "past",
-    "reveals",
-    "legal",
-    "events",
-    "seats",
-    "players",
-    "chat",
-    "past_tail",
-}
-
-
-def _die_lists(obj: Any, seat_ctx: int | None, out: list[tuple[str, int | None, tuple[int, ...]]]):
-    """Every list of dice in a message, with its key and the seat it belongs to."""
-    if isinstance(obj, dict):
-        ctx = obj.get("seat", seat_ctx) if isinstance(obj.get("seat"), int) else seat_ctx
-        for key, value in obj.items():
-            if key in _DIE_LIST_KEYS and isinstance(value, list):
-                out.append((key, ctx, tuple(value)))
-            elif isinstance(value, list) and value and all(isinstance(x, int) for x in value):
-                assert key in _OTHER_INT_LISTS, f"unexpected list of numbers under {key!r}"
-            else:
-                _die_lists(value, ctx, out)
-    elif isinstance(obj, list):
-        for item in obj:
-            _die_lists(item, seat_ctx, out)
 
 
 def test_no_client_ever_receives_a_die_that_p21_or_p70_keeps_hidden(
@@ -129,7 +58,7 @@ def test_no_client_ever_receives_a_die_that_p21_or_p70_keeps_hidden(
         await play_until_over(people, random.Random(2))
         await watcher.next(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
         game_id = watcher.table["game_id"] if watcher.table else None
-        _, dealt, resolved = _replay(server, game_id)
+        _, dealt, resolved = replay_game(server, game_id)
         revealed = {(r.seat, r.hand) for res in resolved for r in res.reveals}
         hidden_for_good = {
             (seat, hand)
@@ -141,7 +70,7 @@ def test_no_client_ever_receives_a_die_that_p21_or_p70_keeps_hidden(
             own = {(s, h) for s, h in dealt if s == client.seat}
             for m in client.messages:
                 found: list[tuple[str, int | None, tuple[int, ...]]] = []
-                _die_lists(m, None, found)
+                die_lists(m, None, found)
                 for key, seat, dice in found:
                     checked += 1
                     if not dice:

@@ -1,0 +1,213 @@
+"""Shared by the browser test modules (a plain module, imported as ``tests.browser.support``).
+
+Debian's Chromium and Playwright (each module calls :func:`require_chromium` when it is
+imported, so that without them it skips and says so; the browser is never downloaded), the
+screenshots under ``artifacts/browser/`` (git-ignored), the real server each module runs, and
+what the page and a spectator on a plain WebSocket say of a table.
+
+Playwright is imported only where it is used, so that importing this module never fails
+without it (``websockets`` is a dependency of the server, as for ``tests.server.harness``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.harness import ServerProcess
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NO_CHROMIUM = (
+    "Debian's chromium is not installed at /usr/bin/chromium (`make chromium` installs it; "
+    "a browser is never downloaded)"
+)
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+
+LOST = "Connection lost, reconnecting…"
+BACK = "Reconnected."
+
+# What the page shows of the table, read from the DOM: the felt (each seat's dice count, the
+# faces it shows, its last action), the bid, this round's log, the history, Ann's hand and her
+# buttons. Dice are drawn with pips, so a die is read from its data-face.
+READ_PAGE = """() => {
+  const faces = (el) => [...el.querySelectorAll('.die')].map((d) => d.dataset.face || '?');
+  const sig = (el) => el ? `${el.textContent.trim()}|${faces(el).join(',')}` : null;
+  const bid = document.querySelector('[data-testid=current-bid]');
+  const history = document.querySelector('.history summary');
+  return {
+    round: sig(document.querySelector('[data-testid=felt] .round')),
+    seats: [...document.querySelectorAll('[data-testid=felt] .seat')].map((el) => {
+      const cups = el.querySelector('.cups');
+      return {
+        seat: Number(el.dataset.seat),
+        count: cups ? cups.dataset.count : 'out',
+        shown: cups ? faces(cups).filter((f) => f !== '?') : [],
+        to_act: el.classList.contains('toact'),
+        last: sig(el.querySelector('.last')),
+      };
+    }),
+    bid: bid ? `${bid.firstChild.textContent}x${bid.querySelector('.die').dataset.face}` : null,
+    log: [...document.querySelectorAll('[data-testid=round-log] .entry')].map(sig),
+    history: history ? history.textContent : null,
+    hand: faces(document.querySelector('[data-testid=my-hand]')),
+    actions: [...document.querySelectorAll('[data-testid=actions] [data-action]')]
+      .map((b) => b.dataset.action),
+    your_turn: !!document.querySelector('[data-testid=your-turn]'),
+  };
+}"""
+
+
+def require_chromium() -> Any:
+    """Skip the calling test module (this is called at its import) without Debian's Chromium
+    or without Playwright; else return ``playwright.sync_api``."""
+    if not CHROMIUM.exists():
+        pytest.skip(NO_CHROMIUM, allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api")
+
+
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    """A screenshot of ``page`` to ``artifacts/browser/<name>.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def serve(
+    tmp_path_factory: pytest.TempPathFactory, name: str, **env: str
+) -> Iterator[ServerProcess]:
+    """The body of a test module's ``server`` fixture (``yield from serve(...)``): a real
+    server in a fresh temp dir named after ``name``, with the module's ``PERUDO_*`` settings,
+    stopped after the module."""
+    srv = ServerProcess(tmp_path_factory.mktemp(name), **env).start()
+    yield srv
+    srv.stop()
+
+
+def new_page(browser: Any, prepare: Callable[[Any], None] | None = None) -> Any:
+    """A page in a new browser context (1366x900) that records its uncaught errors in
+    ``page.errors``; ``prepare`` is given the context before the page opens (init scripts,
+    routes)."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    if prepare is not None:
+        prepare(ctx)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def take_seat(page: Any, srv: ServerProcess, t: dict[str, Any]) -> None:
+    """``page`` holds the seat token of ``t``'s creator and opens the table's page."""
+    page.goto(srv.url + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)", [f"perudo.token.{t['table_id']}", t["token"]]
+    )
+    page.goto(srv.url + t["invite"])
+
+
+def start_with_bots(page: Any, srv: ServerProcess, t: dict[str, Any]) -> Watcher:
+    """Easy bots fill the empty seats of Ann's table (``t``, open on ``page``) and the game
+    starts; returns a spectator on the table."""
+    page.select_option("[data-testid=fill-level]", "easy")
+    page.click("[data-testid=fill-bots]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
+    )
+    page.click("[data-testid=start]")
+    return Watcher(srv, t["table_id"])
+
+
+def close_reveal(page: Any) -> None:
+    """Dismiss the round's reveal if the page shows one."""
+    if page.locator("[data-testid=reveal-ok]").count():
+        page.click("[data-testid=reveal-ok]")
+
+
+def read_as_fresh(page: Any, fresh: Any, timeout_ms: float = 5_000) -> dict[str, Any]:
+    """What ``page`` shows of the table (:data:`READ_PAGE`), asserted equal to what ``fresh``,
+    a new load of the same seat, shows. The page's last frame may still be on its way to the
+    DOM, so it is waited for; on a timeout the assertion shows the difference."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    want = fresh.evaluate(READ_PAGE)
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            f"(want) => JSON.stringify(({READ_PAGE})()) === JSON.stringify(want)",
+            arg=want,
+            timeout=timeout_ms,
+        )
+    on_page = page.evaluate(READ_PAGE)
+    assert on_page == want
+    return on_page
+
+
+def assert_page_shows(on_page: dict[str, Any], view: dict[str, Any], seat: int) -> None:
+    """The page (read with :data:`READ_PAGE`) shows the server's ``view``: each seat's dice
+    count, ``seat`` alone to act, the bid, and this round's log."""
+    assert [s["count"] for s in on_page["seats"]] == [
+        "out" if c == 0 else str(c) for c in view["dice_counts"]
+    ]
+    assert [s["seat"] for s in on_page["seats"] if s["to_act"]] == [seat]
+    assert on_page["bid"] == view["bid"]
+    assert len(on_page["log"]) == len(view["actions"])
+
+
+class Watcher:
+    """A spectator on a plain WebSocket: what the server says, independent of the page."""
+
+    def __init__(self, srv: ServerProcess, table_id: str) -> None:
+        self.ws = connect(f"{srv.ws_url}/ws/tables/{table_id}", max_size=None)
+        self.version = 0
+        self.view: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self._cond = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.ws.send(json.dumps({"type": "hello", "token": None}))
+
+    def _read(self) -> None:
+        try:
+            for raw in self.ws:
+                m = json.loads(raw)
+                with self._cond:
+                    if m["type"] == "snapshot":
+                        self.view, self.table = m["view"], m["table"]
+                    elif m["type"] == "update":
+                        self.view = m["view"]
+                        self.events += [(m["version"], e) for e in m["events"]]
+                    elif m["type"] == "table":
+                        self.table = m["table"]
+                    if m["type"] != "error":
+                        self.version = max(self.version, m["version"])
+                    self._cond.notify_all()
+        except ConnectionClosed:
+            pass
+
+    def wait(self, cond: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+        with self._cond:
+            assert self._cond.wait_for(cond, timeout), (
+                f"the server never showed {what}; last: {self.table} {self.view} "
+                f"{self.events[-4:]}"
+            )
+
+    def close(self) -> None:
+        self.ws.close()
+        self._reader.join(5)
