@@ -179,7 +179,9 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
         # table's version, and nothing else moves: no sync, no new socket, the same version.
         pings, pongs = len(link.sent_of("ping")), len(link.got_of("pong"))
         _until(page, lambda: len(link.got_of("pong")) >= pongs + 3, "three more pongs")
-        assert len(link.sent_of("ping")) >= pings + 3
+        # Each pong answers one ping (one may have been in flight when counting began).
+        assert len(link.sent_of("ping")) >= len(link.got_of("pong")) >= pongs + 3
+        assert len(link.sent_of("ping")) >= pings + 2
         assert all(m == {"type": "ping"} for _, m, _ in link.sent_of("ping"))
         assert {m["version"] for m in link.got_of("pong")[pongs:]} == {quiet}
         assert watcher.version == quiet == link.version()
