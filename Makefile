@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve test lint typecheck pytest bench clean chromium
 
-$(STAMP): pyproject.toml
+# setup.py builds the solver's compiled kernel (src/perudo/solve/_cfr.c, _cfr_kernel.h): a change
+# there reinstalls.
+$(STAMP): pyproject.toml setup.py src/perudo/solve/_cfr.c src/perudo/solve/_cfr_kernel.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,server,research]'
@@ -19,8 +21,8 @@ serve: $(STAMP)
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
-	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/ruff check setup.py src tests benchmarks examples
+	$(BIN)/ruff format --check setup.py src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -96,10 +96,15 @@ def test_cli_solve_bad_dice_is_a_clear_error():
 
 @pytest.mark.parametrize(
     ("flag", "expected"),
-    [(None, "(float32)"), ("--float32", "(float32)"), ("--float64", "(float64)")],
+    [
+        (None, "(float32)"),
+        ("--float32", "(float32)"),
+        ("--float64", "(float64)"),
+    ],
 )
 def test_cli_solve_three_dice_runs_cfr_in_float32_unless_asked(flag, expected):
     args = ["solve", "--rules", "perudo", "--dice", "2,1", "--max-iterations", "2", "--quiet"]
     result = CliRunner().invoke(app, [*args, flag] if flag else args)
     assert result.exit_code == 0, result.output
-    assert f"cfr+ {expected}, 2 iterations" in result.output
+    assert f"dcfr {expected}, 2 iterations" in result.output
+    assert "compiled" in result.output

@@ -69,6 +69,11 @@ def _print_solution(sol: Solution, elapsed: float, peak_mib: float) -> None:
     its = f", {sol.iterations} iterations" if sol.iterations else ""
     precision = f" ({sol.info['dtype']})" if "dtype" in sol.info else ""
     table.add_row("method", f"{sol.method}{precision}{its}")
+    if sol.info.get("backend") == "native":
+        floor = sol.info.get("reach_floor") or 0.0
+        table.add_row("kernel", f"compiled, {sol.info['threads']} threads, reach floor {floor:g}")
+    elif "backend" in sol.info:
+        table.add_row("kernel", "numpy")
     table.add_row("time, peak memory", f"{elapsed:.2f} s, {peak_mib:.0f} MiB")
     Console().print(table)
 

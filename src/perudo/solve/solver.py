@@ -2,9 +2,16 @@
 
 ``method="auto"`` takes the sequence-form LP (:mod:`perudo.solve.lp`, exact) for rounds whose
 tree is small (one die each with six faces, about 2 s; palifico rounds where the player with
-more dice may not change the face, P-32) and CFR+ (:mod:`perudo.solve.cfr`)
-otherwise, stopping at ``target`` exploitability, ``max_iterations`` or ``time_limit``
+more dice may not change the face, P-32) and, otherwise, discounted CFR in the compiled kernel
+(:mod:`perudo.solve.native`) — or CFR+ in numpy (:mod:`perudo.solve.cfr`) where the kernel is
+not built — stopping at ``target`` exploitability, ``max_iterations`` or ``time_limit``
 seconds, whichever comes first. ``benchmarks/solve.py`` prints the measurements behind this.
+
+The exploitability is checked every few iterations by exact best responses, and each player's
+best average so far is kept: the exploitability of a profile is half the sum of one term per
+player (the other's best response against it), so the best of each is a better profile than
+the last average whenever the iterates wander (the figures reported are always those of the
+profile returned, recomputed in float64 on the whole tree).
 """
 
 from __future__ import annotations
@@ -16,15 +23,26 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from . import native
 from .cfr import ALGORITHMS, CFRSolver
 from .game import RoundGame
 from .lp import solve_lp
 from .solution import Solution
-from .vector import Kernel, single_threaded_blas
+from .vector import Array, Kernel, Profile, single_threaded_blas
 
-__all__ = ["METHODS", "Progress", "pick_dtype", "solve_round"]
+__all__ = ["BACKENDS", "METHODS", "Progress", "pick_backend", "pick_dtype", "solve_round"]
 
 METHODS: Final[tuple[str, ...]] = ("auto", "lp", *ALGORITHMS)
+
+BACKENDS: Final[tuple[str, ...]] = ("auto", "native", "numpy")
+"""Where CFR runs: the compiled kernel (``native``, for ``cfr+``, ``cfr+linear`` and ``dcfr``),
+numpy, or ``auto`` (the compiled kernel when it is built and runs the method)."""
+
+_REACH_FLOOR: Final = 1e-8
+"""The compiled kernel's reach floor on large rounds (:class:`~perudo.solve.native.NativeCFR`):
+raises that bring the other player's reach below it are not followed. On Perudo 2v1 and 1v2 it
+leaves the exploitability curve as it is (measured to 1e-6) and cuts the nodes walked by a
+quarter to a third (``docs/solver.md``)."""
 
 Progress = Callable[[int, float | None, float], None]
 """Called as ``progress(iterations, exploitability or None, seconds)`` while solving."""
@@ -44,14 +62,38 @@ die each (24,576), and palifico rounds whose other player's face is locked (P-32
 
 
 def pick_method(game: RoundGame) -> str:
-    """The method ``auto`` uses for ``game`` (CFR+ where scipy is not installed)."""
+    """The method ``auto`` uses for ``game``: the LP for small trees (where scipy is
+    installed), else discounted CFR in the compiled kernel, else CFR+ in numpy."""
+    cfr = "dcfr" if native.available() else "cfr+"
     if game.num_infostates() > _LP_SIZE:
-        return "cfr+"
+        return cfr
     try:
         import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:  # pragma: no cover - the research extra installs scipy
-        return "cfr+"
+        return cfr
     return "lp"
+
+
+def pick_backend(method: str, backend: str = "auto") -> str:
+    """Where ``solve_round`` runs CFR ``method`` for ``backend`` (``native`` or ``numpy``).
+
+    :raises ValueError: for an unknown backend, or ``native`` for a method it does not run or
+        when the kernel is not built.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    runs = method in native.ALGORITHMS
+    if backend == "native":
+        if not runs:
+            raise ValueError(
+                f"the compiled kernel runs {', '.join(native.ALGORITHMS)}, not {method!r}"
+            )
+        if not native.available():
+            raise ValueError("the compiled kernel is not built (pip install needs a C compiler)")
+        return "native"
+    if backend == "auto" and runs and native.available():
+        return "native"
+    return "numpy"
 
 
 def pick_dtype(game: RoundGame, target: float) -> type[np.floating[Any]]:
@@ -70,6 +112,9 @@ def solve_round(
     time_limit: float | None = None,
     check_every: int | None = None,
     dtype: npt.DTypeLike | None = None,
+    backend: str = "auto",
+    threads: int | None = None,
+    reach_floor: float | None = None,
     progress: Progress | None = None,
 ) -> Solution:
     """An equilibrium of ``game`` (approximate for the CFR methods) with its figures.
@@ -83,13 +128,17 @@ def solve_round(
         time_limit: stop CFR after this many seconds (default: no limit).
         check_every: iterations between exploitability checks (default: 25, or 50 for rounds
             with one die each, and from 500 or 1,000 iterations on, 5% of the iterations done,
-            as the time limit allows).
-        dtype: float type of the CFR arrays (``float32`` halves memory; the figures are
-            always recomputed in float64). ``None``: :func:`pick_dtype` (float32 for rounds
-            of three dice and more while ``target`` ≥ 1e-7, float64 otherwise).
+            as the time limit allows; in the compiled kernel 100, then 3%).
+        dtype: float type of CFR's regrets and strategies (``float32`` halves memory; the
+            figures are always recomputed in float64). ``None``: :func:`pick_dtype` (float32
+            for rounds of three dice and more while ``target`` ≥ 1e-7, float64 otherwise).
+        backend: ``auto``, ``native`` or ``numpy`` (:func:`pick_backend`).
+        threads: threads of the compiled kernel (default: the cores this process may use).
+        reach_floor: the compiled kernel's reach floor (default: 1e-8 on rounds of three dice
+            and more, 0 — the exact pruned update — otherwise).
         progress: called after each check.
 
-    :raises ValueError: for an unknown method or a CFR run with no stopping rule.
+    :raises ValueError: for an unknown method or backend, or a CFR run with no stopping rule.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
@@ -104,17 +153,34 @@ def solve_round(
     else:
         if target <= 0 and max_iterations is None and time_limit is None:
             raise ValueError("CFR needs a stopping rule: target > 0, max_iterations or time_limit")
+        where = pick_backend(method, backend)
         float_type = np.dtype(pick_dtype(game, target) if dtype is None else dtype)
         info["dtype"] = float_type.name
-        solver = CFRSolver(game, method, dtype=float_type)
-        every = check_every or (50 if game.rows <= 4096 else 25)
+        info["backend"] = where
+        solver: CFRSolver | native.NativeCFR
+        if where == "native":
+            floor = reach_floor
+            if floor is None:
+                floor = _REACH_FLOOR if game.rows >= _FLOAT32_ROWS else 0.0
+            solver = native.NativeCFR(
+                game, method, dtype=float_type, threads=threads, reach_floor=floor
+            )
+            info["threads"] = solver.threads
+            info["reach_floor"] = floor
+            every = check_every or 100
+            share = 33
+        else:
+            solver = CFRSolver(game, method, dtype=float_type)
+            every = check_every or (50 if game.rows <= 4096 else 25)
+            share = 20
+        best = _BestOfEach()
         per_iteration = 0.0
         while True:
             step = every
             if check_every is None:
-                # A check costs about two iterations: past 20 checks, check every 5% of the
-                # iterations done (at most 5% more iterations than needed), within the time.
-                step = max(step, solver.iterations // 20)
+                # A check costs a few iterations: past the first checks, check every few percent
+                # of the iterations done (at most that many more than needed), within the time.
+                step = max(step, solver.iterations // share)
                 if time_limit is not None and per_iteration > 0:
                     left = time_limit - (time.perf_counter() - start)
                     step = max(every, min(step, int(left / per_iteration)))
@@ -124,9 +190,15 @@ def solve_round(
                 began = time.perf_counter()
                 solver.iterate(step)
                 per_iteration = (time.perf_counter() - began) / step
-            profile = solver.average()
-            with single_threaded_blas():
-                _, _, expl = solver.kernel.exploitability(profile)
+            if isinstance(solver, native.NativeCFR):
+                br0, br1, _ = solver.exploitability()
+                best.offer(br0, br1, solver.average)
+            else:
+                average = solver.average()
+                with single_threaded_blas():
+                    br0, br1, _ = solver.kernel.exploitability(average)
+                best.offer(br0, br1, lambda a=average: a)  # type: ignore[misc]
+            expl = best.exploitability
             elapsed = time.perf_counter() - start
             if progress is not None:
                 progress(solver.iterations, expl, elapsed)
@@ -137,7 +209,7 @@ def solve_round(
             if time_limit is not None and elapsed >= time_limit:
                 break
         iterations = solver.iterations
-        profile = profile.astype(np.float64)
+        profile = best.profile().astype(np.float64)
     kernel = Kernel(game)
     with single_threaded_blas():
         br0, br1, expl = kernel.exploitability(profile)
@@ -155,3 +227,33 @@ def solve_round(
         seconds=seconds,
         info=info,
     )
+
+
+class _BestOfEach:
+    """Each player's best average strategy seen at the checks.
+
+    ``br0`` (the opener's best response) measures player 1's strategy and ``br1`` player 0's,
+    so the profile of the two best halves has exploitability ``(min br0 + min br1) / 2``.
+    """
+
+    def __init__(self) -> None:
+        self.br = [np.inf, np.inf]
+        self.halves: list[tuple[Array, Array] | None] = [None, None]
+
+    def offer(self, br0: float, br1: float, average: Callable[[], Profile]) -> None:
+        """Keep player 1's half of ``average()`` if ``br0`` is its best, player 0's likewise."""
+        profile: Profile | None = None
+        for player, br in ((1, br0), (0, br1)):
+            if br < self.br[1 - player]:
+                profile = profile if profile is not None else average()
+                self.br[1 - player] = br
+                self.halves[player] = (profile.raises[player], profile.dudo[player])
+
+    @property
+    def exploitability(self) -> float:
+        return (self.br[0] + self.br[1]) / 2.0
+
+    def profile(self) -> Profile:
+        h0, h1 = self.halves
+        assert h0 is not None and h1 is not None
+        return Profile((h0[0], h1[0]), (h0[1], h1[1]))

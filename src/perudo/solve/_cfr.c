@@ -1,0 +1,178 @@
+/* The compiled CFR+ kernel of perudo.solve (see native.py and docs/solver.md).
+ *
+ * A heads-up round's public tree is built here from the legality tables the Python side takes
+ * from the rules core (perudo.solve.game.RoundGame: openings, which rank may follow which for
+ * each player, counts, payoffs); no rule is decided in this file. Nodes of each actor are
+ * numbered in depth-first preorder and a node's raises are consecutive edges, so one walk
+ * through the tree reads every array forwards.
+ *
+ * The walk is CFR+ with alternating updates, vectorized over hands and pruned: when player u is
+ * updated, only histories the other player q reaches (chance included) are visited, and at q's
+ * nodes only the raises its current strategy takes for some hand (kept as a bit mask per node,
+ * rebuilt whenever regrets change). q's average strategy is accumulated on the same walk, with
+ * the reach it carries. The floating type of regrets, strategies and averages is float or double
+ * (cfr_kernel.h is included once for each); best responses are always computed in double.
+ *
+ * Only the C standard library is used; ctypes calls the functions below (no Python API).
+ */
+
+#define _GNU_SOURCE
+#include <math.h>
+#include <sys/mman.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MAX_BIDS 30
+#define MAX_COUNT 32
+
+/* Hands are padded to a multiple of this (8 floats: one AVX register). */
+#define LANES 8
+
+/* Arrays of this size and more are aligned to (and asked to sit on) huge pages. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* The walks of one update: all in one go, or split at FRONTIER_DEPTH for several threads
+ * (collect the live nodes there, walk their subtrees in parallel, finish the levels above). */
+#define WALK_FULL 0
+#define WALK_COLLECT 1
+#define WALK_FINISH 2
+#define WALK_FAILED 3
+#define FRONTIER_DEPTH 3
+
+typedef struct {
+    int n;          /* bids in the round */
+    int H[2];       /* hands of each player */
+    int D[2];       /* dice of each player */
+    int nodes[2];   /* nodes where each actor is to act */
+    int edges[2];   /* raises out of each actor's nodes */
+    int32_t *top[2];   /* per node: rank of the last bid (-1 at the root) */
+    int32_t *e0[2];    /* per node: first of its raises */
+    int32_t *k[2];     /* per node: number of raises */
+    int32_t *row[2];   /* per node: its row in the Python layout (bit mask >> 1) */
+    int32_t *child[2]; /* per edge: the node of the other actor it leads to */
+    int32_t *erow[2];  /* per edge: its row in the Python layout */
+    uint8_t *cnt[2];   /* cnt[p][r * H[p] + y]: dice of hand y counting for rank r's face */
+    const uint8_t *opening;
+    const uint8_t *ok[2];
+} Tree;
+
+static void tree_count(Tree *t, int p, int top) {
+    const uint8_t *legal = top < 0 ? t->opening : t->ok[p] + (size_t)top * t->n;
+    t->nodes[p]++;
+    for (int r = top + 1; r < t->n; r++) {
+        if (legal[r]) {
+            t->edges[p]++;
+            tree_count(t, 1 - p, r);
+        }
+    }
+}
+
+static int32_t tree_fill(Tree *t, int p, int top, int32_t row) {
+    const uint8_t *legal = top < 0 ? t->opening : t->ok[p] + (size_t)top * t->n;
+    int32_t id = t->nodes[p]++;
+    int kk = 0;
+    for (int r = top + 1; r < t->n; r++) kk += legal[r] != 0;
+    int32_t e = t->edges[p];
+    t->edges[p] += kk;
+    t->top[p][id] = top;
+    t->row[p][id] = row;
+    t->e0[p][id] = e;
+    t->k[p][id] = kk;
+    for (int r = top + 1; r < t->n; r++) {
+        if (!legal[r]) continue;
+        int32_t crow = r == 0 ? 0 : (int32_t)((1u << (r - 1)) + (uint32_t)row);
+        t->erow[p][e] = crow;
+        t->child[p][e] = tree_fill(t, 1 - p, r, crow);
+        e++;
+    }
+    return id;
+}
+
+static void tree_free(Tree *t) {
+    for (int p = 0; p < 2; p++) {
+        free(t->top[p]);
+        free(t->e0[p]);
+        free(t->k[p]);
+        free(t->row[p]);
+        free(t->child[p]);
+        free(t->erow[p]);
+        free(t->cnt[p]);
+    }
+    free(t);
+}
+
+/* Builds the tree. opening[r]: rank r may open; ok_p[r * n + r2]: player p may raise rank r to
+ * r2 (r2 > r); cnt_p[r * H_p + y]: dice of p's hand y that count for rank r's face. */
+static Tree *tree_new(int n, const uint8_t *opening, const uint8_t *ok0, const uint8_t *ok1,
+                      int h0, int h1, int d0, int d1, const uint8_t *cnt0, const uint8_t *cnt1) {
+    if (n < 1 || n > MAX_BIDS || d0 + 1 > MAX_COUNT || d1 + 1 > MAX_COUNT) return NULL;
+    Tree *t = calloc(1, sizeof(Tree));
+    if (!t) return NULL;
+    t->n = n;
+    t->H[0] = h0;
+    t->H[1] = h1;
+    t->D[0] = d0;
+    t->D[1] = d1;
+    t->opening = opening;
+    t->ok[0] = ok0;
+    t->ok[1] = ok1;
+    tree_count(t, 0, -1);
+    int nodes[2] = {t->nodes[0], t->nodes[1]};
+    int edges[2] = {t->edges[0], t->edges[1]};
+    int fail = 0;
+    for (int p = 0; p < 2; p++) {
+        size_t nn = (size_t)nodes[p] + 1, ne = (size_t)edges[p] + 1;
+        t->top[p] = malloc(nn * sizeof(int32_t));
+        t->e0[p] = malloc(nn * sizeof(int32_t));
+        t->k[p] = malloc(nn * sizeof(int32_t));
+        t->row[p] = malloc(nn * sizeof(int32_t));
+        t->child[p] = malloc(ne * sizeof(int32_t));
+        t->erow[p] = malloc(ne * sizeof(int32_t));
+        t->cnt[p] = malloc((size_t)n * (size_t)t->H[p]);
+        fail |= !t->top[p] || !t->e0[p] || !t->k[p] || !t->row[p] || !t->child[p] ||
+                !t->erow[p] || !t->cnt[p];
+    }
+    if (fail) {
+        tree_free(t);
+        return NULL;
+    }
+    memcpy(t->cnt[0], cnt0, (size_t)n * (size_t)h0);
+    memcpy(t->cnt[1], cnt1, (size_t)n * (size_t)h1);
+    t->nodes[0] = t->nodes[1] = t->edges[0] = t->edges[1] = 0;
+    tree_fill(t, 0, -1, 0);
+    t->opening = NULL;
+    t->ok[0] = t->ok[1] = NULL;
+    (void)nodes;
+    (void)edges;
+    return t;
+}
+
+#define REAL double
+#define NAME(x) x##_f64
+#define REAL_TINY 2.2250738585072014e-308
+#include "_cfr_kernel.h"
+#undef REAL
+#undef NAME
+#undef REAL_TINY
+
+#define REAL float
+#define NAME(x) x##_f32
+#define REAL_TINY 1.17549435e-38f
+#include "_cfr_kernel.h"
+#undef REAL
+#undef NAME
+#undef REAL_TINY
+
+/* The size of the tree, for the Python side: nodes and edges of each actor. */
+void cfr_tree_sizes(const void *solver, int is_float, int32_t *out) {
+    const Tree *t = is_float ? tree_of_f32(solver) : tree_of_f64(solver);
+    out[0] = t->nodes[0];
+    out[1] = t->nodes[1];
+    out[2] = t->edges[0];
+    out[3] = t->edges[1];
+}

@@ -1,0 +1,774 @@
+/* The CFR+ walk for one floating type: included by _cfr.c with REAL, NAME and REAL_TINY set.
+ *
+ * Hands are padded to HP (a multiple of LANES) with hands of chance weight zero, so every
+ * loop over hands is whole blocks of LANES that the compiler turns into vector code. Padded
+ * hands have zero reach and zero payoff: they never make a history live and never enter a
+ * value; the masks of live raises are taken over the real hands only.
+ *
+ * Each raise (edge) and each node of player p has one record of that player's figures for
+ * every hand: regrets (REAL, clipped at zero), current strategy (REAL), average (double: the
+ * t^2-weighted sums lose too much in float). A record is REC[p] bytes; a node's raises are
+ * consecutive records.
+ */
+
+typedef struct {
+    const struct NAME(Solver) *s;
+    int u;
+    double weight;  /* of this iteration in the other player's average */
+    long iteration; /* the iteration being run (1, 2, ...) */
+    int mode;       /* WALK_FULL, WALK_COLLECT or WALK_FINISH */
+    int fdepth;     /* frontier depth of the collect and finish walks */
+    long cursor;    /* next frontier item (finish) */
+    long visited;
+    REAL *scratch;  /* this thread's: per depth (n + 4) rows of HPmax */
+} NAME(Ctx);
+
+typedef struct {
+    int32_t node;
+    int8_t actor_is_u;
+    uint64_t rm;
+} NAME(Item);
+
+typedef struct NAME(Solver) {
+    Tree *t;
+    int HP[2];
+    size_t rec[2];       /* bytes of one record of player p */
+    unsigned char *E[2]; /* edge records */
+    unsigned char *N[2]; /* node records (dudo) */
+    uint32_t *act[2];    /* per node: raises the current strategy takes for some hand */
+    uint64_t *hm[2];     /* per edge: the hands that take it (all bits past 64 hands) */
+    uint64_t *dhm[2];    /* per node: the hands that call dudo there */
+    REAL *w[2];          /* chance weight of each hand (zero for padding) */
+    double *wd[2];
+    REAL *pay[2];        /* pay[u][((caller * n + r) * (D[q] + 1) + c) * HP[u] + x] */
+    REAL *oh[2];         /* oh[p][(r * (D[p] + 1) + c) * HP[p] + y]: hand y has c dice for r */
+    double *payd[2];
+    int threads;
+    size_t per_depth;    /* REALs of scratch per depth */
+    size_t per_thread;
+    REAL *scratch;       /* threads x per_thread */
+    double *scratchd;    /* best responses (one thread) */
+    NAME(Item) *items;   /* frontier of the parallel walk */
+    long nitems, capitems;
+    REAL *frho, *fout;   /* per item: the reach it is walked with, the values it returns */
+    long iterations;
+    long visited[2];
+    int discounted;      /* 0: CFR+ (regret matching+); 1: discounted CFR */
+    REAL floor;          /* reach of the other player below which a raise is not followed */
+    double alpha, beta;  /* DCFR's discounts of positive and negative regrets */
+    double *logpa, *logpb; /* logpa[t] = sum over s <= t of log(s^alpha / (s^alpha + 1)) */
+    long logcap;
+    int32_t *stamp[2];   /* DCFR: per node, the iteration its regrets were last updated */
+} NAME(S);
+
+#define R_OF(s, p, base, i) ((REAL *)((base) + (size_t)(i) * (s)->rec[p]))
+#define S_OF(s, p, base, i) (R_OF(s, p, base, i) + (s)->HP[p])
+#define A_OF(s, p, base, i) ((double *)(S_OF(s, p, base, i) + (s)->HP[p]))
+
+Tree *NAME(tree_of)(const void *solver) { return ((const NAME(S) *)solver)->t; }
+
+void NAME(cfr_free)(void *solver) {
+    NAME(S) *s = solver;
+    if (!s) return;
+    for (int p = 0; p < 2; p++) {
+        free(s->E[p]);
+        free(s->N[p]);
+        free(s->act[p]);
+        free(s->hm[p]);
+        free(s->dhm[p]);
+        free(s->stamp[p]);
+        free(s->w[p]);
+        free(s->wd[p]);
+        free(s->pay[p]);
+        free(s->payd[p]);
+        free(s->oh[p]);
+    }
+    free(s->scratch);
+    free(s->scratchd);
+    free(s->items);
+    free(s->frho);
+    free(s->fout);
+    free(s->logpa);
+    free(s->logpb);
+    if (s->t) tree_free(s->t);
+    free(s);
+}
+
+/* Zeroed memory aligned for vector loads. Large arrays are asked to sit on huge pages: the
+ * walk jumps about arrays of tens of megabytes, and with 4 KiB pages most of its time went to
+ * TLB misses. */
+static void *NAME(zalloc)(size_t bytes) {
+    size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+    size_t b = (bytes + align - 1) / align * align;
+    void *p = NULL;
+    if (posix_memalign(&p, align, b ? b : 64)) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE) madvise(p, b, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, b ? b : 64);
+    return p;
+}
+
+/* The hands whose probability in row p (H entries) is positive, as a bit mask (every bit when
+ * the player has more than 64 hands: the walk then checks the products themselves). */
+static inline uint64_t NAME(hands_taking)(const REAL *restrict p, int H) {
+    if (H > 64) return ~(uint64_t)0;
+    uint64_t m = 0;
+    for (int x = 0; x < H; x++) m |= (uint64_t)(p[x] > 0) << x;
+    return m;
+}
+
+/* Recomputes the masks of a node from its current strategy. */
+static void NAME(masks)(NAME(S) *s, int p, int32_t nd) {
+    const Tree *t = s->t;
+    int H = t->H[p], k = t->k[p][nd];
+    int32_t e0 = t->e0[p][nd];
+    uint32_t mask = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t m = NAME(hands_taking)(S_OF(s, p, s->E[p], e0 + i), H);
+        s->hm[p][e0 + i] = m;
+        if (m) mask |= 1u << i;
+    }
+    s->act[p][nd] = mask;
+    s->dhm[p][nd] = t->top[p][nd] >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), H) : 0;
+}
+
+/* The uniform strategy at every node (what regret matching+ plays with no regret). */
+static void NAME(uniform)(NAME(S) *s, int p) {
+    const Tree *t = s->t;
+    int HP = s->HP[p];
+    for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
+        int k = t->k[p][nd], dl = t->top[p][nd] >= 0;
+        REAL u = (REAL)(1.0 / (double)(k + dl));
+        for (int i = 0; i < k; i++) {
+            REAL *sr = S_OF(s, p, s->E[p], t->e0[p][nd] + i);
+            for (int x = 0; x < HP; x++) sr[x] = u;
+        }
+        REAL *sd = S_OF(s, p, s->N[p], nd);
+        for (int x = 0; x < HP; x++) sd[x] = dl ? u : (REAL)0;
+        NAME(masks)(s, p, nd);
+    }
+}
+
+/* A solver for the tree (see tree_new) with chance weights w_p and payoffs pay_p
+ * ([caller][rank][count of the other player][hand of p], doubles). NULL when memory runs out. */
+void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uint8_t *ok1, int h0,
+                    int h1, int d0, int d1, const uint8_t *cnt0, const uint8_t *cnt1,
+                    const double *w0, const double *w1, const double *pay0, const double *pay1,
+                    int threads) {
+    NAME(S) *s = calloc(1, sizeof(NAME(S)));
+    if (!s) return NULL;
+    s->t = tree_new(n, opening, ok0, ok1, h0, h1, d0, d1, cnt0, cnt1);
+    if (!s->t) {
+        free(s);
+        return NULL;
+    }
+    const Tree *t = s->t;
+    const double *w[2] = {w0, w1};
+    const double *pay[2] = {pay0, pay1};
+    int fail = 0;
+    for (int p = 0; p < 2; p++) {
+        int H = t->H[p];
+        int HP = (H + LANES - 1) / LANES * LANES;
+        s->HP[p] = HP;
+        s->rec[p] = 2 * (size_t)HP * sizeof(REAL) + (size_t)HP * sizeof(double);
+        s->E[p] = NAME(zalloc)(((size_t)t->edges[p] + 1) * s->rec[p]);
+        s->N[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * s->rec[p]);
+        s->act[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * sizeof(uint32_t));
+        s->hm[p] = NAME(zalloc)(((size_t)t->edges[p] + 1) * sizeof(uint64_t));
+        s->dhm[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * sizeof(uint64_t));
+        s->stamp[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * sizeof(int32_t));
+        s->w[p] = NAME(zalloc)((size_t)HP * sizeof(REAL));
+        s->wd[p] = NAME(zalloc)((size_t)HP * sizeof(double));
+        int C = t->D[1 - p] + 1;
+        size_t np = 2 * (size_t)n * (size_t)C * (size_t)HP;
+        s->pay[p] = NAME(zalloc)(np * sizeof(REAL));
+        s->payd[p] = NAME(zalloc)(np * sizeof(double));
+        int Cp = t->D[p] + 1;
+        s->oh[p] = NAME(zalloc)((size_t)n * (size_t)Cp * (size_t)HP * sizeof(REAL));
+        fail |= !s->E[p] || !s->N[p] || !s->act[p] || !s->hm[p] || !s->dhm[p] || !s->stamp[p] || !s->w[p] || !s->wd[p] ||
+                !s->pay[p] || !s->payd[p] || !s->oh[p];
+        if (fail) break;
+        for (int r = 0; r < n; r++)
+            for (int y = 0; y < H; y++)
+                s->oh[p][((size_t)r * Cp + t->cnt[p][(size_t)r * H + y]) * HP + y] = 1;
+        for (int x = 0; x < H; x++) {
+            s->w[p][x] = (REAL)w[p][x];
+            s->wd[p][x] = w[p][x];
+        }
+        for (size_t row = 0; row < 2 * (size_t)n * (size_t)C; row++)
+            for (int x = 0; x < H; x++) {
+                s->pay[p][row * HP + x] = (REAL)pay[p][row * H + x];
+                s->payd[p][row * HP + x] = pay[p][row * H + x];
+            }
+    }
+    if (!fail) {
+        s->threads = threads < 1 ? 1 : threads;
+        int hmax = s->HP[0] > s->HP[1] ? s->HP[0] : s->HP[1];
+        s->per_depth = (size_t)(n + 4) * (size_t)hmax;
+        s->per_thread = s->per_depth * (size_t)(n + 3);
+        s->scratch = NAME(zalloc)(s->per_thread * (size_t)s->threads * sizeof(REAL));
+        s->scratchd = NAME(zalloc)(s->per_thread * sizeof(double));
+        fail = !s->scratch || !s->scratchd;
+    }
+    if (fail) {
+        NAME(cfr_free)(s);
+        return NULL;
+    }
+    NAME(uniform)(s, 0);
+    NAME(uniform)(s, 1);
+    return s;
+}
+
+typedef REAL NAME(vec) __attribute__((vector_size(32)));
+#define VLEN ((int)(32 / sizeof(REAL)))
+
+/* a . b over n entries (n a multiple of LANES), in vector registers. */
+static inline REAL NAME(dot)(const REAL *restrict a, const REAL *restrict b, int n) {
+    NAME(vec) acc = {0};
+    for (int i = 0; i < n; i += VLEN) {
+        NAME(vec) x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        acc += x * y;
+    }
+    REAL sum = 0;
+    for (int j = 0; j < VLEN; j++) sum += acc[j];
+    return sum;
+}
+
+/* Asks for the cache lines of [p, p + bytes) ahead of use. */
+static inline void NAME(fetch)(const void *p, size_t bytes, int write) {
+    const char *c = p;
+    for (size_t i = 0; i < bytes; i += 64) {
+        if (write)
+            __builtin_prefetch(c + i, 1);
+        else
+            __builtin_prefetch(c + i, 0);
+    }
+}
+
+/* u's counterfactual values (hands of u) of a challenge by `caller` on the bid of rank r, the
+ * other player's hands weighted by rho: the reach of the other player's hands with each count
+ * of the bid's face (dot products with their indicator rows), times u's payoff by count. */
+static inline void NAME(terminal)(const NAME(S) *s, int u, int caller, int r,
+                                  const REAL *restrict rho, REAL *restrict out) {
+    const Tree *t = s->t;
+    int q = 1 - u, HPu = s->HP[u], HPq = s->HP[q], C = t->D[q] + 1;
+    const REAL *restrict oh = s->oh[q] + (size_t)r * C * HPq;
+    const REAL *restrict pay = s->pay[u] + ((size_t)(caller * t->n + r) * C) * HPu;
+    REAL a0 = NAME(dot)(rho, oh, HPq);
+    for (int x = 0; x < HPu; x++) out[x] = a0 * pay[x];
+    for (int c = 1; c < C; c++) {
+        REAL a = NAME(dot)(rho, oh + (size_t)c * HPq, HPq);
+        if (a == 0) continue;
+        const REAL *restrict pc = pay + (size_t)c * HPu;
+        for (int x = 0; x < HPu; x++) out[x] += a * pc[x];
+    }
+}
+
+static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, uint64_t rm,
+                         REAL *restrict out, int depth);
+
+/* At the frontier depth of a collect walk, the node is queued (with the reach it is reached
+ * with) and its values left at zero; in the finish walk they are read back. Returns 1 when the
+ * node was handled so. */
+static int NAME(frontier)(NAME(Ctx) *cx, int32_t nd, int is_u, const REAL *restrict rho,
+                          uint64_t rm, REAL *restrict out, int depth) {
+    if (cx->mode == WALK_FULL || depth != cx->fdepth) return 0;
+    NAME(S) *s = (NAME(S) *)cx->s;
+    int u = cx->u, q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
+    int hmax = s->HP[0] > s->HP[1] ? s->HP[0] : s->HP[1];
+    if (cx->mode == WALK_COLLECT) {
+        if (s->nitems == s->capitems) {
+            long cap = s->capitems ? 2 * s->capitems : 256;
+            NAME(Item) *items = realloc(s->items, (size_t)cap * sizeof(NAME(Item)));
+            REAL *frho = realloc(s->frho, (size_t)cap * hmax * sizeof(REAL));
+            REAL *fout = realloc(s->fout, (size_t)cap * hmax * sizeof(REAL));
+            if (items) s->items = items;
+            if (frho) s->frho = frho;
+            if (fout) s->fout = fout;
+            if (!items || !frho || !fout) {
+                cx->mode = WALK_FAILED;
+                return 1;
+            }
+            s->capitems = cap;
+        }
+        long i = s->nitems++;
+        s->items[i].node = nd;
+        s->items[i].actor_is_u = (int8_t)is_u;
+        s->items[i].rm = rm;
+        memcpy(s->frho + (size_t)i * hmax, rho, (size_t)HPq * sizeof(REAL));
+        for (int x = 0; x < HPu; x++) out[x] = 0;
+    } else {
+        memcpy(out, s->fout + (size_t)(cx->cursor++) * hmax, (size_t)HPu * sizeof(REAL));
+    }
+    return 1;
+}
+
+/* u to act at node nd, the other player's reach rho: values into out, then regrets and the
+ * strategy at nd (regret matching+). Every raise is visited: the other player's reach does not
+ * change with u's action. */
+static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, uint64_t rm,
+                         REAL *restrict out, int depth) {
+    if (NAME(frontier)(cx, nd, 1, rho, rm, out, depth)) return;
+    NAME(S) *s = (NAME(S) *)cx->s;
+    const Tree *t = s->t;
+    int u = cx->u, HPu = s->HP[u], Hu = t->H[u];
+    int top = t->top[u][nd], k = t->k[u][nd], dl = top >= 0;
+    int32_t e0 = t->e0[u][nd];
+    cx->visited++;
+    REAL *restrict vals = cx->scratch + s->per_depth * (size_t)depth; /* k rows, term, norm */
+    /* What this node and its children will read first: its regrets and strategy for dudo,
+     * the children's strategy and average for dudo, and their masks. */
+    {
+        int q = 1 - u;
+        NAME(fetch)(R_OF(s, u, s->N[u], nd), 2 * (size_t)HPu * sizeof(REAL), 1);
+        for (int i = 0; i < k; i++)
+            NAME(fetch)(R_OF(s, u, s->E[u], e0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
+        for (int i = 0; i < k; i++) {
+            int32_t c = t->child[u][e0 + i];
+            NAME(fetch)(S_OF(s, q, s->N[q], c), (size_t)s->HP[q] * sizeof(REAL), 0);
+            __builtin_prefetch(&s->act[q][c]);
+            __builtin_prefetch(&s->dhm[q][c]);
+            __builtin_prefetch(&s->hm[q][t->e0[q][c]]);
+        }
+    }
+    for (int i = 0; i < k; i++)
+        NAME(walk_q)(cx, t->child[u][e0 + i], rho, rm, vals + (size_t)i * HPu, depth + 1);
+    if (cx->mode == WALK_COLLECT) return;
+    REAL *restrict term = vals + (size_t)k * HPu;
+    REAL *restrict norm = term + HPu;
+    unsigned char *base = s->E[u] + (size_t)e0 * s->rec[u];
+    size_t stride = s->rec[u] / sizeof(REAL);
+    REAL *restrict Rd = R_OF(s, u, s->N[u], nd);
+    REAL *restrict Sd = Rd + HPu;
+    if (dl) {
+        NAME(terminal)(s, u, u, top, rho, term);
+        for (int x = 0; x < HPu; x++) out[x] = Sd[x] * term[x];
+    } else {
+        for (int x = 0; x < HPu; x++) out[x] = 0;
+    }
+    for (int i = 0; i < k; i++) {
+        const REAL *restrict v = vals + (size_t)i * HPu;
+        const REAL *restrict sr = (const REAL *)base + i * stride + HPu;
+        for (int x = 0; x < HPu; x++) out[x] += sr[x] * v[x];
+    }
+    if (s->discounted) {
+        /* Discounted CFR: the regrets were last updated at iteration stamp; since then each
+         * iteration has discounted them (positive by s^a / (s^a + 1), negative by
+         * s^b / (s^b + 1)) and added nothing, as the other player did not reach nd. */
+        long it = cx->iteration, st = s->stamp[u][nd];
+        REAL fp = (REAL)exp(s->logpa[it] - s->logpa[st]);
+        REAL fn = (REAL)exp(s->logpb[it] - s->logpb[st]);
+        s->stamp[u][nd] = (int32_t)it;
+        if (dl) {
+            for (int x = 0; x < HPu; x++) {
+                REAL r = Rd[x] * (Rd[x] > 0 ? fp : fn) + (term[x] - out[x]);
+                Rd[x] = r;
+                norm[x] = r > 0 ? r : 0;
+            }
+        } else {
+            for (int x = 0; x < HPu; x++) norm[x] = 0;
+        }
+        for (int i = 0; i < k; i++) {
+            const REAL *restrict v = vals + (size_t)i * HPu;
+            REAL *restrict rr = (REAL *)base + i * stride;
+            for (int x = 0; x < HPu; x++) {
+                REAL r = rr[x] * (rr[x] > 0 ? fp : fn) + (v[x] - out[x]);
+                rr[x] = r;
+                norm[x] += r > 0 ? r : 0;
+            }
+        }
+    } else {
+        /* CFR+: regrets clipped at zero, and their sum. */
+        if (dl) {
+            for (int x = 0; x < HPu; x++) {
+                REAL r = Rd[x] + (term[x] - out[x]);
+                r = r > 0 ? r : 0;
+                Rd[x] = r;
+                norm[x] = r;
+            }
+        } else {
+            for (int x = 0; x < HPu; x++) norm[x] = 0;
+        }
+        for (int i = 0; i < k; i++) {
+            const REAL *restrict v = vals + (size_t)i * HPu;
+            REAL *restrict rr = (REAL *)base + i * stride;
+            for (int x = 0; x < HPu; x++) {
+                REAL r = rr[x] + (v[x] - out[x]);
+                r = r > 0 ? r : 0;
+                rr[x] = r;
+                norm[x] += r;
+            }
+        }
+    }
+    /* The new strategy: regrets over their sum, uniform where they are all zero (as
+     * Kernel.normalize: a sum below the smallest normal number counts as zero). */
+    REAL uni = (REAL)(1.0 / (double)(k + dl));
+    REAL *restrict inv = term; /* the challenge's values are no longer needed */
+    for (int x = 0; x < HPu; x++) inv[x] = norm[x] > REAL_TINY ? (REAL)1 / norm[x] : (REAL)0;
+    uint32_t mask = 0;
+    for (int i = 0; i < k; i++) {
+        const REAL *restrict rr = (const REAL *)base + i * stride;
+        REAL *restrict sr = (REAL *)base + i * stride + HPu;
+        for (int x = 0; x < HPu; x++) sr[x] = inv[x] > 0 ? (rr[x] > 0 ? rr[x] : 0) * inv[x] : uni;
+        uint64_t m = NAME(hands_taking)(sr, Hu);
+        s->hm[u][e0 + i] = m;
+        if (m) mask |= 1u << i;
+    }
+    s->act[u][nd] = mask;
+    if (dl) {
+        for (int x = 0; x < HPu; x++) Sd[x] = inv[x] > 0 ? (Rd[x] > 0 ? Rd[x] : 0) * inv[x] : uni;
+        s->dhm[u][nd] = NAME(hands_taking)(Sd, Hu);
+    }
+}
+
+/* The other player q to act at node nd with reach rho (positive only for the hands in rm):
+ * u's values into out; q's average is accumulated with the walk's weight x its reach. Only the
+ * raises some reached hand of q takes are followed. */
+static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, uint64_t rm,
+                         REAL *restrict out, int depth) {
+    if (NAME(frontier)(cx, nd, 0, rho, rm, out, depth)) return;
+    NAME(S) *s = (NAME(S) *)cx->s;
+    const Tree *t = s->t;
+    int u = cx->u, q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
+    int top = t->top[q][nd];
+    int32_t e0 = t->e0[q][nd];
+    int accumulate = cx->mode != WALK_COLLECT && cx->weight != 0;
+    double weight = cx->weight;
+    const uint64_t *hm = s->hm[q] + e0;
+    const REAL floor = s->floor;
+    cx->visited++;
+    REAL *restrict rho2 = cx->scratch + s->per_depth * (size_t)depth;
+    REAL *restrict tmp = rho2 + HPq;
+    /* The raises some reached hand takes; their rows are fetched ahead of use. */
+    uint32_t live = 0;
+    for (uint32_t mask = s->act[q][nd]; mask; mask &= mask - 1) {
+        int i = __builtin_ctz(mask);
+        if (hm[i] & rm) {
+            live |= 1u << i;
+            NAME(fetch)(S_OF(s, q, s->E[q], e0 + i), (size_t)HPq * sizeof(REAL), 0);
+            NAME(fetch)(A_OF(s, q, s->E[q], e0 + i), (size_t)HPq * sizeof(double), 1);
+            int32_t c = t->child[q][e0 + i];
+            NAME(fetch)(R_OF(s, u, s->N[u], c), 2 * (size_t)HPu * sizeof(REAL), 1);
+        }
+    }
+    for (int x = 0; x < HPu; x++) out[x] = 0;
+    if (top >= 0 && (s->dhm[q][nd] & rm)) {
+        const REAL *restrict sd = S_OF(s, q, s->N[q], nd);
+        for (int y = 0; y < HPq; y++) rho2[y] = rho[y] * sd[y];
+        if (accumulate) {
+            double *restrict ad = A_OF(s, q, s->N[q], nd);
+            for (int y = 0; y < HPq; y++) ad[y] += weight * (double)rho2[y];
+        }
+        NAME(terminal)(s, u, q, top, rho2, out);
+    }
+    while (live) {
+        int i = __builtin_ctz(live);
+        live &= live - 1;
+        int32_t e = e0 + i;
+        const REAL *restrict sr = S_OF(s, q, s->E[q], e);
+        int pos = 0;
+        for (int y = 0; y < HPq; y++) {
+            REAL r2 = rho[y] * sr[y];
+            r2 = r2 < floor ? 0 : r2;
+            rho2[y] = r2;
+            pos |= r2 > 0;
+        }
+        if (!pos) continue; /* below the floor, underflowed, or more than 64 hands */
+        if (accumulate) {
+            double *restrict ar = A_OF(s, q, s->E[q], e);
+            for (int y = 0; y < HPq; y++) ar[y] += weight * (double)rho2[y];
+        }
+        NAME(walk_u)(cx, t->child[q][e], rho2, rm & hm[i], tmp, depth + 1);
+        for (int x = 0; x < HPu; x++) out[x] += tmp[x];
+    }
+}
+
+static void NAME(walk_root)(NAME(Ctx) *cx, REAL *rho, REAL *out) {
+    int H = cx->s->t->H[1 - cx->u];
+    uint64_t rm = H >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << H) - 1);
+    if (cx->u == 0)
+        NAME(walk_u)(cx, 0, rho, rm, out, 0);
+    else
+        NAME(walk_q)(cx, 0, rho, rm, out, 0);
+}
+
+/* One update of player u (CFR+): regrets and strategy of u where the other player's reach is
+ * positive, and the other player's average with weight `weight`. With several threads the
+ * walk is split at a frontier depth: a collect walk lists the live nodes there, the threads
+ * walk their subtrees (disjoint), and a finish walk does the levels above with their values.
+ * The result does not depend on the number of threads. Returns 0 when memory ran out (the
+ * state is then as before the update). */
+static int NAME(update)(NAME(S) *s, int u, double weight) {
+    const Tree *t = s->t;
+    int q = 1 - u;
+    REAL *root = s->scratch + s->per_depth * (size_t)(t->n + 2);
+    REAL *out = root + s->HP[q];
+    for (int y = 0; y < s->HP[q]; y++) root[y] = s->w[q][y];
+    NAME(Ctx) cx = {s, u, weight, s->iterations + 1, WALK_FULL, FRONTIER_DEPTH, 0, 0, s->scratch};
+    if (s->threads <= 1 || t->n <= FRONTIER_DEPTH + 2) {
+        NAME(walk_root)(&cx, root, out);
+        s->visited[u] = cx.visited;
+        return 1;
+    }
+    s->nitems = 0;
+    cx.mode = WALK_COLLECT;
+    NAME(walk_root)(&cx, root, out);
+    if (cx.mode == WALK_FAILED) return 0;
+    long visited = cx.visited;
+    long nitems = s->nitems;
+    int hmax = s->HP[0] > s->HP[1] ? s->HP[0] : s->HP[1];
+#pragma omp parallel num_threads(s->threads) reduction(+ : visited)
+    {
+        int tid = 0;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        NAME(Ctx) tc = {s, u, weight, s->iterations + 1, WALK_FULL, FRONTIER_DEPTH, 0, 0,
+                        s->scratch + s->per_thread * (size_t)tid};
+#pragma omp for schedule(dynamic, 1)
+        for (long i = 0; i < nitems; i++) {
+            const REAL *rho = s->frho + (size_t)i * hmax;
+            REAL *res = s->fout + (size_t)i * hmax;
+            uint64_t rm = s->items[i].rm;
+            if (s->items[i].actor_is_u)
+                NAME(walk_u)(&tc, s->items[i].node, rho, rm, res, FRONTIER_DEPTH);
+            else
+                NAME(walk_q)(&tc, s->items[i].node, rho, rm, res, FRONTIER_DEPTH);
+        }
+        visited += tc.visited;
+    }
+    cx.mode = WALK_FINISH;
+    cx.cursor = 0;
+    cx.visited = 0;
+    NAME(walk_root)(&cx, root, out);
+    s->visited[u] = visited;
+    return 1;
+}
+
+/* The discount tables of DCFR up to iteration `upto`; 0 when memory runs out. */
+static int NAME(discounts)(NAME(S) *s, long upto) {
+    if (upto < s->logcap) return 1;
+    long cap = s->logcap ? s->logcap : 1024;
+    while (cap <= upto) cap *= 2;
+    double *a = realloc(s->logpa, (size_t)cap * sizeof(double));
+    if (a) s->logpa = a;
+    double *b = realloc(s->logpb, (size_t)cap * sizeof(double));
+    if (b) s->logpb = b;
+    if (!a || !b) return 0;
+    for (long t = s->logcap; t < cap; t++) {
+        if (t == 0) {
+            a[0] = b[0] = 0;
+            continue;
+        }
+        double ta = pow((double)t, s->alpha), tb = pow((double)t, s->beta);
+        a[t] = a[t - 1] + log(ta / (ta + 1.0));
+        b[t] = b[t - 1] + log(tb / (tb + 1.0));
+    }
+    s->logcap = cap;
+    return 1;
+}
+
+/* Regret updates: 0 for CFR+ (regret matching+), 1 for discounted CFR with the given alpha and
+ * beta (positive regrets discounted by t^alpha / (t^alpha + 1) each iteration, negative ones
+ * by t^beta / (t^beta + 1); lazily, when a node is next visited). Before any iteration. */
+void NAME(cfr_set_discount)(void *solver, int discounted, double alpha, double beta) {
+    NAME(S) *s = solver;
+    s->discounted = discounted;
+    s->alpha = alpha;
+    s->beta = beta;
+    s->logcap = 0;
+}
+
+/* `count` iterations (player 0, then player 1 against its new strategy). The averages weigh
+ * iteration t by t^gamma (1: linear, 2: quadratic). Returns the iterations done in all, or -1
+ * when memory ran out. */
+long NAME(cfr_iterate)(void *solver, int count, double gamma) {
+    NAME(S) *s = solver;
+    if (s->discounted && !NAME(discounts)(s, s->iterations + count + 1)) return -1;
+    for (int i = 0; i < count; i++) {
+        double tt = (double)(s->iterations + 1);
+        double weight = gamma == 1.0 ? tt : gamma == 2.0 ? tt * tt : pow(tt, gamma);
+        if (!NAME(update)(s, 0, weight) || !NAME(update)(s, 1, weight)) return -1;
+        s->iterations++;
+    }
+    return s->iterations;
+}
+
+void NAME(cfr_visited)(const void *solver, long *out) {
+    const NAME(S) *s = solver;
+    out[0] = s->visited[0];
+    out[1] = s->visited[1];
+}
+
+/* -- best responses (double) against the other player's average strategy ----------------- */
+
+static void NAME(terminal_d)(const NAME(S) *s, int u, int caller, int r,
+                             const double *restrict rho, double *restrict out) {
+    const Tree *t = s->t;
+    int q = 1 - u, HPu = s->HP[u], Hq = t->H[q], C = t->D[q] + 1;
+    double sum[MAX_COUNT];
+    for (int c = 0; c < C; c++) sum[c] = 0;
+    const uint8_t *cnt = t->cnt[q] + (size_t)r * Hq;
+    for (int y = 0; y < Hq; y++) sum[cnt[y]] += rho[y];
+    const double *restrict pay = s->payd[u] + ((size_t)(caller * t->n + r) * C) * HPu;
+    for (int x = 0; x < HPu; x++) out[x] = sum[0] * pay[x];
+    for (int c = 1; c < C; c++)
+        for (int x = 0; x < HPu; x++) out[x] += sum[c] * pay[(size_t)c * HPu + x];
+}
+
+static void NAME(br_q)(const NAME(S) *s, int u, int32_t nd, const double *restrict rho,
+                       double *restrict out, int depth);
+
+static void NAME(br_u)(const NAME(S) *s, int u, int32_t nd, const double *restrict rho,
+                       double *restrict out, int depth) {
+    const Tree *t = s->t;
+    int HPu = s->HP[u];
+    int top = t->top[u][nd], k = t->k[u][nd];
+    int32_t e0 = t->e0[u][nd];
+    double *restrict tmp = s->scratchd + s->per_depth * (size_t)depth;
+    if (top >= 0) {
+        NAME(terminal_d)(s, u, u, top, rho, out);
+    } else {
+        for (int x = 0; x < HPu; x++) out[x] = -INFINITY;
+    }
+    for (int i = 0; i < k; i++) {
+        NAME(br_q)(s, u, t->child[u][e0 + i], rho, tmp, depth + 1);
+        for (int x = 0; x < HPu; x++) out[x] = tmp[x] > out[x] ? tmp[x] : out[x];
+    }
+}
+
+static void NAME(br_q)(const NAME(S) *s, int u, int32_t nd, const double *restrict rho,
+                       double *restrict out, int depth) {
+    const Tree *t = s->t;
+    int q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
+    int top = t->top[q][nd], k = t->k[q][nd], dl = top >= 0;
+    int32_t e0 = t->e0[q][nd];
+    double *restrict inv = s->scratchd + s->per_depth * (size_t)depth;
+    double *restrict rho2 = inv + HPq;
+    double *restrict tmp = rho2 + HPq;
+    const double *restrict ad = A_OF(s, q, s->N[q], nd);
+    double uni = 1.0 / (double)(k + dl);
+    for (int y = 0; y < HPq; y++) inv[y] = dl ? ad[y] : 0.0;
+    for (int i = 0; i < k; i++) {
+        const double *restrict a = A_OF(s, q, s->E[q], e0 + i);
+        for (int y = 0; y < HPq; y++) inv[y] += a[y];
+    }
+    /* As Kernel.normalize: no weight (below the smallest normal double) means uniform. */
+    for (int y = 0; y < HPq; y++) inv[y] = inv[y] > 2.2250738585072014e-308 ? 1.0 / inv[y] : -1.0;
+    for (int x = 0; x < HPu; x++) out[x] = 0;
+    if (dl) {
+        int pos = 0;
+        for (int y = 0; y < HPq; y++) {
+            double p = inv[y] > 0 ? ad[y] * inv[y] : uni;
+            rho2[y] = rho[y] * p;
+            pos |= rho2[y] > 0;
+        }
+        if (pos) NAME(terminal_d)(s, u, q, top, rho2, out);
+    }
+    for (int i = 0; i < k; i++) {
+        const double *restrict a = A_OF(s, q, s->E[q], e0 + i);
+        int pos = 0;
+        for (int y = 0; y < HPq; y++) {
+            double p = inv[y] > 0 ? a[y] * inv[y] : uni;
+            rho2[y] = rho[y] * p;
+            pos |= rho2[y] > 0;
+        }
+        if (!pos) continue;
+        NAME(br_u)(s, u, t->child[q][e0 + i], rho2, tmp, depth + 1);
+        for (int x = 0; x < HPu; x++) out[x] += tmp[x];
+    }
+}
+
+/* u's best-response value against the other player's average strategy (for u's payoffs, as
+ * Kernel.best_response: u's chance weights times its values at the root). */
+double NAME(cfr_best_response)(void *solver, int u) {
+    NAME(S) *s = solver;
+    const Tree *t = s->t;
+    int q = 1 - u;
+    double *root = s->scratchd + s->per_depth * (size_t)(t->n + 2);
+    double *out = root + s->HP[q];
+    for (int y = 0; y < s->HP[q]; y++) root[y] = s->wd[q][y];
+    if (u == 0)
+        NAME(br_u)(s, u, 0, root, out, 0);
+    else
+        NAME(br_q)(s, u, 0, root, out, 0);
+    double v = 0;
+    for (int x = 0; x < t->H[u]; x++) v += s->wd[u][x] * out[x];
+    return v;
+}
+
+/* -- moving arrays to and from the Python layout (rows x hands, doubles) ------------------ */
+
+static void *NAME(field)(const NAME(S) *s, int p, int edge, int which, int32_t i) {
+    unsigned char *base = edge ? s->E[p] : s->N[p];
+    if (which == 0) return R_OF(s, p, base, i);
+    if (which == 1) return S_OF(s, p, base, i);
+    return A_OF(s, p, base, i);
+}
+
+/* which: 0 regrets, 1 current strategy, 2 average. Rows of unreachable histories are left as
+ * they are in raises_out / dudo_out. DCFR's regrets are given as of the last iteration (the
+ * discounts not yet applied to a node are applied here). */
+void NAME(cfr_export)(void *solver, int p, int which, double *raises_out, double *dudo_out) {
+    NAME(S) *s = solver;
+    const Tree *t = s->t;
+    int H = t->H[p];
+    if (s->discounted && which == 0 && !NAME(discounts)(s, s->iterations + 1)) return;
+    for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
+        double fp = 1.0, fn = 1.0;
+        if (s->discounted && which == 0) {
+            long st = s->stamp[p][nd], it = s->iterations;
+            fp = exp(s->logpa[it] - s->logpa[st]);
+            fn = exp(s->logpb[it] - s->logpb[st]);
+        }
+        for (int32_t i = -1; i < t->k[p][nd]; i++) {
+            int edge = i >= 0;
+            int32_t id = edge ? t->e0[p][nd] + i : nd;
+            double *o = edge ? raises_out + (size_t)t->erow[p][id] * H
+                             : dudo_out + (size_t)t->row[p][nd] * H;
+            const void *f = NAME(field)(s, p, edge, which, id);
+            for (int x = 0; x < H; x++) {
+                double v = which == 2 ? ((const double *)f)[x] : (double)((const REAL *)f)[x];
+                o[x] = v * (v > 0 ? fp : fn);
+            }
+        }
+    }
+}
+
+/* The inverse of cfr_export (for tests: start from a given state), then the masks. */
+void NAME(cfr_import)(void *solver, int p, int which, const double *raises_in,
+                      const double *dudo_in) {
+    NAME(S) *s = solver;
+    const Tree *t = s->t;
+    int H = t->H[p];
+    for (int edge = 0; edge < 2; edge++) {
+        int32_t count = edge ? t->edges[p] : t->nodes[p];
+        for (int32_t i = 0; i < count; i++) {
+            const double *in = edge ? raises_in + (size_t)t->erow[p][i] * H
+                                    : dudo_in + (size_t)t->row[p][i] * H;
+            void *f = NAME(field)(s, p, edge, which, i);
+            for (int x = 0; x < H; x++) {
+                if (which == 2)
+                    ((double *)f)[x] = in[x];
+                else
+                    ((REAL *)f)[x] = (REAL)in[x];
+            }
+        }
+    }
+    for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
+        NAME(masks)(s, p, nd);
+        s->stamp[p][nd] = (int32_t)s->iterations;
+    }
+}
+
+/* Raises that bring the other player's reach (chance included) below `floor` for every hand
+ * are walked as if it were zero: 0 (the default) is the exact pruned update. */
+void NAME(cfr_set_floor)(void *solver, double floor) { ((NAME(S) *)solver)->floor = (REAL)floor; }
+
+/* Sets the iteration count (before cfr_import, which stamps DCFR's regrets with it). */
+void NAME(cfr_set_iterations)(void *solver, long iterations) {
+    ((NAME(S) *)solver)->iterations = iterations;
+}
