@@ -14,8 +14,12 @@ A. OpenSpiel's ``liars_dice`` (one die each, = ``liars_dice_openspiel`` 1v1): ti
    ``--openspiel-full`` runs OpenSpiel to the threshold instead (about two minutes).
 B. CFR variants and the LP on one-die rounds: iterations and time to 1e-6.
 C. Perudo, six faces: 1v1, 2v1 and 1v2 dice, normal and palifico rounds, each solved by
-   ``solve_round`` (``auto``) with a one-minute limit; exploitability measured exactly.
+   ``solve_round`` (``auto``: the LP, or DCFR in the compiled kernel on both cores) with a
+   one-minute limit; exploitability measured exactly; peak resident memory of the process.
 D. (``--big``) Perudo 2v2, normal round: see ``perudo.solve.abstract``.
+E. The kernels side by side on Perudo 2v1 (float32): milliseconds an iteration of the numpy
+   pruned CFR+, the compiled CFR+ on one thread and on every core, and the compiled DCFR as
+   ``solve_round`` runs it (every core, reach floor 1e-8), each after the same warm-up.
 
 Every time is printed beside the peak memory of that step (``tracemalloc``, numpy included,
 measured in a separate run: tracing slows small-array code; for CFR a five-iteration run, as
@@ -56,6 +60,23 @@ def peak_mib(fn: Callable[[], Any]) -> float:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return peak / 2**20
+
+
+def peak_rss_mib(fn: Callable[[], Any]) -> float:
+    """Peak resident memory of the process while ``fn()`` runs, in MiB (Linux: the high-water
+    mark is reset through ``/proc/self/clear_refs`` first). Counts what ``tracemalloc`` does not
+    see, such as the compiled kernel's arrays; the process's own baseline is included."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:  # pragma: no cover - not Linux
+        return float("nan")
+    fn()
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")  # pragma: no cover
 
 
 def measured(
@@ -211,21 +232,60 @@ def section_c(limit: float) -> None:
         ((1, 2), True),
     ):
         game = RoundGame(PERUDO, dice, palifico=pal)
-        # The command's defaults: the LP or CFR+, and CFR's float type picked by solve_round.
-        sol, secs, mib = measured(
-            lambda g=game: solve_round(g, target=1e-6, time_limit=limit),
-            # CFR allocates everything before its first iteration: a short run has its peak.
-            lambda g=game: solve_round(g, target=1e-6, max_iterations=5, check_every=5),
+        # The command's defaults: the LP, or DCFR in the compiled kernel (CFR+ in numpy where
+        # it is not built), and CFR's float type picked by solve_round.
+        sol, secs = timed(lambda g=game: solve_round(g, target=1e-6, time_limit=limit))
+        # CFR allocates everything before its first iteration: a short run has its peak. The
+        # compiled kernel allocates in C, which tracemalloc does not see: resident memory.
+        mib = peak_rss_mib(
+            lambda g=game: solve_round(g, target=1e-6, max_iterations=5, check_every=5)
         )
         kind = "palifico" if pal else "normal"
         ok = "yes" if sol.exploitability <= 1e-6 else "NO"
         its = f"{sol.iterations} it" if sol.iterations else "exact"
         method = f"{sol.method} {sol.info['dtype']}" if "dtype" in sol.info else sol.method
+        if sol.info.get("backend") == "native":
+            method += f" C x{sol.info['threads']}"
         print(
             f"  {dice[0]}v{dice[1]} {kind:8s} {game.num_infostates():>9,} infostates  "
-            f"{method:12s} {its:>8s}  {secs:6.1f} s  peak {mib:6.0f} MiB  "
+            f"{method:16s} {its:>8s}  {secs:6.1f} s  peak RSS {mib:6.0f} MiB  "
             f"value {sol.value:+.7f}  expl {sol.exploitability:.1e}  <=1e-6: {ok}"
         )
+
+
+def section_e(warmup: int = 500, timed_iterations: int = 100) -> None:
+    from perudo.solve import native
+
+    print(f"\nE. perudo 2v1, float32: ms an iteration (after {warmup} iterations, best of 3)")
+    game = RoundGame(PERUDO, (2, 1))
+    runs: list[tuple[str, Callable[[], Any]]] = [
+        ("numpy cfr+ (pruned)", lambda: CFRSolver(game, "cfr+", dtype=np.float32))
+    ]
+    if native.available():
+        cores = native.default_threads()
+        runs += [
+            (
+                "compiled cfr+, 1 thread",
+                lambda: native.NativeCFR(game, dtype=np.float32, threads=1),
+            ),
+            (
+                f"compiled cfr+, {cores} threads",
+                lambda: native.NativeCFR(game, dtype=np.float32, threads=cores),
+            ),
+            (
+                f"compiled dcfr, {cores} threads, floor 1e-8",
+                lambda: native.NativeCFR(
+                    game, "dcfr", dtype=np.float32, threads=cores, reach_floor=1e-8
+                ),
+            ),
+        ]
+    else:
+        print("  the compiled kernel is not built")
+    for label, make in runs:
+        solver = make()
+        solver.iterate(warmup)
+        best = min(timed(lambda s=solver: s.iterate(timed_iterations))[1] for _ in range(3))
+        print(f"  {label:40s} {best / timed_iterations * 1e3:6.2f} ms")
 
 
 def main() -> None:
@@ -244,6 +304,8 @@ def main() -> None:
         section_b()
     if "C" not in args.skip:
         section_c(args.limit)
+    if "E" not in args.skip:
+        section_e()
     if args.big:
         from perudo.solve.abstract import benchmark_big
 

@@ -47,7 +47,7 @@ typedef struct NAME(Solver) {
     size_t per_depth;    /* REALs of scratch per depth */
     size_t per_thread;
     REAL *scratch;       /* threads x per_thread */
-    double *scratchd;    /* best responses (one thread) */
+    double *scratchd;    /* best responses: one region per player (they may run at once) */
     NAME(Item) *items;   /* frontier of the parallel walk */
     long nitems, capitems;
     REAL *frho, *fout;   /* per item: the reach it is walked with, the values it returns */
@@ -208,7 +208,7 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
         s->per_depth = (size_t)(n + 4) * (size_t)hmax;
         s->per_thread = s->per_depth * (size_t)(n + 3);
         s->scratch = NAME(zalloc)(s->per_thread * (size_t)s->threads * sizeof(REAL));
-        s->scratchd = NAME(zalloc)(s->per_thread * sizeof(double));
+        s->scratchd = NAME(zalloc)(2 * s->per_thread * sizeof(double));
         fail = !s->scratch || !s->scratchd;
     }
     if (fail) {
@@ -619,34 +619,34 @@ static void NAME(terminal_d)(const NAME(S) *s, int u, int caller, int r,
         for (int x = 0; x < HPu; x++) out[x] += sum[c] * pay[(size_t)c * HPu + x];
 }
 
-static void NAME(br_q)(const NAME(S) *s, int u, int32_t nd, const double *restrict rho,
-                       double *restrict out, int depth);
+static void NAME(br_q)(const NAME(S) *s, double *sd, int u, int32_t nd,
+                       const double *restrict rho, double *restrict out, int depth);
 
-static void NAME(br_u)(const NAME(S) *s, int u, int32_t nd, const double *restrict rho,
-                       double *restrict out, int depth) {
+static void NAME(br_u)(const NAME(S) *s, double *sd, int u, int32_t nd,
+                       const double *restrict rho, double *restrict out, int depth) {
     const Tree *t = s->t;
     int HPu = s->HP[u];
     int top = t->top[u][nd], k = t->k[u][nd];
     int32_t e0 = t->e0[u][nd];
-    double *restrict tmp = s->scratchd + s->per_depth * (size_t)depth;
+    double *restrict tmp = sd + s->per_depth * (size_t)depth;
     if (top >= 0) {
         NAME(terminal_d)(s, u, u, top, rho, out);
     } else {
         for (int x = 0; x < HPu; x++) out[x] = -INFINITY;
     }
     for (int i = 0; i < k; i++) {
-        NAME(br_q)(s, u, t->child[u][e0 + i], rho, tmp, depth + 1);
+        NAME(br_q)(s, sd, u, t->child[u][e0 + i], rho, tmp, depth + 1);
         for (int x = 0; x < HPu; x++) out[x] = tmp[x] > out[x] ? tmp[x] : out[x];
     }
 }
 
-static void NAME(br_q)(const NAME(S) *s, int u, int32_t nd, const double *restrict rho,
-                       double *restrict out, int depth) {
+static void NAME(br_q)(const NAME(S) *s, double *sd, int u, int32_t nd,
+                       const double *restrict rho, double *restrict out, int depth) {
     const Tree *t = s->t;
     int q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
     int top = t->top[q][nd], k = t->k[q][nd], dl = top >= 0;
     int32_t e0 = t->e0[q][nd];
-    double *restrict inv = s->scratchd + s->per_depth * (size_t)depth;
+    double *restrict inv = sd + s->per_depth * (size_t)depth;
     double *restrict rho2 = inv + HPq;
     double *restrict tmp = rho2 + HPq;
     const double *restrict ad = A_OF(s, q, s->N[q], nd);
@@ -677,7 +677,7 @@ static void NAME(br_q)(const NAME(S) *s, int u, int32_t nd, const double *restri
             pos |= rho2[y] > 0;
         }
         if (!pos) continue;
-        NAME(br_u)(s, u, t->child[q][e0 + i], rho2, tmp, depth + 1);
+        NAME(br_u)(s, sd, u, t->child[q][e0 + i], rho2, tmp, depth + 1);
         for (int x = 0; x < HPu; x++) out[x] += tmp[x];
     }
 }
@@ -688,16 +688,25 @@ double NAME(cfr_best_response)(void *solver, int u) {
     NAME(S) *s = solver;
     const Tree *t = s->t;
     int q = 1 - u;
-    double *root = s->scratchd + s->per_depth * (size_t)(t->n + 2);
+    double *sd = s->scratchd + s->per_thread * (size_t)u;
+    double *root = sd + s->per_depth * (size_t)(t->n + 2);
     double *out = root + s->HP[q];
     for (int y = 0; y < s->HP[q]; y++) root[y] = s->wd[q][y];
     if (u == 0)
-        NAME(br_u)(s, u, 0, root, out, 0);
+        NAME(br_u)(s, sd, u, 0, root, out, 0);
     else
-        NAME(br_q)(s, u, 0, root, out, 0);
+        NAME(br_q)(s, sd, u, 0, root, out, 0);
     double v = 0;
     for (int x = 0; x < t->H[u]; x++) v += s->wd[u][x] * out[x];
     return v;
+}
+
+/* Both best responses (out[0]: the opener's, out[1]: the other's), on two threads if the
+ * solver has them (the walks only read). */
+void NAME(cfr_best_responses)(void *solver, double *out) {
+    NAME(S) *s = solver;
+#pragma omp parallel for num_threads(s->threads > 1 ? 2 : 1) schedule(static, 1)
+    for (int u = 0; u < 2; u++) out[u] = NAME(cfr_best_response)(s, u);
 }
 
 /* -- moving arrays to and from the Python layout (rows x hands, doubles) ------------------ */

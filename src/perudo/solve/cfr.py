@@ -8,7 +8,8 @@ opener's new strategy):
   OpenSpiel's ``CFRPlusSolver``;
 * ``pcfr+`` — predictive regret matching+: the next strategy matches ``[R + r_last]+``, where
   ``r_last`` is the last instantaneous regret; quadratic averaging (Farina, Kroer, Sandholm 2021);
-* ``dcfr`` — discounted CFR with α = 1.5, β = 0.5, γ = 2 (Brown, Sandholm 2019).
+* ``dcfr`` — discounted CFR with α = 1.5, β = 0 (negative regrets halved each iteration), γ = 2
+  (Brown, Sandholm 2019).
 
 ``cfr+`` is the default: measured on one-die rounds it needs the fewest iterations for a given
 exploitability (``benchmarks/solve.py`` prints the comparison; on Liar's Dice 1v1, 1,000

@@ -78,9 +78,9 @@ def _library() -> ctypes.CDLL | None:
         iterate = getattr(lib, f"cfr_iterate_{sfx}")
         iterate.restype = ctypes.c_long
         iterate.argtypes = [_P, ctypes.c_int, ctypes.c_double]
-        br = getattr(lib, f"cfr_best_response_{sfx}")
-        br.restype = ctypes.c_double
-        br.argtypes = [_P, ctypes.c_int]
+        br = getattr(lib, f"cfr_best_responses_{sfx}")
+        br.restype = None
+        br.argtypes = [_P, _P]
         for name in ("cfr_export", "cfr_import"):
             fn = getattr(lib, f"{name}_{sfx}")
             fn.restype = None
@@ -325,8 +325,10 @@ class NativeCFR:
 
     def exploitability(self) -> tuple[float, float, float]:
         """``(br0, br1, exploitability)`` of the average strategy, by best responses walked in
-        the compiled tree (float64, pruned to what the other player's average reaches); the
-        same figures as :meth:`Kernel.exploitability` of :meth:`average`."""
-        br0 = float(self._call("cfr_best_response", 0))
-        br1 = float(self._call("cfr_best_response", 1))
+        the compiled tree in float64, pruned to what the other player's average reaches, the
+        two side by side on two threads: the figures of :meth:`Kernel.exploitability` of
+        :meth:`average`."""
+        out = np.zeros(2, dtype=np.float64)
+        self._call("cfr_best_responses", _ptr(out))
+        br0, br1 = float(out[0]), float(out[1])
         return br0, br1, (br0 + br1) / 2.0
