@@ -1,19 +1,21 @@
-/* The compiled CFR+ kernel of perudo.solve (see native.py and docs/solver.md).
+/* The compiled CFR kernel of perudo.solve (see native.py and docs/solver.md).
  *
  * A heads-up round's public tree is built here from the legality tables the Python side takes
  * from the rules core (perudo.solve.game.RoundGame: openings, which rank may follow which for
- * each player, counts, payoffs); no rule is decided in this file. Nodes of each actor are
- * numbered in depth-first preorder and a node's raises are consecutive edges, so one walk
- * through the tree reads every array forwards.
+ * each player, counts, payoffs); no rule is decided in this file. A node's raises are
+ * consecutive edges and its children consecutive nodes, numbered as the tree is filled depth
+ * first, so a walk through the tree reads every array forwards.
  *
- * The walk is CFR+ with alternating updates, vectorized over hands and pruned: when player u is
- * updated, only histories the other player q reaches (chance included) are visited, and at q's
- * nodes only the raises its current strategy takes for some hand (kept as a bit mask per node,
- * rebuilt whenever regrets change). q's average strategy is accumulated on the same walk, with
- * the reach it carries. The floating type of regrets, strategies and averages is float or double
- * (cfr_kernel.h is included once for each); best responses are always computed in double.
+ * The walk is CFR+ or discounted CFR with alternating updates, vectorized over hands and
+ * pruned: when player u is updated, only histories the other player q reaches (chance
+ * included) are visited, and at q's nodes only the raises some reaching hand takes (bit masks
+ * of hands per raise, rebuilt whenever the strategy changes). q's average strategy is
+ * accumulated on the same walk, with the reach it carries. The floating type of regrets and
+ * strategies is float or double (_cfr_kernel.h is included once for each); averages and best
+ * responses are always double.
  *
- * Only the C standard library is used; ctypes calls the functions below (no Python API).
+ * Only the C standard library and OpenMP are used; ctypes calls the functions below (no Python
+ * API).
  */
 
 #define _GNU_SOURCE
@@ -72,25 +74,36 @@ static void tree_count(Tree *t, int p, int top) {
     }
 }
 
-static int32_t tree_fill(Tree *t, int p, int top, int32_t row) {
+/* Fills node `id` of actor p (its number already given) and its subtree. A node's raises get
+ * consecutive edge numbers and its children consecutive node numbers of the other actor, both
+ * given when the node is filled: a walk at a node reads its raises' records and its children's
+ * challenge records as two runs of memory. */
+static void tree_fill(Tree *t, int p, int32_t id, int top, int32_t row) {
     const uint8_t *legal = top < 0 ? t->opening : t->ok[p] + (size_t)top * t->n;
-    int32_t id = t->nodes[p]++;
     int kk = 0;
     for (int r = top + 1; r < t->n; r++) kk += legal[r] != 0;
-    int32_t e = t->edges[p];
+    int32_t e0 = t->edges[p];
     t->edges[p] += kk;
+    int32_t c0 = t->nodes[1 - p];
+    t->nodes[1 - p] += kk;
     t->top[p][id] = top;
     t->row[p][id] = row;
-    t->e0[p][id] = e;
+    t->e0[p][id] = e0;
     t->k[p][id] = kk;
+    int i = 0;
     for (int r = top + 1; r < t->n; r++) {
         if (!legal[r]) continue;
         int32_t crow = r == 0 ? 0 : (int32_t)((1u << (r - 1)) + (uint32_t)row);
-        t->erow[p][e] = crow;
-        t->child[p][e] = tree_fill(t, 1 - p, r, crow);
-        e++;
+        t->erow[p][e0 + i] = crow;
+        t->child[p][e0 + i] = c0 + i;
+        i++;
     }
-    return id;
+    i = 0;
+    for (int r = top + 1; r < t->n; r++) {
+        if (!legal[r]) continue;
+        tree_fill(t, 1 - p, c0 + i, r, t->erow[p][e0 + i]);
+        i++;
+    }
 }
 
 static void tree_free(Tree *t) {
@@ -143,8 +156,9 @@ static Tree *tree_new(int n, const uint8_t *opening, const uint8_t *ok0, const u
     }
     memcpy(t->cnt[0], cnt0, (size_t)n * (size_t)h0);
     memcpy(t->cnt[1], cnt1, (size_t)n * (size_t)h1);
-    t->nodes[0] = t->nodes[1] = t->edges[0] = t->edges[1] = 0;
-    tree_fill(t, 0, -1, 0);
+    t->nodes[0] = 1; /* the root */
+    t->nodes[1] = t->edges[0] = t->edges[1] = 0;
+    tree_fill(t, 0, 0, -1, 0);
     t->opening = NULL;
     t->ok[0] = t->ok[1] = NULL;
     (void)nodes;
