@@ -8,29 +8,29 @@ import dataclasses
 
 import numpy as np
 import pytest
+from tests.solve.support import GAMES
 
-from perudo import LIARS_DICE_OPENSPIEL, PERUDO
+from perudo import PERUDO
 from perudo.solve import Kernel, Profile, RoundGame, native, solve_round
 from perudo.solve.cfr import CFRSolver
 from perudo.solve.native import NativeCFR
 from perudo.solve.solver import pick_backend, pick_method
 
-PERUDO3 = dataclasses.replace(PERUDO, faces=3)
 PERUDO5 = dataclasses.replace(PERUDO, faces=5)
-
-GAMES = [
-    ("perudo 1v1", PERUDO, (1, 1), False),
-    ("liars_dice_openspiel 1v1", LIARS_DICE_OPENSPIEL, (1, 1), False),
-    ("perudo 3 faces 2v1", PERUDO3, (2, 1), False),
-    ("perudo 3 faces 1v2", PERUDO3, (1, 2), False),
-    ("perudo 3 faces 1v2 palifico", PERUDO3, (1, 2), True),
-]
 
 
 def test_the_kernel_is_built_where_the_tests_run():
     """make test installs with a C compiler: a missing kernel is a broken build, not a skip."""
     assert native.library_path() is not None
     assert native.available()
+
+
+def _edges(game, k, p):
+    """Player p's legal raises out of its reachable nodes (rows of its raise arrays)."""
+    edges = game.raise_legal[p] & game.reachable[p][k.parent]
+    if p == 1:
+        edges[0] = False  # row 0 of player 1 is a node (the opening of rank 0), not a raise
+    return edges
 
 
 @pytest.mark.parametrize(("label", "rules", "dice", "palifico"), GAMES)
@@ -40,26 +40,15 @@ def test_tree_has_the_games_reachable_nodes_and_legal_raises(label, rules, dice,
     for p in (0, 1):
         assert solver.nodes[p] == int(game.reachable[p].sum())
     # Every legal raise out of a reachable node leads to a reachable node of the other player.
-    parent = Kernel(game).parent
+    k = Kernel(game)
     for p in (0, 1):
-        legal = game.raise_legal[p] & game.reachable[p][parent]
-        if p == 1:
-            legal[0] = False  # row 0 of player 1 is the root, not a raise
-        assert solver.edges[p] == int(legal.sum())
+        assert solver.edges[p] == int(_edges(game, k, p).sum())
 
 
 def _dense_state(game, algorithm, iterations):
     dense = CFRSolver(game, algorithm, prune=False)
     dense.iterate(iterations)
     return dense
-
-
-def _edges(game, k, p):
-    """Player p's legal raises out of its reachable nodes (rows of its raise arrays)."""
-    edges = game.raise_legal[p] & game.reachable[p][k.parent]
-    if p == 1:
-        edges[0] = False  # row 0 of player 1 is a node (the opening of rank 0), not a raise
-    return edges
 
 
 @pytest.mark.parametrize(("label", "rules", "dice", "palifico"), GAMES)

@@ -3,24 +3,13 @@ dense update: the same regrets, averages and exploitability, on small games."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
+from tests.solve.support import GAMES, PERUDO3
 
-from perudo import LIARS_DICE_OPENSPIEL, PERUDO
+from perudo import PERUDO
 from perudo.solve import RoundGame
 from perudo.solve.cfr import CFRSolver
-
-PERUDO3 = dataclasses.replace(PERUDO, faces=3)
-
-GAMES = [
-    ("perudo 1v1", PERUDO, (1, 1), False),
-    ("liars_dice_openspiel 1v1", LIARS_DICE_OPENSPIEL, (1, 1), False),
-    ("perudo 3 faces 2v1", PERUDO3, (2, 1), False),
-    ("perudo 3 faces 1v2", PERUDO3, (1, 2), False),
-    ("perudo 3 faces 1v2 palifico", PERUDO3, (1, 2), True),
-]
 
 STATE = ("regret_r", "regret_d", "avg_r", "avg_d", "cur_r", "cur_d")
 

@@ -135,11 +135,9 @@ static Tree *tree_new(int n, const uint8_t *opening, const uint8_t *ok0, const u
     t->ok[0] = ok0;
     t->ok[1] = ok1;
     tree_count(t, 0, -1);
-    int nodes[2] = {t->nodes[0], t->nodes[1]};
-    int edges[2] = {t->edges[0], t->edges[1]};
     int fail = 0;
     for (int p = 0; p < 2; p++) {
-        size_t nn = (size_t)nodes[p] + 1, ne = (size_t)edges[p] + 1;
+        size_t nn = (size_t)t->nodes[p] + 1, ne = (size_t)t->edges[p] + 1;
         t->top[p] = malloc(nn * sizeof(int32_t));
         t->e0[p] = malloc(nn * sizeof(int32_t));
         t->k[p] = malloc(nn * sizeof(int32_t));
@@ -161,8 +159,6 @@ static Tree *tree_new(int n, const uint8_t *opening, const uint8_t *ok0, const u
     tree_fill(t, 0, 0, -1, 0);
     t->opening = NULL;
     t->ok[0] = t->ok[1] = NULL;
-    (void)nodes;
-    (void)edges;
     return t;
 }
 

@@ -267,6 +267,26 @@ static inline void NAME(terminal)(const NAME(S) *s, int u, int caller, int r,
     }
 }
 
+/* The discounts of discounted CFR from iteration `from` (exclusive) to `to` (inclusive), for
+ * positive and for negative regrets. */
+static inline void NAME(pending)(const NAME(S) *s, long from, long to, REAL *fp, REAL *fn) {
+    *fp = (REAL)exp(s->logpa[to] - s->logpa[from]);
+    *fn = (REAL)exp(s->logpb[to] - s->logpb[from]);
+}
+
+/* One row of regrets: r <- r * (r > 0 ? fp : fn) + (v - node), clipped at zero when `clip`
+ * (CFR+, with fp = fn = 1); the positive parts are added to norm. */
+static inline void NAME(regret_row)(REAL *restrict r, const REAL *restrict v,
+                                    const REAL *restrict node, REAL *restrict norm, int n,
+                                    REAL fp, REAL fn, int clip) {
+    for (int x = 0; x < n; x++) {
+        REAL a = r[x] * (r[x] > 0 ? fp : fn) + (v[x] - node[x]);
+        REAL pos = a > 0 ? a : 0;
+        r[x] = clip ? pos : a;
+        norm[x] += pos;
+    }
+}
+
 static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, uint64_t rm,
                          REAL *restrict out, int depth);
 
@@ -354,55 +374,21 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         const REAL *restrict sr = (const REAL *)base + i * stride + HPu;
         for (int x = 0; x < HPu; x++) out[x] += sr[x] * v[x];
     }
+    /* Regrets, and the sum of their positive parts. CFR+ clips them at zero; discounted CFR
+     * keeps them signed and first applies the discounts of the iterations since the node was
+     * last updated (positive regrets by s^a / (s^a + 1), negative ones by s^b / (s^b + 1) for
+     * each such s), in which it gained nothing, as the other player did not reach it. */
+    REAL fp = 1, fn = 1;
     if (s->discounted) {
-        /* Discounted CFR: the regrets were last updated at iteration stamp; since then each
-         * iteration has discounted them (positive by s^a / (s^a + 1), negative by
-         * s^b / (s^b + 1)) and added nothing, as the other player did not reach nd. */
-        long it = cx->iteration, st = s->stamp[u][nd];
-        REAL fp = (REAL)exp(s->logpa[it] - s->logpa[st]);
-        REAL fn = (REAL)exp(s->logpb[it] - s->logpb[st]);
-        s->stamp[u][nd] = (int32_t)it;
-        if (dl) {
-            for (int x = 0; x < HPu; x++) {
-                REAL r = Rd[x] * (Rd[x] > 0 ? fp : fn) + (term[x] - out[x]);
-                Rd[x] = r;
-                norm[x] = r > 0 ? r : 0;
-            }
-        } else {
-            for (int x = 0; x < HPu; x++) norm[x] = 0;
-        }
-        for (int i = 0; i < k; i++) {
-            const REAL *restrict v = vals + (size_t)i * HPu;
-            REAL *restrict rr = (REAL *)base + i * stride;
-            for (int x = 0; x < HPu; x++) {
-                REAL r = rr[x] * (rr[x] > 0 ? fp : fn) + (v[x] - out[x]);
-                rr[x] = r;
-                norm[x] += r > 0 ? r : 0;
-            }
-        }
-    } else {
-        /* CFR+: regrets clipped at zero, and their sum. */
-        if (dl) {
-            for (int x = 0; x < HPu; x++) {
-                REAL r = Rd[x] + (term[x] - out[x]);
-                r = r > 0 ? r : 0;
-                Rd[x] = r;
-                norm[x] = r;
-            }
-        } else {
-            for (int x = 0; x < HPu; x++) norm[x] = 0;
-        }
-        for (int i = 0; i < k; i++) {
-            const REAL *restrict v = vals + (size_t)i * HPu;
-            REAL *restrict rr = (REAL *)base + i * stride;
-            for (int x = 0; x < HPu; x++) {
-                REAL r = rr[x] + (v[x] - out[x]);
-                r = r > 0 ? r : 0;
-                rr[x] = r;
-                norm[x] += r;
-            }
-        }
+        NAME(pending)(s, s->stamp[u][nd], cx->iteration, &fp, &fn);
+        s->stamp[u][nd] = (int32_t)cx->iteration;
     }
+    int clip = !s->discounted;
+    for (int x = 0; x < HPu; x++) norm[x] = 0;
+    if (dl) NAME(regret_row)(Rd, term, out, norm, HPu, fp, fn, clip);
+    for (int i = 0; i < k; i++)
+        NAME(regret_row)((REAL *)base + i * stride, vals + (size_t)i * HPu, out, norm, HPu, fp,
+                         fn, clip);
     /* The new strategy: regrets over their sum, uniform where they are all zero (as
      * Kernel.normalize: a sum below the smallest normal number counts as zero). */
     REAL uni = (REAL)(1.0 / (double)(k + dl));
@@ -727,12 +713,8 @@ void NAME(cfr_export)(void *solver, int p, int which, double *raises_out, double
     int H = t->H[p];
     if (s->discounted && which == 0 && !NAME(discounts)(s, s->iterations + 1)) return;
     for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
-        double fp = 1.0, fn = 1.0;
-        if (s->discounted && which == 0) {
-            long st = s->stamp[p][nd], it = s->iterations;
-            fp = exp(s->logpa[it] - s->logpa[st]);
-            fn = exp(s->logpb[it] - s->logpb[st]);
-        }
+        REAL fp = 1, fn = 1;
+        if (s->discounted && which == 0) NAME(pending)(s, s->stamp[p][nd], s->iterations, &fp, &fn);
         for (int32_t i = -1; i < t->k[p][nd]; i++) {
             int edge = i >= 0;
             int32_t id = edge ? t->e0[p][nd] + i : nd;

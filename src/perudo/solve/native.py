@@ -240,7 +240,6 @@ class NativeCFR:
         """Reachable nodes where each player is to act."""
         self.edges = (int(sizes[2]), int(sizes[3]))
         """Legal raises out of each player's nodes."""
-        self.prune = True
 
     def __del__(self) -> None:
         handle = getattr(self, "_handle", None)

@@ -191,13 +191,15 @@ def solve_round(
                 solver.iterate(step)
                 per_iteration = (time.perf_counter() - began) / step
             if isinstance(solver, native.NativeCFR):
+                # The compiled best responses need no average in numpy: make one only to keep.
                 br0, br1, _ = solver.exploitability()
-                best.offer(br0, br1, solver.average)
+                if best.improves(br0, br1):
+                    best.keep(br0, br1, solver.average())
             else:
                 average = solver.average()
                 with single_threaded_blas():
                     br0, br1, _ = solver.kernel.exploitability(average)
-                best.offer(br0, br1, lambda a=average: a)  # type: ignore[misc]
+                best.keep(br0, br1, average)
             expl = best.exploitability
             elapsed = time.perf_counter() - start
             if progress is not None:
@@ -240,12 +242,14 @@ class _BestOfEach:
         self.br = [np.inf, np.inf]
         self.halves: list[tuple[Array, Array] | None] = [None, None]
 
-    def offer(self, br0: float, br1: float, average: Callable[[], Profile]) -> None:
-        """Keep player 1's half of ``average()`` if ``br0`` is its best, player 0's likewise."""
-        profile: Profile | None = None
+    def improves(self, br0: float, br1: float) -> bool:
+        """Whether a profile with these best responses betters either player's half."""
+        return br0 < self.br[0] or br1 < self.br[1]
+
+    def keep(self, br0: float, br1: float, profile: Profile) -> None:
+        """Keep player 1's half of ``profile`` if ``br0`` is its best, player 0's likewise."""
         for player, br in ((1, br0), (0, br1)):
             if br < self.br[1 - player]:
-                profile = profile if profile is not None else average()
                 self.br[1 - player] = br
                 self.halves[player] = (profile.raises[player], profile.dudo[player])
 
