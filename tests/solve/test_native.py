@@ -182,6 +182,29 @@ def test_solve_round_uses_the_compiled_kernel_on_large_rounds():
     assert sol.value == pytest.approx(numpy_run.value, abs=3e-4)
 
 
+def test_kept_averages_are_the_averages_at_the_time_they_were_kept():
+    game = RoundGame(PERUDO5, (2, 1))
+    solver = NativeCFR(game, "dcfr", dtype=np.float32, threads=2, reach_floor=1e-8)
+    with pytest.raises(ValueError, match="no average kept for player 0"):
+        solver.kept()
+    solver.iterate(20)
+    at20 = solver.average()
+    solver.keep(0)
+    solver.keep(1)
+    solver.iterate(20)
+    at40 = solver.average()
+    solver.keep(1)
+    assert solver.kept_iterations() == (20, 40)
+    kept = solver.kept()
+    for p, want in ((0, at20), (1, at40)):
+        assert np.array_equal(kept.raises[p], want.raises[p])
+        assert np.array_equal(kept.dudo[p], want.dudo[p])
+    # A later average differs, so the copy really is of the time it was kept.
+    assert not np.array_equal(at20.raises[0], at40.raises[0])
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        solver.keep(2)
+
+
 def test_bad_requests_are_refused_by_name():
     game = RoundGame(PERUDO, (1, 1))
     with pytest.raises(ValueError, match="pcfr\\+"):

@@ -133,3 +133,32 @@ def test_solution_records_the_float_type_cfr_ran_in():
     assert auto.info["dtype"] == "float64"
     assert single.info["dtype"] == "float32"
     assert solve_round(game, method="lp").info == {}
+
+
+def test_checks_go_halfway_to_where_the_curve_says_the_target_is_reached():
+    from perudo.solve.solver import _halfway
+
+    # Falling as 1/t: 1e-4 at 1,000 iterations, 5e-5 at 2,000 reaches 1e-6 at 100,000;
+    # halfway is 49,000 iterations on, capped at half the iterations done.
+    assert _halfway([(1000, 1e-4), (2000, 5e-5)], 1e-6) == 1000
+    # Near the target: 2e-6 at 3,000 and 1.5e-6 at 4,000 (also as 1/t) reach 1e-6 at 6,000.
+    assert _halfway([(3000, 2e-6), (4000, 1.5e-6)], 1e-6) == 1000
+    # Steeper (as 1/t²): 1.6e-6 at 4,000 after 6.4e-6 at 2,000 reaches 1e-6 near 5,060.
+    assert _halfway([(2000, 6.4e-6), (4000, 1.6e-6)], 1e-6) == 529
+    # No fall, one check, or the target reached: no jump (the few-percent step applies).
+    assert _halfway([(1000, 1e-4), (2000, 1e-4)], 1e-6) == 0
+    assert _halfway([(1000, 1e-4)], 1e-6) == 0
+    assert _halfway([(1000, 1e-4), (2000, 9e-7)], 1e-6) == 0
+
+
+def test_best_of_each_keeps_each_players_best_half():
+    from perudo.solve.solver import _BestOfEach
+
+    best = _BestOfEach()
+    # br0 measures player 1's strategy, br1 player 0's.
+    assert best.improved(0.30, -0.20) == [0, 1]
+    assert best.improved(0.25, -0.10) == [1]
+    assert best.improved(0.26, -0.25) == [0]
+    assert best.improved(0.27, -0.22) == []
+    assert best.br == [0.25, -0.25]
+    assert best.exploitability == 0.0

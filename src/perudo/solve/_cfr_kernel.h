@@ -35,9 +35,7 @@ typedef struct NAME(Solver) {
     size_t rec[2];       /* bytes of one record of player p */
     unsigned char *E[2]; /* edge records */
     unsigned char *N[2]; /* node records (dudo) */
-    uint32_t *act[2];    /* per node: raises the current strategy takes for some hand */
     uint64_t *hm[2];     /* per edge: the hands that take it (all bits past 64 hands) */
-    uint64_t *dhm[2];    /* per node: the hands that call dudo there */
     REAL *w[2];          /* chance weight of each hand (zero for padding) */
     double *wd[2];
     REAL *pay[2];        /* pay[u][((caller * n + r) * (D[q] + 1) + c) * HP[u] + x] */
@@ -58,7 +56,7 @@ typedef struct NAME(Solver) {
     double alpha, beta;  /* DCFR's discounts of positive and negative regrets */
     double *logpa, *logpb; /* logpa[t] = sum over s <= t of log(s^alpha / (s^alpha + 1)) */
     long logcap;
-    int32_t *stamp[2];   /* DCFR: per node, the iteration its regrets were last updated */
+    double *snap[2];     /* a copy of each player's average (cfr_snapshot): nodes, then edges */
 } NAME(S);
 
 #define R_OF(s, p, base, i) ((REAL *)((base) + (size_t)(i) * (s)->rec[p]))
@@ -73,10 +71,8 @@ void NAME(cfr_free)(void *solver) {
     for (int p = 0; p < 2; p++) {
         free(s->E[p]);
         free(s->N[p]);
-        free(s->act[p]);
         free(s->hm[p]);
-        free(s->dhm[p]);
-        free(s->stamp[p]);
+        free(s->snap[p]);
         free(s->w[p]);
         free(s->wd[p]);
         free(s->pay[p]);
@@ -121,16 +117,16 @@ static inline uint64_t NAME(hands_taking)(const REAL *restrict p, int H) {
 /* Recomputes the masks of a node from its current strategy. */
 static void NAME(masks)(NAME(S) *s, int p, int32_t nd) {
     const Tree *t = s->t;
-    int H = t->H[p], k = t->k[p][nd];
-    int32_t e0 = t->e0[p][nd];
+    int H = t->H[p], k = t->nd[p][nd].k;
+    int32_t e0 = t->nd[p][nd].e0;
     uint32_t mask = 0;
     for (int i = 0; i < k; i++) {
         uint64_t m = NAME(hands_taking)(S_OF(s, p, s->E[p], e0 + i), H);
         s->hm[p][e0 + i] = m;
         if (m) mask |= 1u << i;
     }
-    s->act[p][nd] = mask;
-    s->dhm[p][nd] = t->top[p][nd] >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), H) : 0;
+    t->nd[p][nd].act = mask;
+    t->nd[p][nd].dhm = t->nd[p][nd].top >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), H) : 0;
 }
 
 /* The uniform strategy at every node (what regret matching+ plays with no regret). */
@@ -138,10 +134,10 @@ static void NAME(uniform)(NAME(S) *s, int p) {
     const Tree *t = s->t;
     int HP = s->HP[p];
     for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
-        int k = t->k[p][nd], dl = t->top[p][nd] >= 0;
+        int k = t->nd[p][nd].k, dl = t->nd[p][nd].top >= 0;
         REAL u = (REAL)(1.0 / (double)(k + dl));
         for (int i = 0; i < k; i++) {
-            REAL *sr = S_OF(s, p, s->E[p], t->e0[p][nd] + i);
+            REAL *sr = S_OF(s, p, s->E[p], t->nd[p][nd].e0 + i);
             for (int x = 0; x < HP; x++) sr[x] = u;
         }
         REAL *sd = S_OF(s, p, s->N[p], nd);
@@ -174,10 +170,7 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
         s->rec[p] = 2 * (size_t)HP * sizeof(REAL) + (size_t)HP * sizeof(double);
         s->E[p] = NAME(zalloc)(((size_t)t->edges[p] + 1) * s->rec[p]);
         s->N[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * s->rec[p]);
-        s->act[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * sizeof(uint32_t));
         s->hm[p] = NAME(zalloc)(((size_t)t->edges[p] + 1) * sizeof(uint64_t));
-        s->dhm[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * sizeof(uint64_t));
-        s->stamp[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * sizeof(int32_t));
         s->w[p] = NAME(zalloc)((size_t)HP * sizeof(REAL));
         s->wd[p] = NAME(zalloc)((size_t)HP * sizeof(double));
         int C = t->D[1 - p] + 1;
@@ -186,7 +179,7 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
         s->payd[p] = NAME(zalloc)(np * sizeof(double));
         int Cp = t->D[p] + 1;
         s->oh[p] = NAME(zalloc)((size_t)n * (size_t)Cp * (size_t)HP * sizeof(REAL));
-        fail |= !s->E[p] || !s->N[p] || !s->act[p] || !s->hm[p] || !s->dhm[p] || !s->stamp[p] || !s->w[p] || !s->wd[p] ||
+        fail |= !s->E[p] || !s->N[p] || !s->hm[p] || !s->w[p] || !s->wd[p] ||
                 !s->pay[p] || !s->payd[p] || !s->oh[p];
         if (fail) break;
         for (int r = 0; r < n; r++)
@@ -335,8 +328,9 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
     NAME(S) *s = (NAME(S) *)cx->s;
     const Tree *t = s->t;
     int u = cx->u, HPu = s->HP[u], Hu = t->H[u];
-    int top = t->top[u][nd], k = t->k[u][nd], dl = top >= 0;
-    int32_t e0 = t->e0[u][nd];
+    Node *node = &t->nd[u][nd];
+    int top = node->top, k = node->k, dl = top >= 0;
+    int32_t e0 = node->e0, c0 = node->c0;
     cx->visited++;
     REAL *restrict vals = cx->scratch + s->per_depth * (size_t)depth; /* k rows, term, norm */
     /* What this node and its children will read first: its regrets and strategy for dudo,
@@ -346,16 +340,14 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         NAME(fetch)(R_OF(s, u, s->N[u], nd), 2 * (size_t)HPu * sizeof(REAL), 1);
         for (int i = 0; i < k; i++)
             NAME(fetch)(R_OF(s, u, s->E[u], e0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
+        NAME(fetch)(&t->nd[q][c0], (size_t)k * sizeof(Node), 0);
         for (int i = 0; i < k; i++) {
-            int32_t c = t->child[u][e0 + i];
-            NAME(fetch)(S_OF(s, q, s->N[q], c), (size_t)s->HP[q] * sizeof(REAL), 0);
-            __builtin_prefetch(&s->act[q][c]);
-            __builtin_prefetch(&s->dhm[q][c]);
-            __builtin_prefetch(&s->hm[q][t->e0[q][c]]);
+            NAME(fetch)(S_OF(s, q, s->N[q], c0 + i), (size_t)s->HP[q] * sizeof(REAL), 0);
+            NAME(fetch)(A_OF(s, q, s->N[q], c0 + i), (size_t)s->HP[q] * sizeof(double), 1);
         }
     }
     for (int i = 0; i < k; i++)
-        NAME(walk_q)(cx, t->child[u][e0 + i], rho, rm, vals + (size_t)i * HPu, depth + 1);
+        NAME(walk_q)(cx, c0 + i, rho, rm, vals + (size_t)i * HPu, depth + 1);
     if (cx->mode == WALK_COLLECT) return;
     REAL *restrict term = vals + (size_t)k * HPu;
     REAL *restrict norm = term + HPu;
@@ -380,8 +372,8 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
      * each such s), in which it gained nothing, as the other player did not reach it. */
     REAL fp = 1, fn = 1;
     if (s->discounted) {
-        NAME(pending)(s, s->stamp[u][nd], cx->iteration, &fp, &fn);
-        s->stamp[u][nd] = (int32_t)cx->iteration;
+        NAME(pending)(s, node->stamp, cx->iteration, &fp, &fn);
+        node->stamp = (int32_t)cx->iteration;
     }
     int clip = !s->discounted;
     for (int x = 0; x < HPu; x++) norm[x] = 0;
@@ -403,10 +395,10 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         s->hm[u][e0 + i] = m;
         if (m) mask |= 1u << i;
     }
-    s->act[u][nd] = mask;
+    node->act = mask;
     if (dl) {
         for (int x = 0; x < HPu; x++) Sd[x] = inv[x] > 0 ? (Rd[x] > 0 ? Rd[x] : 0) * inv[x] : uni;
-        s->dhm[u][nd] = NAME(hands_taking)(Sd, Hu);
+        node->dhm = NAME(hands_taking)(Sd, Hu);
     }
 }
 
@@ -419,8 +411,9 @@ static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
     NAME(S) *s = (NAME(S) *)cx->s;
     const Tree *t = s->t;
     int u = cx->u, q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
-    int top = t->top[q][nd];
-    int32_t e0 = t->e0[q][nd];
+    const Node *node = &t->nd[q][nd];
+    int top = node->top;
+    int32_t e0 = node->e0, c0 = node->c0;
     int accumulate = cx->mode != WALK_COLLECT && cx->weight != 0;
     double weight = cx->weight;
     const uint64_t *hm = s->hm[q] + e0;
@@ -430,18 +423,18 @@ static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
     REAL *restrict tmp = rho2 + HPq;
     /* The raises some reached hand takes; their rows are fetched ahead of use. */
     uint32_t live = 0;
-    for (uint32_t mask = s->act[q][nd]; mask; mask &= mask - 1) {
+    for (uint32_t mask = node->act; mask; mask &= mask - 1) {
         int i = __builtin_ctz(mask);
         if (hm[i] & rm) {
             live |= 1u << i;
             NAME(fetch)(S_OF(s, q, s->E[q], e0 + i), (size_t)HPq * sizeof(REAL), 0);
             NAME(fetch)(A_OF(s, q, s->E[q], e0 + i), (size_t)HPq * sizeof(double), 1);
-            int32_t c = t->child[q][e0 + i];
-            NAME(fetch)(R_OF(s, u, s->N[u], c), 2 * (size_t)HPu * sizeof(REAL), 1);
+            __builtin_prefetch(&t->nd[u][c0 + i]);
+            NAME(fetch)(R_OF(s, u, s->N[u], c0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
         }
     }
     for (int x = 0; x < HPu; x++) out[x] = 0;
-    if (top >= 0 && (s->dhm[q][nd] & rm)) {
+    if (top >= 0 && (node->dhm & rm)) {
         const REAL *restrict sd = S_OF(s, q, s->N[q], nd);
         for (int y = 0; y < HPq; y++) rho2[y] = rho[y] * sd[y];
         if (accumulate) {
@@ -467,7 +460,7 @@ static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
             double *restrict ar = A_OF(s, q, s->E[q], e);
             for (int y = 0; y < HPq; y++) ar[y] += weight * (double)rho2[y];
         }
-        NAME(walk_u)(cx, t->child[q][e], rho2, rm & hm[i], tmp, depth + 1);
+        NAME(walk_u)(cx, c0 + i, rho2, rm & hm[i], tmp, depth + 1);
         for (int x = 0; x < HPu; x++) out[x] += tmp[x];
     }
 }
@@ -612,8 +605,8 @@ static void NAME(br_u)(const NAME(S) *s, double *sd, int u, int32_t nd,
                        const double *restrict rho, double *restrict out, int depth) {
     const Tree *t = s->t;
     int HPu = s->HP[u];
-    int top = t->top[u][nd], k = t->k[u][nd];
-    int32_t e0 = t->e0[u][nd];
+    int top = t->nd[u][nd].top, k = t->nd[u][nd].k;
+    int32_t e0 = t->nd[u][nd].e0;
     double *restrict tmp = sd + s->per_depth * (size_t)depth;
     if (top >= 0) {
         NAME(terminal_d)(s, u, u, top, rho, out);
@@ -621,7 +614,7 @@ static void NAME(br_u)(const NAME(S) *s, double *sd, int u, int32_t nd,
         for (int x = 0; x < HPu; x++) out[x] = -INFINITY;
     }
     for (int i = 0; i < k; i++) {
-        NAME(br_q)(s, sd, u, t->child[u][e0 + i], rho, tmp, depth + 1);
+        NAME(br_q)(s, sd, u, t->nd[u][nd].c0 + i, rho, tmp, depth + 1);
         for (int x = 0; x < HPu; x++) out[x] = tmp[x] > out[x] ? tmp[x] : out[x];
     }
 }
@@ -630,8 +623,8 @@ static void NAME(br_q)(const NAME(S) *s, double *sd, int u, int32_t nd,
                        const double *restrict rho, double *restrict out, int depth) {
     const Tree *t = s->t;
     int q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
-    int top = t->top[q][nd], k = t->k[q][nd], dl = top >= 0;
-    int32_t e0 = t->e0[q][nd];
+    int top = t->nd[q][nd].top, k = t->nd[q][nd].k, dl = top >= 0;
+    int32_t e0 = t->nd[q][nd].e0;
     double *restrict inv = sd + s->per_depth * (size_t)depth;
     double *restrict rho2 = inv + HPq;
     double *restrict tmp = rho2 + HPq;
@@ -663,7 +656,7 @@ static void NAME(br_q)(const NAME(S) *s, double *sd, int u, int32_t nd,
             pos |= rho2[y] > 0;
         }
         if (!pos) continue;
-        NAME(br_u)(s, sd, u, t->child[q][e0 + i], rho2, tmp, depth + 1);
+        NAME(br_u)(s, sd, u, t->nd[q][nd].c0 + i, rho2, tmp, depth + 1);
         for (int x = 0; x < HPu; x++) out[x] += tmp[x];
     }
 }
@@ -698,13 +691,34 @@ void NAME(cfr_best_responses)(void *solver, double *out) {
 /* -- moving arrays to and from the Python layout (rows x hands, doubles) ------------------ */
 
 static void *NAME(field)(const NAME(S) *s, int p, int edge, int which, int32_t i) {
+    if (which == 3)
+        return s->snap[p] + ((size_t)(edge ? s->t->nodes[p] : 0) + (size_t)i) * s->HP[p];
     unsigned char *base = edge ? s->E[p] : s->N[p];
     if (which == 0) return R_OF(s, p, base, i);
     if (which == 1) return S_OF(s, p, base, i);
     return A_OF(s, p, base, i);
 }
 
-/* which: 0 regrets, 1 current strategy, 2 average. Rows of unreachable histories are left as
+/* Copies player p's average (its unnormalized sums) aside, to be exported later as `which` 3:
+ * what solve_round keeps of the best average seen. Returns 0 when memory runs out. */
+int NAME(cfr_snapshot)(void *solver, int p) {
+    NAME(S) *s = solver;
+    const Tree *t = s->t;
+    size_t HP = (size_t)s->HP[p];
+    if (!s->snap[p]) {
+        s->snap[p] = malloc(((size_t)t->nodes[p] + (size_t)t->edges[p]) * HP * sizeof(double));
+        if (!s->snap[p]) return 0;
+    }
+    double *o = s->snap[p];
+    for (int32_t i = 0; i < t->nodes[p]; i++, o += HP)
+        memcpy(o, A_OF(s, p, s->N[p], i), HP * sizeof(double));
+    for (int32_t i = 0; i < t->edges[p]; i++, o += HP)
+        memcpy(o, A_OF(s, p, s->E[p], i), HP * sizeof(double));
+    return 1;
+}
+
+/* which: 0 regrets, 1 current strategy, 2 average, 3 the average as of the last cfr_snapshot
+ * (which must have been taken). Rows of unreachable histories are left as
  * they are in raises_out / dudo_out. DCFR's regrets are given as of the last iteration (the
  * discounts not yet applied to a node are applied here). */
 void NAME(cfr_export)(void *solver, int p, int which, double *raises_out, double *dudo_out) {
@@ -714,15 +728,15 @@ void NAME(cfr_export)(void *solver, int p, int which, double *raises_out, double
     if (s->discounted && which == 0 && !NAME(discounts)(s, s->iterations + 1)) return;
     for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
         REAL fp = 1, fn = 1;
-        if (s->discounted && which == 0) NAME(pending)(s, s->stamp[p][nd], s->iterations, &fp, &fn);
-        for (int32_t i = -1; i < t->k[p][nd]; i++) {
+        if (s->discounted && which == 0) NAME(pending)(s, t->nd[p][nd].stamp, s->iterations, &fp, &fn);
+        for (int32_t i = -1; i < t->nd[p][nd].k; i++) {
             int edge = i >= 0;
-            int32_t id = edge ? t->e0[p][nd] + i : nd;
+            int32_t id = edge ? t->nd[p][nd].e0 + i : nd;
             double *o = edge ? raises_out + (size_t)t->erow[p][id] * H
                              : dudo_out + (size_t)t->row[p][nd] * H;
             const void *f = NAME(field)(s, p, edge, which, id);
             for (int x = 0; x < H; x++) {
-                double v = which == 2 ? ((const double *)f)[x] : (double)((const REAL *)f)[x];
+                double v = which >= 2 ? ((const double *)f)[x] : (double)((const REAL *)f)[x];
                 o[x] = v * (v > 0 ? fp : fn);
             }
         }
@@ -751,7 +765,7 @@ void NAME(cfr_import)(void *solver, int p, int which, const double *raises_in,
     }
     for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
         NAME(masks)(s, p, nd);
-        s->stamp[p][nd] = (int32_t)s->iterations;
+        t->nd[p][nd].stamp = (int32_t)s->iterations;
     }
 }
 

@@ -94,6 +94,9 @@ def _library() -> ctypes.CDLL | None:
         its = getattr(lib, f"cfr_set_iterations_{sfx}")
         its.restype = None
         its.argtypes = [_P, ctypes.c_long]
+        snap = getattr(lib, f"cfr_snapshot_{sfx}")
+        snap.restype = ctypes.c_int
+        snap.argtypes = [_P, ctypes.c_int]
         visited = getattr(lib, f"cfr_visited_{sfx}")
         visited.restype = None
         visited.argtypes = [_P, _P]
@@ -228,6 +231,7 @@ class NativeCFR:
             raise RuntimeError(f"out of memory building the compiled solver for {game.describe()}")
         self._handle: int | None = int(handle)
         self.iterations = 0
+        self._kept: list[int | None] = [None, None]
         self.gamma = 2.0
         """The average weighs iteration ``t`` by ``t**gamma`` (``cfr+linear``: 1)."""
         if algorithm == "dcfr":
@@ -316,7 +320,34 @@ class NativeCFR:
 
     def average(self) -> Profile:
         """The average strategy, normalized as :meth:`CFRSolver.average` does."""
-        (r0, r1), (d0, d1) = self._export(2)
+        return self._normalized(2)
+
+    def keep(self, player: int) -> None:
+        """Keep a copy of ``player``'s average as it is now (in the compiled solver's memory,
+        no export): :meth:`kept` returns the profile of the last copies of both players."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {player}")
+        if not self._call("cfr_snapshot", int(player)):
+            raise MemoryError(f"out of memory in the compiled solver: {self.game.describe()}")
+        self._kept[player] = self.iterations
+
+    def kept(self) -> Profile:
+        """The profile of the averages last kept by :meth:`keep`, normalized as
+        :meth:`average`.
+
+        :raises ValueError: if either player's average was never kept.
+        """
+        missing = [p for p in (0, 1) if self._kept[p] is None]
+        if missing:
+            raise ValueError(f"no average kept for player {missing[0]} (call keep first)")
+        return self._normalized(3)
+
+    def kept_iterations(self) -> tuple[int | None, int | None]:
+        """The iteration at which each player's kept average was copied."""
+        return self._kept[0], self._kept[1]
+
+    def _normalized(self, which: int) -> Profile:
+        (r0, r1), (d0, d1) = self._export(which)
         raises, dudo = [r0, r1], [d0, d1]
         for p in (0, 1):
             self.kernel.normalize(p, raises[p], dudo[p])

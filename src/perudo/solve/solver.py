@@ -7,8 +7,9 @@ more dice may not change the face, P-32) and, otherwise, discounted CFR in the c
 not built — stopping at ``target`` exploitability, ``max_iterations`` or ``time_limit``
 seconds, whichever comes first. ``benchmarks/solve.py`` prints the measurements behind this.
 
-The exploitability is checked every few iterations by exact best responses, and each player's
-best average so far is kept: the exploitability of a profile is half the sum of one term per
+The exploitability is checked every few iterations by exact best responses (sparsely while the
+target is far), and each player's best average so far is kept (copied aside in the compiled
+kernel's memory): the exploitability of a profile is half the sum of one term per
 player (the other's best response against it), so the best of each is a better profile than
 the last average whenever the iterates wander (the figures reported are always those of the
 profile returned, recomputed in float64 on the whole tree).
@@ -16,6 +17,7 @@ profile returned, recomputed in float64 on the whole tree).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -127,8 +129,10 @@ def solve_round(
         max_iterations: stop CFR after this many iterations (default: no limit).
         time_limit: stop CFR after this many seconds (default: no limit).
         check_every: iterations between exploitability checks (default: 25, or 50 for rounds
-            with one die each, and from 500 or 1,000 iterations on, 5% of the iterations done,
-            as the time limit allows; in the compiled kernel 100, then 3%).
+            with one die each, and from 500 or 1,000 iterations on, 5% of the iterations done;
+            in the compiled kernel 100, then 3%; and while the target is far, halfway to the
+            iteration where the fall between the last two checks says it would be reached, at
+            most half the iterations done: all as the time limit allows).
         dtype: float type of CFR's regrets and strategies (``float32`` halves memory; the
             figures are always recomputed in float64). ``None``: :func:`pick_dtype` (float32
             for rounds of three dice and more while ``target`` ≥ 1e-7, float64 otherwise).
@@ -175,12 +179,14 @@ def solve_round(
             share = 20
         best = _BestOfEach()
         per_iteration = 0.0
+        checks: list[tuple[int, float]] = []
         while True:
             step = every
             if check_every is None:
                 # A check costs a few iterations: past the first checks, check every few percent
-                # of the iterations done (at most that many more than needed), within the time.
-                step = max(step, solver.iterations // share)
+                # of the iterations done (at most that many more than needed), and while the
+                # target is far, halfway to where the curve so far says it will be reached.
+                step = max(step, solver.iterations // share, _halfway(checks, target))
                 if time_limit is not None and per_iteration > 0:
                     left = time_limit - (time.perf_counter() - start)
                     step = max(every, min(step, int(left / per_iteration)))
@@ -191,16 +197,19 @@ def solve_round(
                 solver.iterate(step)
                 per_iteration = (time.perf_counter() - began) / step
             if isinstance(solver, native.NativeCFR):
-                # The compiled best responses need no average in numpy: make one only to keep.
+                # The compiled best responses need no average in numpy, and the best averages
+                # are copied aside in the compiled solver's memory.
                 br0, br1, _ = solver.exploitability()
-                if best.improves(br0, br1):
-                    best.keep(br0, br1, solver.average())
+                for player in best.improved(br0, br1):
+                    solver.keep(player)
             else:
                 average = solver.average()
                 with single_threaded_blas():
                     br0, br1, _ = solver.kernel.exploitability(average)
-                best.keep(br0, br1, average)
+                for player in best.improved(br0, br1):
+                    best.halves[player] = (average.raises[player], average.dudo[player])
             expl = best.exploitability
+            checks.append((solver.iterations, expl))
             elapsed = time.perf_counter() - start
             if progress is not None:
                 progress(solver.iterations, expl, elapsed)
@@ -211,7 +220,8 @@ def solve_round(
             if time_limit is not None and elapsed >= time_limit:
                 break
         iterations = solver.iterations
-        profile = best.profile().astype(np.float64)
+        kept = solver.kept() if isinstance(solver, native.NativeCFR) else best.profile()
+        profile = kept.astype(np.float64)
     kernel = Kernel(game)
     with single_threaded_blas():
         br0, br1, expl = kernel.exploitability(profile)
@@ -231,6 +241,21 @@ def solve_round(
     )
 
 
+def _halfway(checks: list[tuple[int, float]], target: float) -> int:
+    """Iterations to half the distance to where the exploitability would reach ``target`` if
+    it kept falling as a power of the iterations, as between the last two checks (0 when it did
+    not fall, or the target is reached); at most half the iterations done, so the checks stay
+    within a factor 1.5 of each other."""
+    if len(checks) < 2 or target <= 0:
+        return 0
+    (t1, e1), (t2, e2) = checks[-2], checks[-1]
+    if not (t2 > t1 > 0 and e1 > e2 > target):
+        return 0
+    rate = min(max(math.log(e1 / e2) / math.log(t2 / t1), 0.3), 3.0)
+    reached = t2 * (e2 / target) ** (1.0 / rate)
+    return int(min((reached - t2) / 2.0, t2 / 2.0))
+
+
 class _BestOfEach:
     """Each player's best average strategy seen at the checks.
 
@@ -242,16 +267,16 @@ class _BestOfEach:
         self.br = [np.inf, np.inf]
         self.halves: list[tuple[Array, Array] | None] = [None, None]
 
-    def improves(self, br0: float, br1: float) -> bool:
-        """Whether a profile with these best responses betters either player's half."""
-        return br0 < self.br[0] or br1 < self.br[1]
-
-    def keep(self, br0: float, br1: float, profile: Profile) -> None:
-        """Keep player 1's half of ``profile`` if ``br0`` is its best, player 0's likewise."""
-        for player, br in ((1, br0), (0, br1)):
+    def improved(self, br0: float, br1: float) -> list[int]:
+        """The players whose strategy in a profile with these best responses is the best seen
+        (player 1 if ``br0`` is the lowest yet, player 0 if ``br1`` is), recorded as such: the
+        caller keeps their halves."""
+        players = []
+        for player, br in ((0, br1), (1, br0)):
             if br < self.br[1 - player]:
                 self.br[1 - player] = br
-                self.halves[player] = (profile.raises[player], profile.dudo[player])
+                players.append(player)
+        return players
 
     @property
     def exploitability(self) -> float:
