@@ -55,6 +55,7 @@ typedef struct NAME(Solver) {
     REAL floor;          /* reach of the other player below which a raise is not followed */
     double alpha, beta;  /* DCFR's discounts of positive and negative regrets */
     double *logpa, *logpb; /* logpa[t] = sum over s <= t of log(s^alpha / (s^alpha + 1)) */
+    double *stepa, *stepb; /* stepa[t] = t^alpha / (t^alpha + 1) */
     long logcap;
     double *snap[2];     /* a copy of each player's average (cfr_snapshot): nodes, then edges */
 } NAME(S);
@@ -86,6 +87,8 @@ void NAME(cfr_free)(void *solver) {
     free(s->fout);
     free(s->logpa);
     free(s->logpb);
+    free(s->stepa);
+    free(s->stepb);
     if (s->t) tree_free(s->t);
     free(s);
 }
@@ -263,6 +266,11 @@ static inline void NAME(terminal)(const NAME(S) *s, int u, int caller, int r,
 /* The discounts of discounted CFR from iteration `from` (exclusive) to `to` (inclusive), for
  * positive and for negative regrets. */
 static inline void NAME(pending)(const NAME(S) *s, long from, long to, REAL *fp, REAL *fn) {
+    if (from == to - 1) { /* updated the iteration before: one step, from the table */
+        *fp = (REAL)s->stepa[to];
+        *fn = (REAL)s->stepb[to];
+        return;
+    }
     *fp = (REAL)exp(s->logpa[to] - s->logpa[from]);
     *fn = (REAL)exp(s->logpb[to] - s->logpb[from]);
 }
@@ -319,6 +327,13 @@ static int NAME(frontier)(NAME(Ctx) *cx, int32_t nd, int is_u, const REAL *restr
     return 1;
 }
 
+/* Asks for the challenge rows of p's node nd (strategy and average: what a walk of the other
+ * player's update reads there first). */
+static inline void NAME(challenge_rows)(const NAME(S) *s, int p, int32_t nd) {
+    NAME(fetch)(S_OF(s, p, s->N[p], nd), (size_t)s->HP[p] * sizeof(REAL), 0);
+    NAME(fetch)(A_OF(s, p, s->N[p], nd), (size_t)s->HP[p] * sizeof(double), 1);
+}
+
 /* u to act at node nd, the other player's reach rho: values into out, then regrets and the
  * strategy at nd (regret matching+). Every raise is visited: the other player's reach does not
  * change with u's action. */
@@ -341,22 +356,21 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         for (int i = 0; i < k; i++)
             NAME(fetch)(R_OF(s, u, s->E[u], e0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
         NAME(fetch)(&t->nd[q][c0], (size_t)k * sizeof(Node), 0);
-        for (int i = 0; i < k; i++) {
-            NAME(fetch)(S_OF(s, q, s->N[q], c0 + i), (size_t)s->HP[q] * sizeof(REAL), 0);
-            NAME(fetch)(A_OF(s, q, s->N[q], c0 + i), (size_t)s->HP[q] * sizeof(double), 1);
-        }
+        for (int i = 0; i < k; i++) NAME(challenge_rows)(s, q, c0 + i);
     }
+    /* The challenge's values first (from tables already in cache), while the rows asked for
+     * above arrive. */
+    REAL *restrict term = vals + (size_t)k * HPu;
+    REAL *restrict norm = term + HPu;
+    if (dl && cx->mode != WALK_COLLECT) NAME(terminal)(s, u, u, top, rho, term);
     for (int i = 0; i < k; i++)
         NAME(walk_q)(cx, c0 + i, rho, rm, vals + (size_t)i * HPu, depth + 1);
     if (cx->mode == WALK_COLLECT) return;
-    REAL *restrict term = vals + (size_t)k * HPu;
-    REAL *restrict norm = term + HPu;
     unsigned char *base = s->E[u] + (size_t)e0 * s->rec[u];
     size_t stride = s->rec[u] / sizeof(REAL);
     REAL *restrict Rd = R_OF(s, u, s->N[u], nd);
     REAL *restrict Sd = Rd + HPu;
     if (dl) {
-        NAME(terminal)(s, u, u, top, rho, term);
         for (int x = 0; x < HPu; x++) out[x] = Sd[x] * term[x];
     } else {
         for (int x = 0; x < HPu; x++) out[x] = 0;
@@ -536,15 +550,22 @@ static int NAME(discounts)(NAME(S) *s, long upto) {
     if (a) s->logpa = a;
     double *b = realloc(s->logpb, (size_t)cap * sizeof(double));
     if (b) s->logpb = b;
-    if (!a || !b) return 0;
+    double *sa = realloc(s->stepa, (size_t)cap * sizeof(double));
+    if (sa) s->stepa = sa;
+    double *sb = realloc(s->stepb, (size_t)cap * sizeof(double));
+    if (sb) s->stepb = sb;
+    if (!a || !b || !sa || !sb) return 0;
     for (long t = s->logcap; t < cap; t++) {
         if (t == 0) {
             a[0] = b[0] = 0;
+            sa[0] = sb[0] = 1;
             continue;
         }
         double ta = pow((double)t, s->alpha), tb = pow((double)t, s->beta);
-        a[t] = a[t - 1] + log(ta / (ta + 1.0));
-        b[t] = b[t - 1] + log(tb / (tb + 1.0));
+        sa[t] = ta / (ta + 1.0);
+        sb[t] = tb / (tb + 1.0);
+        a[t] = a[t - 1] + log(sa[t]);
+        b[t] = b[t - 1] + log(sb[t]);
     }
     s->logcap = cap;
     return 1;
