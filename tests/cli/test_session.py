@@ -176,3 +176,24 @@ def test_a_failed_save_is_reported_not_raised(tmp_path):
     session = Session(config, Console(file=out, width=80, color_system=None), read=lambda p: "quit")
     assert session.run() == 0
     assert "Could not save to" in out.getvalue()
+
+
+def test_ctrl_c_that_cuts_a_print_short_still_says_goodbye_and_saves(tmp_path):
+    # A ^C can land between rich entering its output buffer and the `with` block that leaves
+    # it (CPython checks signals between the two), so everything printed after would stay in
+    # the buffer and never reach the screen: the goodbye and the save message included.
+    out = io.StringIO()
+    path = tmp_path / "cut.json"
+    config = PlayConfig(rules=PERUDO, players=4, level="easy", seed=8, delay=1.0, save=path)
+    console = Console(file=out, width=80, color_system=None)
+
+    def sleep(seconds: float) -> None:
+        console._enter_buffer()  # the state a print cut short between enter and exit leaves
+        raise KeyboardInterrupt
+
+    session = Session(config, console, read=lambda p: "", sleep=sleep)
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "Goodbye!" in text
+    assert "Saved" in text or str(path) in text
+    assert GameRecord.loads(path.read_text(encoding="utf-8")).replay() == session.state

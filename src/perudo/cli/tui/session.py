@@ -90,6 +90,18 @@ class _Quit(Exception):
     """The person asked to leave."""
 
 
+def _release_output(console: Console) -> None:
+    """Let what is printed from now on reach the screen.
+
+    rich buffers a print between entering and leaving its console (a ``with`` block); a ^C
+    that lands between the two (CPython checks signals there) skips the leaving, and every
+    later print would wait in the buffer for good — the goodbye and the save message of
+    :meth:`Session.run` included. Leaving each such level flushes the buffer.
+    """
+    while console._buffer_index > 0:
+        console._exit_buffer()
+
+
 class Session:
     """One game in the terminal. :meth:`run` plays it and returns the exit status."""
 
@@ -144,6 +156,7 @@ class Session:
         try:
             self._play()
         except (KeyboardInterrupt, EOFError, _Quit) as why:
+            _release_output(self.console)
             if not isinstance(why, _Quit):
                 self.console.print()
             self.console.print(self.cat.t("bye"), style="bold")
