@@ -37,6 +37,7 @@ typedef struct NAME(Solver) {
     unsigned char *N[2]; /* node records (dudo) */
     uint64_t *hm[2];     /* per edge: the hands that take it (all bits past 64 hands) */
     REAL *w[2];          /* chance weight of each hand (zero for padding) */
+    REAL *thr[2];        /* per hand: raise probabilities at most this are not live (floor) */
     double *wd[2];
     REAL *pay[2];        /* pay[u][((caller * n + r) * (D[q] + 1) + c) * HP[u] + x] */
     REAL *oh[2];         /* oh[p][(r * (D[p] + 1) + c) * HP[p] + y]: hand y has c dice for r */
@@ -75,6 +76,7 @@ void NAME(cfr_free)(void *solver) {
         free(s->hm[p]);
         free(s->snap[p]);
         free(s->w[p]);
+        free(s->thr[p]);
         free(s->wd[p]);
         free(s->pay[p]);
         free(s->payd[p]);
@@ -117,6 +119,18 @@ static inline uint64_t NAME(hands_taking)(const REAL *restrict p, int H) {
     return m;
 }
 
+/* The hands whose probability in row p is above thr (the player's raise thresholds, see
+ * cfr_set_floor): with a reach floor, a hand whose probability of a raise is at most
+ * 0.999 x floor / (its chance weight) cannot bring its reach there up to the floor (a reach is
+ * at most the chance weight), so the raise is not live for it, and its row is not read. */
+static inline uint64_t NAME(hands_raising)(const REAL *restrict p, const REAL *restrict thr,
+                                           int H) {
+    if (H > 64) return ~(uint64_t)0;
+    uint64_t m = 0;
+    for (int x = 0; x < H; x++) m |= (uint64_t)(p[x] > thr[x]) << x;
+    return m;
+}
+
 /* Recomputes the masks of a node from its current strategy. */
 static void NAME(masks)(NAME(S) *s, int p, int32_t nd) {
     const Tree *t = s->t;
@@ -124,7 +138,7 @@ static void NAME(masks)(NAME(S) *s, int p, int32_t nd) {
     int32_t e0 = t->nd[p][nd].e0;
     uint32_t mask = 0;
     for (int i = 0; i < k; i++) {
-        uint64_t m = NAME(hands_taking)(S_OF(s, p, s->E[p], e0 + i), H);
+        uint64_t m = NAME(hands_raising)(S_OF(s, p, s->E[p], e0 + i), s->thr[p], H);
         s->hm[p][e0 + i] = m;
         if (m) mask |= 1u << i;
     }
@@ -175,6 +189,7 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
         s->N[p] = NAME(zalloc)(((size_t)t->nodes[p] + 1) * s->rec[p]);
         s->hm[p] = NAME(zalloc)(((size_t)t->edges[p] + 1) * sizeof(uint64_t));
         s->w[p] = NAME(zalloc)((size_t)HP * sizeof(REAL));
+        s->thr[p] = NAME(zalloc)((size_t)HP * sizeof(REAL));
         s->wd[p] = NAME(zalloc)((size_t)HP * sizeof(double));
         int C = t->D[1 - p] + 1;
         size_t np = 2 * (size_t)n * (size_t)C * (size_t)HP;
@@ -182,7 +197,7 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
         s->payd[p] = NAME(zalloc)(np * sizeof(double));
         int Cp = t->D[p] + 1;
         s->oh[p] = NAME(zalloc)((size_t)n * (size_t)Cp * (size_t)HP * sizeof(REAL));
-        fail |= !s->E[p] || !s->N[p] || !s->hm[p] || !s->w[p] || !s->wd[p] ||
+        fail |= !s->E[p] || !s->N[p] || !s->hm[p] || !s->w[p] || !s->thr[p] || !s->wd[p] ||
                 !s->pay[p] || !s->payd[p] || !s->oh[p];
         if (fail) break;
         for (int r = 0; r < n; r++)
@@ -405,7 +420,7 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         const REAL *restrict rr = (const REAL *)base + i * stride;
         REAL *restrict sr = (REAL *)base + i * stride + HPu;
         for (int x = 0; x < HPu; x++) sr[x] = inv[x] > 0 ? (rr[x] > 0 ? rr[x] : 0) * inv[x] : uni;
-        uint64_t m = NAME(hands_taking)(sr, Hu);
+        uint64_t m = NAME(hands_raising)(sr, s->thr[u], Hu);
         s->hm[u][e0 + i] = m;
         if (m) mask |= 1u << i;
     }
@@ -792,7 +807,15 @@ void NAME(cfr_import)(void *solver, int p, int which, const double *raises_in,
 
 /* Raises that bring the other player's reach (chance included) below `floor` for every hand
  * are walked as if it were zero: 0 (the default) is the exact pruned update. */
-void NAME(cfr_set_floor)(void *solver, double floor) { ((NAME(S) *)solver)->floor = (REAL)floor; }
+void NAME(cfr_set_floor)(void *solver, double floor) {
+    NAME(S) *s = solver;
+    s->floor = (REAL)floor;
+    for (int p = 0; p < 2; p++) {
+        for (int x = 0; x < s->t->H[p]; x++)
+            s->thr[p][x] = floor > 0 ? (REAL)(0.999 * floor / s->wd[p][x]) : (REAL)0;
+        for (int32_t nd = 0; nd < s->t->nodes[p]; nd++) NAME(masks)(s, p, nd);
+    }
+}
 
 /* Sets the iteration count (before cfr_import, which stamps DCFR's regrets with it). */
 void NAME(cfr_set_iterations)(void *solver, long iterations) {
