@@ -110,24 +110,17 @@ static void *NAME(zalloc)(size_t bytes) {
     return p;
 }
 
-/* The hands whose probability in row p (H entries) is positive, as a bit mask (every bit when
- * the player has more than 64 hands: the walk then checks the products themselves). */
-static inline uint64_t NAME(hands_taking)(const REAL *restrict p, int H) {
+/* The hands whose probability in row p (H entries) is above thr (per hand; NULL: above zero),
+ * as a bit mask (every bit when the player has more than 64 hands: the walk then checks the
+ * products themselves). Raises use the player's thresholds of cfr_set_floor: with a reach
+ * floor, a hand whose probability of a raise is at most 0.999 x floor / (its chance weight)
+ * cannot bring its reach there up to the floor (a reach is at most the chance weight), so the
+ * raise is not live for it, and its row is not read. */
+static inline uint64_t NAME(hands_taking)(const REAL *restrict p, const REAL *restrict thr,
+                                          int H) {
     if (H > 64) return ~(uint64_t)0;
     uint64_t m = 0;
-    for (int x = 0; x < H; x++) m |= (uint64_t)(p[x] > 0) << x;
-    return m;
-}
-
-/* The hands whose probability in row p is above thr (the player's raise thresholds, see
- * cfr_set_floor): with a reach floor, a hand whose probability of a raise is at most
- * 0.999 x floor / (its chance weight) cannot bring its reach there up to the floor (a reach is
- * at most the chance weight), so the raise is not live for it, and its row is not read. */
-static inline uint64_t NAME(hands_raising)(const REAL *restrict p, const REAL *restrict thr,
-                                           int H) {
-    if (H > 64) return ~(uint64_t)0;
-    uint64_t m = 0;
-    for (int x = 0; x < H; x++) m |= (uint64_t)(p[x] > thr[x]) << x;
+    for (int x = 0; x < H; x++) m |= (uint64_t)(p[x] > (thr ? thr[x] : (REAL)0)) << x;
     return m;
 }
 
@@ -138,12 +131,12 @@ static void NAME(masks)(NAME(S) *s, int p, int32_t nd) {
     int32_t e0 = t->nd[p][nd].e0;
     uint32_t mask = 0;
     for (int i = 0; i < k; i++) {
-        uint64_t m = NAME(hands_raising)(S_OF(s, p, s->E[p], e0 + i), s->thr[p], H);
+        uint64_t m = NAME(hands_taking)(S_OF(s, p, s->E[p], e0 + i), s->thr[p], H);
         s->hm[p][e0 + i] = m;
         if (m) mask |= 1u << i;
     }
     t->nd[p][nd].act = mask;
-    t->nd[p][nd].dhm = t->nd[p][nd].top >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), H) : 0;
+    t->nd[p][nd].dhm = t->nd[p][nd].top >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), NULL, H) : 0;
 }
 
 /* The uniform strategy at every node (what regret matching+ plays with no regret). */
@@ -420,14 +413,14 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         const REAL *restrict rr = (const REAL *)base + i * stride;
         REAL *restrict sr = (REAL *)base + i * stride + HPu;
         for (int x = 0; x < HPu; x++) sr[x] = inv[x] > 0 ? (rr[x] > 0 ? rr[x] : 0) * inv[x] : uni;
-        uint64_t m = NAME(hands_raising)(sr, s->thr[u], Hu);
+        uint64_t m = NAME(hands_taking)(sr, s->thr[u], Hu);
         s->hm[u][e0 + i] = m;
         if (m) mask |= 1u << i;
     }
     node->act = mask;
     if (dl) {
         for (int x = 0; x < HPu; x++) Sd[x] = inv[x] > 0 ? (Rd[x] > 0 ? Rd[x] : 0) * inv[x] : uni;
-        node->dhm = NAME(hands_taking)(Sd, Hu);
+        node->dhm = NAME(hands_taking)(Sd, NULL, Hu);
     }
 }
 
