@@ -5,6 +5,7 @@ average it accumulates, its best responses, and a result that does not depend on
 from __future__ import annotations
 
 import dataclasses
+import types
 
 import numpy as np
 import pytest
@@ -221,3 +222,18 @@ def test_bad_requests_are_refused_by_name():
         pick_backend("cfr+", "gpu")
     with pytest.raises(ValueError, match="unknown backend"):
         solve_round(game, method="cfr+", backend="gpu", max_iterations=1)
+
+
+def test_more_than_64_hands_a_player_go_to_numpy():
+    """A set of hands is one 64-bit mask in the kernel: a round with more hands (six dice of
+    four faces: 84) is refused by name there, and solve_round's auto backend runs numpy."""
+    game = RoundGame(PERUDO, (1, 1))
+    wide = dataclasses.replace(game.hands[0], hands=tuple((i,) for i in range(84)))
+    big = types.SimpleNamespace(hands=(wide, game.hands[1]), dice=(6, 1))
+    assert len(big.hands[0]) == 84
+    assert not native.fits(big)
+    assert native.fits(game)
+    assert pick_backend("dcfr", "auto", big) == "numpy"
+    assert pick_backend("dcfr", "auto", game) == "native"
+    with pytest.raises(ValueError, match="at most 64 hands"):
+        pick_backend("dcfr", "native", big)

@@ -31,6 +31,8 @@
 
 #define MAX_BIDS 30
 #define MAX_COUNT 32
+/* Hands of a player: a set of hands is one 64-bit mask. */
+#define MAX_HANDS 64
 
 /* Hands are padded to a multiple of this (8 floats: one AVX register). */
 #define LANES 8
@@ -130,6 +132,7 @@ static void tree_free(Tree *t) {
 static Tree *tree_new(int n, const uint8_t *opening, const uint8_t *ok0, const uint8_t *ok1,
                       int h0, int h1, int d0, int d1, const uint8_t *cnt0, const uint8_t *cnt1) {
     if (n < 1 || n > MAX_BIDS || d0 + 1 > MAX_COUNT || d1 + 1 > MAX_COUNT) return NULL;
+    if (h0 < 1 || h1 < 1 || h0 > MAX_HANDS || h1 > MAX_HANDS) return NULL;
     Tree *t = calloc(1, sizeof(Tree));
     if (!t) return NULL;
     t->n = n;

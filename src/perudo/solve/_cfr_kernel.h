@@ -35,12 +35,11 @@ typedef struct NAME(Solver) {
     size_t rec[2];       /* bytes of one record of player p */
     unsigned char *E[2]; /* edge records */
     unsigned char *N[2]; /* node records (dudo) */
-    uint64_t *hm[2];     /* per edge: the hands that take it (all bits past 64 hands) */
+    uint64_t *hm[2];     /* per edge: the hands that take it (bit y: hand y; at most 64 hands) */
     REAL *w[2];          /* chance weight of each hand (zero for padding) */
     REAL *thr[2];        /* per hand: raise probabilities at most this are not live (floor) */
     double *wd[2];
     REAL *pay[2];        /* pay[u][((caller * n + r) * (D[q] + 1) + c) * HP[u] + x] */
-    REAL *oh[2];         /* oh[p][(r * (D[p] + 1) + c) * HP[p] + y]: hand y has c dice for r */
     double *payd[2];
     int threads;
     size_t per_depth;    /* REALs of scratch per depth */
@@ -80,7 +79,6 @@ void NAME(cfr_free)(void *solver) {
         free(s->wd[p]);
         free(s->pay[p]);
         free(s->payd[p]);
-        free(s->oh[p]);
     }
     free(s->scratch);
     free(s->scratchd);
@@ -110,15 +108,13 @@ static void *NAME(zalloc)(size_t bytes) {
     return p;
 }
 
-/* The hands whose probability in row p (H entries) is above thr (per hand; NULL: above zero),
- * as a bit mask (every bit when the player has more than 64 hands: the walk then checks the
- * products themselves). Raises use the player's thresholds of cfr_set_floor: with a reach
- * floor, a hand whose probability of a raise is at most 0.999 x floor / (its chance weight)
- * cannot bring its reach there up to the floor (a reach is at most the chance weight), so the
- * raise is not live for it, and its row is not read. */
+/* The hands whose probability in row p (H entries, H at most 64) is above thr (per hand; NULL:
+ * above zero), as a bit mask. Raises use the player's thresholds of cfr_set_floor: with a
+ * reach floor, a hand whose probability of a raise is at most 0.999 x floor / (its chance
+ * weight) cannot bring its reach there up to the floor (a reach is at most the chance weight),
+ * so the raise is not live for it, and its row is not read. */
 static inline uint64_t NAME(hands_taking)(const REAL *restrict p, const REAL *restrict thr,
                                           int H) {
-    if (H > 64) return ~(uint64_t)0;
     uint64_t m = 0;
     for (int x = 0; x < H; x++) m |= (uint64_t)(p[x] > (thr ? thr[x] : (REAL)0)) << x;
     return m;
@@ -188,14 +184,9 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
         size_t np = 2 * (size_t)n * (size_t)C * (size_t)HP;
         s->pay[p] = NAME(zalloc)(np * sizeof(REAL));
         s->payd[p] = NAME(zalloc)(np * sizeof(double));
-        int Cp = t->D[p] + 1;
-        s->oh[p] = NAME(zalloc)((size_t)n * (size_t)Cp * (size_t)HP * sizeof(REAL));
         fail |= !s->E[p] || !s->N[p] || !s->hm[p] || !s->w[p] || !s->thr[p] || !s->wd[p] ||
-                !s->pay[p] || !s->payd[p] || !s->oh[p];
+                !s->pay[p] || !s->payd[p];
         if (fail) break;
-        for (int r = 0; r < n; r++)
-            for (int y = 0; y < H; y++)
-                s->oh[p][((size_t)r * Cp + t->cnt[p][(size_t)r * H + y]) * HP + y] = 1;
         for (int x = 0; x < H; x++) {
             s->w[p][x] = (REAL)w[p][x];
             s->wd[p][x] = w[p][x];
@@ -227,20 +218,6 @@ void *NAME(cfr_new)(int n, const uint8_t *opening, const uint8_t *ok0, const uin
 typedef REAL NAME(vec) __attribute__((vector_size(32)));
 #define VLEN ((int)(32 / sizeof(REAL)))
 
-/* a . b over n entries (n a multiple of LANES), in vector registers. */
-static inline REAL NAME(dot)(const REAL *restrict a, const REAL *restrict b, int n) {
-    NAME(vec) acc = {0};
-    for (int i = 0; i < n; i += VLEN) {
-        NAME(vec) x, y;
-        memcpy(&x, a + i, sizeof x);
-        memcpy(&y, b + i, sizeof y);
-        acc += x * y;
-    }
-    REAL sum = 0;
-    for (int j = 0; j < VLEN; j++) sum += acc[j];
-    return sum;
-}
-
 /* Asks for the cache lines of [p, p + bytes) ahead of use. */
 static inline void NAME(fetch)(const void *p, size_t bytes, int write) {
     const char *c = p;
@@ -252,22 +229,54 @@ static inline void NAME(fetch)(const void *p, size_t bytes, int write) {
     }
 }
 
+/* Asks for the cache lines of the entries of the hands in m of a row of `size`-byte entries. */
+static inline void NAME(fetch_hands)(const void *row, size_t size, uint64_t m, int write) {
+    const char *c = row;
+    uintptr_t last = 0;
+    for (; m; m &= m - 1) {
+        const char *at = c + (size_t)__builtin_ctzll(m) * size;
+        uintptr_t line = (uintptr_t)at >> 6;
+        if (line == last) continue;
+        last = line;
+        if (write)
+            __builtin_prefetch(at, 1);
+        else
+            __builtin_prefetch(at, 0);
+    }
+}
+
 /* u's counterfactual values (hands of u) of a challenge by `caller` on the bid of rank r, the
- * other player's hands weighted by rho: the reach of the other player's hands with each count
- * of the bid's face (dot products with their indicator rows), times u's payoff by count. */
+ * other player's hands weighted by rho (zero outside the hands in m): the reach of the other
+ * player's hands with each count of the bid's face, times u's payoff by count.
+ *
+ * Only the hands in m are read (the other player's reach is positive for a few hands at most
+ * nodes). The reach of each count is summed as a dot product of rho with the count's indicator
+ * row in vector lanes would be, lane by lane and then across the lanes, so the sums (and the
+ * whole walk) round exactly as the dense products do. */
 static inline void NAME(terminal)(const NAME(S) *s, int u, int caller, int r,
-                                  const REAL *restrict rho, REAL *restrict out) {
+                                  const REAL *restrict rho, uint64_t m, REAL *restrict out) {
     const Tree *t = s->t;
-    int q = 1 - u, HPu = s->HP[u], HPq = s->HP[q], C = t->D[q] + 1;
-    const REAL *restrict oh = s->oh[q] + (size_t)r * C * HPq;
+    int q = 1 - u, HPu = s->HP[u], C = t->D[q] + 1;
+    const uint8_t *cnt = t->cnt[q] + (size_t)r * t->H[q];
+    REAL lanes[MAX_COUNT][VLEN];
+    for (int c = 0; c < C; c++)
+        for (int j = 0; j < VLEN; j++) lanes[c][j] = 0;
+    for (; m; m &= m - 1) {
+        int y = __builtin_ctzll(m);
+        lanes[cnt[y]][y % VLEN] += rho[y];
+    }
+    REAL a[MAX_COUNT];
+    for (int c = 0; c < C; c++) {
+        REAL sum = 0;
+        for (int j = 0; j < VLEN; j++) sum += lanes[c][j];
+        a[c] = sum;
+    }
     const REAL *restrict pay = s->pay[u] + ((size_t)(caller * t->n + r) * C) * HPu;
-    REAL a0 = NAME(dot)(rho, oh, HPq);
-    for (int x = 0; x < HPu; x++) out[x] = a0 * pay[x];
+    for (int x = 0; x < HPu; x++) out[x] = a[0] * pay[x];
     for (int c = 1; c < C; c++) {
-        REAL a = NAME(dot)(rho, oh + (size_t)c * HPq, HPq);
-        if (a == 0) continue;
+        if (a[c] == 0) continue;
         const REAL *restrict pc = pay + (size_t)c * HPu;
-        for (int x = 0; x < HPu; x++) out[x] += a * pc[x];
+        for (int x = 0; x < HPu; x++) out[x] += a[c] * pc[x];
     }
 }
 
@@ -336,10 +345,10 @@ static int NAME(frontier)(NAME(Ctx) *cx, int32_t nd, int is_u, const REAL *restr
 }
 
 /* Asks for the challenge rows of p's node nd (strategy and average: what a walk of the other
- * player's update reads there first). */
-static inline void NAME(challenge_rows)(const NAME(S) *s, int p, int32_t nd) {
-    NAME(fetch)(S_OF(s, p, s->N[p], nd), (size_t)s->HP[p] * sizeof(REAL), 0);
-    NAME(fetch)(A_OF(s, p, s->N[p], nd), (size_t)s->HP[p] * sizeof(double), 1);
+ * player's update reads there first), of the hands in rm. */
+static inline void NAME(challenge_rows)(const NAME(S) *s, int p, int32_t nd, uint64_t rm) {
+    NAME(fetch_hands)(S_OF(s, p, s->N[p], nd), sizeof(REAL), rm, 0);
+    NAME(fetch_hands)(A_OF(s, p, s->N[p], nd), sizeof(double), rm, 1);
 }
 
 /* u to act at node nd, the other player's reach rho: values into out, then regrets and the
@@ -364,13 +373,13 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
         for (int i = 0; i < k; i++)
             NAME(fetch)(R_OF(s, u, s->E[u], e0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
         NAME(fetch)(&t->nd[q][c0], (size_t)k * sizeof(Node), 0);
-        for (int i = 0; i < k; i++) NAME(challenge_rows)(s, q, c0 + i);
+        for (int i = 0; i < k; i++) NAME(challenge_rows)(s, q, c0 + i, rm);
     }
     /* The challenge's values first (from tables already in cache), while the rows asked for
      * above arrive. */
     REAL *restrict term = vals + (size_t)k * HPu;
     REAL *restrict norm = term + HPu;
-    if (dl && cx->mode != WALK_COLLECT) NAME(terminal)(s, u, u, top, rho, term);
+    if (dl && cx->mode != WALK_COLLECT) NAME(terminal)(s, u, u, top, rho, rm, term);
     for (int i = 0; i < k; i++)
         NAME(walk_q)(cx, c0 + i, rho, rm, vals + (size_t)i * HPu, depth + 1);
     if (cx->mode == WALK_COLLECT) return;
@@ -426,13 +435,15 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
 
 /* The other player q to act at node nd with reach rho (positive only for the hands in rm):
  * u's values into out; q's average is accumulated with the walk's weight x its reach. Only the
- * raises some reached hand of q takes are followed. */
+ * raises some reached hand of q takes are followed, and of q's rows only the entries of the
+ * hands that reach are read (the others have reach zero there; most nodes are reached with a
+ * few of q's hands). */
 static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, uint64_t rm,
                          REAL *restrict out, int depth) {
     if (NAME(frontier)(cx, nd, 0, rho, rm, out, depth)) return;
     NAME(S) *s = (NAME(S) *)cx->s;
     const Tree *t = s->t;
-    int u = cx->u, q = 1 - u, HPu = s->HP[u], HPq = s->HP[q];
+    int u = cx->u, q = 1 - u, HPu = s->HP[u];
     const Node *node = &t->nd[q][nd];
     int top = node->top;
     int32_t e0 = node->e0, c0 = node->c0;
@@ -442,54 +453,67 @@ static void NAME(walk_q)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
     const REAL floor = s->floor;
     cx->visited++;
     REAL *restrict rho2 = cx->scratch + s->per_depth * (size_t)depth;
-    REAL *restrict tmp = rho2 + HPq;
+    REAL *restrict tmp = rho2 + s->HP[q];
     /* The raises some reached hand takes; their rows are fetched ahead of use. */
     uint32_t live = 0;
     for (uint32_t mask = node->act; mask; mask &= mask - 1) {
         int i = __builtin_ctz(mask);
-        if (hm[i] & rm) {
+        uint64_t m = hm[i] & rm;
+        if (m) {
             live |= 1u << i;
-            NAME(fetch)(S_OF(s, q, s->E[q], e0 + i), (size_t)HPq * sizeof(REAL), 0);
-            NAME(fetch)(A_OF(s, q, s->E[q], e0 + i), (size_t)HPq * sizeof(double), 1);
+            NAME(fetch_hands)(S_OF(s, q, s->E[q], e0 + i), sizeof(REAL), m, 0);
+            NAME(fetch_hands)(A_OF(s, q, s->E[q], e0 + i), sizeof(double), m, 1);
             __builtin_prefetch(&t->nd[u][c0 + i]);
             NAME(fetch)(R_OF(s, u, s->N[u], c0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
         }
     }
     for (int x = 0; x < HPu; x++) out[x] = 0;
-    if (top >= 0 && (node->dhm & rm)) {
+    uint64_t dm = top >= 0 ? node->dhm & rm : 0; /* the reached hands that challenge */
+    if (dm) {
         const REAL *restrict sd = S_OF(s, q, s->N[q], nd);
-        for (int y = 0; y < HPq; y++) rho2[y] = rho[y] * sd[y];
+        for (uint64_t m = dm; m; m &= m - 1) {
+            int y = __builtin_ctzll(m);
+            rho2[y] = rho[y] * sd[y];
+        }
         if (accumulate) {
             double *restrict ad = A_OF(s, q, s->N[q], nd);
-            for (int y = 0; y < HPq; y++) ad[y] += weight * (double)rho2[y];
+            for (uint64_t m = dm; m; m &= m - 1) {
+                int y = __builtin_ctzll(m);
+                ad[y] += weight * (double)rho2[y];
+            }
         }
-        NAME(terminal)(s, u, q, top, rho2, out);
+        NAME(terminal)(s, u, q, top, rho2, dm, out);
     }
     while (live) {
         int i = __builtin_ctz(live);
         live &= live - 1;
         int32_t e = e0 + i;
         const REAL *restrict sr = S_OF(s, q, s->E[q], e);
-        int pos = 0;
-        for (int y = 0; y < HPq; y++) {
+        /* The hands that reach the raise's node, above the floor. */
+        uint64_t nz = 0;
+        for (uint64_t m = hm[i] & rm; m; m &= m - 1) {
+            int y = __builtin_ctzll(m);
             REAL r2 = rho[y] * sr[y];
             r2 = r2 < floor ? 0 : r2;
             rho2[y] = r2;
-            pos |= r2 > 0;
+            nz |= (uint64_t)(r2 > 0) << y;
         }
-        if (!pos) continue; /* below the floor, underflowed, or more than 64 hands */
+        if (!nz) continue; /* below the floor, or underflowed */
         if (accumulate) {
             double *restrict ar = A_OF(s, q, s->E[q], e);
-            for (int y = 0; y < HPq; y++) ar[y] += weight * (double)rho2[y];
+            for (uint64_t m = nz; m; m &= m - 1) {
+                int y = __builtin_ctzll(m);
+                ar[y] += weight * (double)rho2[y];
+            }
         }
-        NAME(walk_u)(cx, c0 + i, rho2, rm & hm[i], tmp, depth + 1);
+        NAME(walk_u)(cx, c0 + i, rho2, nz, tmp, depth + 1);
         for (int x = 0; x < HPu; x++) out[x] += tmp[x];
     }
 }
 
 static void NAME(walk_root)(NAME(Ctx) *cx, REAL *rho, REAL *out) {
     int H = cx->s->t->H[1 - cx->u];
-    uint64_t rm = H >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << H) - 1);
+    uint64_t rm = H == 64 ? ~(uint64_t)0 : (((uint64_t)1 << H) - 1);
     if (cx->u == 0)
         NAME(walk_u)(cx, 0, rho, rm, out, 0);
     else

@@ -34,7 +34,15 @@ import numpy.typing as npt
 from .game import RoundGame
 from .vector import Array, Kernel, Profile
 
-__all__ = ["ALGORITHMS", "NativeCFR", "available", "default_threads", "library_path"]
+__all__ = [
+    "ALGORITHMS",
+    "MAX_HANDS",
+    "NativeCFR",
+    "available",
+    "default_threads",
+    "fits",
+    "library_path",
+]
 
 ALGORITHMS: Final = ("cfr+", "cfr+linear", "dcfr")
 """The algorithms the compiled kernel runs."""
@@ -45,6 +53,9 @@ DCFR_BETA: Final = 0.0
 
 _MAX_COUNT: Final = 32
 """Dice a player may hold for the kernel (its count tables are this wide)."""
+
+MAX_HANDS: Final = 64
+"""Hands a player may have for the kernel (a set of hands is one 64-bit mask)."""
 
 _P = ctypes.c_void_p
 
@@ -108,6 +119,12 @@ def _library() -> ctypes.CDLL | None:
 def available() -> bool:
     """Whether the compiled kernel was built and loads."""
     return _library() is not None
+
+
+def fits(game: RoundGame) -> bool:
+    """Whether the compiled kernel takes ``game``: at most :data:`MAX_HANDS` hands and
+    ``_MAX_COUNT - 1`` dice a player."""
+    return max(len(h) for h in game.hands) <= MAX_HANDS and max(game.dice) + 1 <= _MAX_COUNT
 
 
 def default_threads() -> int:
@@ -180,6 +197,11 @@ class NativeCFR:
             raise ValueError(f"the compiled kernel runs float64 or float32, not {dt}")
         if max(game.dice) + 1 > _MAX_COUNT:
             raise ValueError(f"the compiled kernel takes at most {_MAX_COUNT - 1} dice a player")
+        if not fits(game):
+            raise ValueError(
+                f"the compiled kernel takes at most {MAX_HANDS} hands a player, not "
+                f"{max(len(h) for h in game.hands)} ({game.describe()})"
+            )
         if threads is None:
             threads = default_threads()
         if threads < 1:

@@ -76,15 +76,18 @@ def pick_method(game: RoundGame) -> str:
     return "lp"
 
 
-def pick_backend(method: str, backend: str = "auto") -> str:
-    """Where ``solve_round`` runs CFR ``method`` for ``backend`` (``native`` or ``numpy``).
+def pick_backend(method: str, backend: str = "auto", game: RoundGame | None = None) -> str:
+    """Where ``solve_round`` runs CFR ``method`` for ``backend`` (``native`` or ``numpy``), on
+    ``game`` if given (the compiled kernel takes at most :data:`native.MAX_HANDS` hands a
+    player).
 
-    :raises ValueError: for an unknown backend, or ``native`` for a method it does not run or
-        when the kernel is not built.
+    :raises ValueError: for an unknown backend, or ``native`` for a method it does not run, a
+        game it does not take, or when the kernel is not built.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     runs = method in native.ALGORITHMS
+    fits = game is None or native.fits(game)
     if backend == "native":
         if not runs:
             raise ValueError(
@@ -92,8 +95,10 @@ def pick_backend(method: str, backend: str = "auto") -> str:
             )
         if not native.available():
             raise ValueError("the compiled kernel is not built (pip install needs a C compiler)")
+        if not fits:
+            raise ValueError(f"the compiled kernel takes at most {native.MAX_HANDS} hands a player")
         return "native"
-    if backend == "auto" and runs and native.available():
+    if backend == "auto" and runs and fits and native.available():
         return "native"
     return "numpy"
 
@@ -157,7 +162,7 @@ def solve_round(
     else:
         if target <= 0 and max_iterations is None and time_limit is None:
             raise ValueError("CFR needs a stopping rule: target > 0, max_iterations or time_limit")
-        where = pick_backend(method, backend)
+        where = pick_backend(method, backend, game)
         float_type = np.dtype(pick_dtype(game, target) if dtype is None else dtype)
         info["dtype"] = float_type.name
         info["backend"] = where
