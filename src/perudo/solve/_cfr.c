@@ -51,10 +51,12 @@
 /* A node of the tree with what a walk reads first there, in one place (32 bytes: two nodes to
  * a cache line, and a node's children side by side). */
 typedef struct {
-    int32_t top;   /* rank of the last bid (-1 at the root) */
-    int32_t k;     /* number of raises */
+    int8_t top;    /* rank of the last bid (-1 at the root) */
+    uint8_t k;     /* number of raises */
+    uint16_t gk;   /* raises out of its children, in all */
     int32_t e0;    /* first of its raises (edge numbers) */
     int32_t c0;    /* the node its first raise leads to (of the other actor; the others follow) */
+    int32_t ge0;   /* the first raise out of its first child (its children's raises follow) */
     uint32_t act;  /* solver: the raises its current strategy takes for some hand */
     int32_t stamp; /* solver (DCFR): the iteration its regrets were last updated */
     uint64_t dhm;  /* solver: the hands that call dudo there */
@@ -85,30 +87,41 @@ static void tree_count(Tree *t, int p, int top) {
     }
 }
 
-/* Fills node `id` of actor p (its number already given) and its subtree. A node's raises get
- * consecutive edge numbers and its children consecutive node numbers of the other actor, both
- * given when the node is filled: a walk at a node reads its raises' records and its children's
- * challenge records as two runs of memory. */
-static void tree_fill(Tree *t, int p, int32_t id, int top, int32_t row) {
+static int tree_raises(const Tree *t, int p, int top) {
     const uint8_t *legal = top < 0 ? t->opening : t->ok[p] + (size_t)top * t->n;
     int kk = 0;
     for (int r = top + 1; r < t->n; r++) kk += legal[r] != 0;
-    int32_t e0 = t->edges[p];
-    t->edges[p] += kk;
+    return kk;
+}
+
+/* Fills node `id` of actor p (its number and its raises' numbers already given) and its
+ * subtree. A node's children get consecutive node numbers of the other actor, and their raises
+ * consecutive edge numbers, both given when the node is filled: a walk at a node reads its
+ * raises' records, its children's challenge records and its children's raise masks as runs of
+ * memory, and knows where the last are before it reads its children. */
+static void tree_fill(Tree *t, int p, int32_t id, int top, int32_t row) {
+    const uint8_t *legal = top < 0 ? t->opening : t->ok[p] + (size_t)top * t->n;
+    Node *node = &t->nd[p][id];
+    int kk = node->k;
+    int32_t e0 = node->e0;
     int32_t c0 = t->nodes[1 - p];
     t->nodes[1 - p] += kk;
-    Node *node = &t->nd[p][id];
-    node->top = top;
-    node->k = kk;
-    node->e0 = e0;
+    node->top = (int8_t)top;
     node->c0 = c0;
+    node->ge0 = t->edges[1 - p];
     t->row[p][id] = row;
-    int i = 0;
+    int i = 0, gk = 0;
     for (int r = top + 1; r < t->n; r++) {
         if (!legal[r]) continue;
         t->erow[p][e0 + i] = r == 0 ? 0 : (int32_t)((1u << (r - 1)) + (uint32_t)row);
+        Node *child = &t->nd[1 - p][c0 + i];
+        child->k = (uint8_t)tree_raises(t, 1 - p, r);
+        child->e0 = t->edges[1 - p];
+        t->edges[1 - p] += child->k;
+        gk += child->k;
         i++;
     }
+    node->gk = (uint16_t)gk;
     i = 0;
     for (int r = top + 1; r < t->n; r++) {
         if (!legal[r]) continue;
@@ -160,7 +173,10 @@ static Tree *tree_new(int n, const uint8_t *opening, const uint8_t *ok0, const u
     memcpy(t->cnt[0], cnt0, (size_t)n * (size_t)h0);
     memcpy(t->cnt[1], cnt1, (size_t)n * (size_t)h1);
     t->nodes[0] = 1; /* the root */
-    t->nodes[1] = t->edges[0] = t->edges[1] = 0;
+    t->nodes[1] = t->edges[1] = 0;
+    t->nd[0][0].k = (uint8_t)tree_raises(t, 0, -1);
+    t->nd[0][0].e0 = 0;
+    t->edges[0] = t->nd[0][0].k;
     tree_fill(t, 0, 0, -1, 0);
     t->opening = NULL;
     t->ok[0] = t->ok[1] = NULL;

@@ -366,7 +366,7 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
     cx->visited++;
     REAL *restrict vals = cx->scratch + s->per_depth * (size_t)depth; /* k rows, term, norm */
     /* What this node and its children will read first: its regrets and strategy for dudo,
-     * the children's strategy and average for dudo, and their masks. */
+     * the children's strategy and average for dudo, their nodes, and their raises' masks. */
     {
         int q = 1 - u;
         NAME(fetch)(R_OF(s, u, s->N[u], nd), 2 * (size_t)HPu * sizeof(REAL), 1);
@@ -374,6 +374,7 @@ static void NAME(walk_u)(NAME(Ctx) *cx, int32_t nd, const REAL *restrict rho, ui
             NAME(fetch)(R_OF(s, u, s->E[u], e0 + i), 2 * (size_t)HPu * sizeof(REAL), 1);
         NAME(fetch)(&t->nd[q][c0], (size_t)k * sizeof(Node), 0);
         for (int i = 0; i < k; i++) NAME(challenge_rows)(s, q, c0 + i, rm);
+        NAME(fetch)(s->hm[q] + node->ge0, (size_t)node->gk * sizeof(uint64_t), 0);
     }
     /* The challenge's values first (from tables already in cache), while the rows asked for
      * above arrive. */
