@@ -237,3 +237,46 @@ def test_more_than_64_hands_a_player_go_to_numpy():
     assert pick_backend("dcfr", "auto", game) == "native"
     with pytest.raises(ValueError, match="at most 64 hands"):
         pick_backend("dcfr", "native", big)
+
+
+def test_a_window_of_the_average_is_its_sums_since_a_mark_and_leaves_them_as_they_were():
+    """NativeCFR.window: the sums less lam x the sums at the mark (in float32), floored at 0;
+    what the best responses see meanwhile; the sums restored exactly after."""
+    game = RoundGame(PERUDO, (1, 1))
+    kernel = Kernel(game)
+    solver = NativeCFR(game, "dcfr", threads=2)
+    solver.iterate(40)
+    solver.mark(0)
+    then = solver.average_weights()
+    solver.iterate(40)
+    now = solver.average_weights()
+    with solver.window(0, 0.5):
+        windowed = solver.average_weights()
+        br = solver.exploitability()
+        with pytest.raises(RuntimeError, match="window"):
+            solver.iterate(1)
+    for p in (0, 1):
+        for got, a, b in (
+            (windowed.raises[p], now.raises[p], then.raises[p]),
+            (windowed.dudo[p], now.dudo[p], then.dudo[p]),
+        ):
+            expected = np.maximum(a - 0.5 * b.astype(np.float32).astype(np.float64), 0.0)
+            assert np.array_equal(got, expected)
+    profile = Profile(
+        tuple(w.copy() for w in windowed.raises), tuple(w.copy() for w in windowed.dudo)
+    )
+    for p in (0, 1):
+        kernel.normalize(p, profile.raises[p], profile.dudo[p])
+    assert br == pytest.approx(kernel.exploitability(profile), abs=1e-12)
+    after = solver.average_weights()
+    for p in (0, 1):
+        assert np.array_equal(after.raises[p], now.raises[p])
+        assert np.array_equal(after.dudo[p], now.dudo[p])
+    assert solver.marks() == {0: 40}
+    solver.iterate(1)  # iterations run again once the window is gone
+    with pytest.raises(ValueError, match="never marked"), solver.window(1, 0.5):
+        pass
+    with pytest.raises(ValueError, match="lam"), solver.window(0, 1.5):
+        pass
+    with pytest.raises(ValueError, match="slot"):
+        solver.mark(native.MARKS)

@@ -9,7 +9,9 @@ import pytest
 
 from perudo import LIARS_DICE_OPENSPIEL, PERUDO
 from perudo.solve import Kernel, RoundGame, Solution, solve_round
+from perudo.solve import solver as solver_module
 from perudo.solve.cfr import ALGORITHMS, CFRSolver
+from perudo.solve.native import NativeCFR
 from perudo.solve.reference import reference_best_response, reference_value
 
 PERUDO3 = dataclasses.replace(PERUDO, faces=3)
@@ -162,3 +164,42 @@ def test_best_of_each_keeps_each_players_best_half():
     assert best.improved(0.27, -0.22) == []
     assert best.br == [0.25, -0.25]
     assert best.exploitability == 0.0
+
+
+def test_checks_mark_the_average_and_measure_its_windows_near_the_target():
+    """_windows: marks from _MARK_FROM on, each _MARK_GROWTH after the last; near the target,
+    the windows since the newest mark at most half the iterations back are candidates of the
+    best-of-each, and the kept profile is the best one measured."""
+    game = RoundGame(PERUDO, (1, 1))
+    solver = NativeCFR(game, "dcfr", threads=2)
+    best = solver_module._BestOfEach()
+
+    def check() -> None:
+        br0, br1, _ = solver.exploitability()
+        for player in best.improved(br0, br1):
+            solver.keep(player)
+        solver_module._windows(solver, best, target=1.0)
+
+    solver.iterate(400)
+    check()
+    assert solver.marks() == {}
+    solver.iterate(200)
+    check()
+    assert solver.marks() == {0: 600}
+    solver.iterate(50)
+    check()  # 650 < 1.15 x 600: no new mark
+    assert solver.marks() == {0: 600}
+    solver.iterate(550)
+    full = solver.exploitability()
+    with solver.window(0, 0.5):
+        half = solver.exploitability()
+    with solver.window(0, 1.0):
+        whole = solver.exploitability()
+    check()
+    assert solver.marks() == {0: 600, 1: 1200}
+    candidates = (full, half, whole)
+    assert best.br[0] <= min(c[0] for c in candidates)
+    assert best.br[1] <= min(c[1] for c in candidates)
+    kernel = Kernel(game)
+    br0, br1, _ = kernel.exploitability(solver.kept().astype(np.float64))
+    assert (br0 + br1) / 2 == pytest.approx(best.exploitability, abs=1e-12)

@@ -33,6 +33,8 @@
 #define MAX_COUNT 32
 /* Hands of a player: a set of hands is one 64-bit mask. */
 #define MAX_HANDS 64
+/* Earlier averages a solver keeps for windows of its average (cfr_mark). */
+#define MAX_MARKS 6
 
 /* Hands are padded to a multiple of this (8 floats: one AVX register). */
 #define LANES 8

@@ -58,6 +58,9 @@ typedef struct NAME(Solver) {
     double *stepa, *stepb; /* stepa[t] = t^alpha / (t^alpha + 1) */
     long logcap;
     double *snap[2];     /* a copy of each player's average (cfr_snapshot): nodes, then edges */
+    float *marks[MAX_MARKS][2]; /* earlier averages (cfr_mark), in float: nodes, then edges */
+    double *backup[2];   /* the average while a window of it stands in (cfr_window) */
+    int windowed;
 } NAME(S);
 
 #define R_OF(s, p, base, i) ((REAL *)((base) + (size_t)(i) * (s)->rec[p]))
@@ -74,6 +77,8 @@ void NAME(cfr_free)(void *solver) {
         free(s->N[p]);
         free(s->hm[p]);
         free(s->snap[p]);
+        free(s->backup[p]);
+        for (int m = 0; m < MAX_MARKS; m++) free(s->marks[m][p]);
         free(s->w[p]);
         free(s->thr[p]);
         free(s->wd[p]);
@@ -616,10 +621,11 @@ void NAME(cfr_set_discount)(void *solver, int discounted, double alpha, double b
 }
 
 /* `count` iterations (player 0, then player 1 against its new strategy). The averages weigh
- * iteration t by t^gamma (1: linear, 2: quadratic). Returns the iterations done in all, or -1
- * when memory ran out. */
+ * iteration t by t^gamma (1: linear, 2: quadratic). Returns the iterations done in all, -2
+ * while a window of the average stands (cfr_window), or -1 when memory ran out. */
 long NAME(cfr_iterate)(void *solver, int count, double gamma) {
     NAME(S) *s = solver;
+    if (s->windowed) return -2;
     if (s->discounted && !NAME(discounts)(s, s->iterations + count + 1)) return -1;
     for (int i = 0; i < count; i++) {
         double tt = (double)(s->iterations + 1);
@@ -768,6 +774,78 @@ int NAME(cfr_snapshot)(void *solver, int p) {
         memcpy(o, A_OF(s, p, s->N[p], i), HP * sizeof(double));
     for (int32_t i = 0; i < t->edges[p]; i++, o += HP)
         memcpy(o, A_OF(s, p, s->E[p], i), HP * sizeof(double));
+    return 1;
+}
+
+/* The average's sums of player p's row i (nodes, then edges, as in snap). */
+static inline double *NAME(avg_row)(NAME(S) *s, int p, size_t i) {
+    size_t nodes = (size_t)s->t->nodes[p];
+    return i < nodes ? A_OF(s, p, s->N[p], i) : A_OF(s, p, s->E[p], i - nodes);
+}
+
+/* Copies both players' averages (their sums) to mark `slot` (in float: a window takes a
+ * fraction of the sums of much earlier iterations away, whose rounding then hardly counts).
+ * Returns 0 when memory runs out or the slot does not exist. */
+int NAME(cfr_mark)(void *solver, int slot) {
+    NAME(S) *s = solver;
+    if (slot < 0 || slot >= MAX_MARKS) return 0;
+    for (int p = 0; p < 2; p++) {
+        size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+        if (!s->marks[slot][p]) {
+            s->marks[slot][p] = malloc(rows * HP * sizeof(float));
+            if (!s->marks[slot][p]) return 0;
+        }
+        float *o = s->marks[slot][p];
+        for (size_t i = 0; i < rows; i++, o += HP) {
+            const double *a = NAME(avg_row)(s, p, i);
+            for (size_t x = 0; x < HP; x++) o[x] = (float)a[x];
+        }
+    }
+    return 1;
+}
+
+/* With lam > 0: the averages' sums become, until cfr_window(solver, -1, 0), their window since
+ * mark `slot`: max(sums - lam x the sums then, 0), lam in (0, 1] (the sums of the iterations
+ * since, and lam less of those before); what the best responses, cfr_snapshot and cfr_export
+ * see meanwhile. With lam 0 (slot ignored): the sums as they were, exactly (they were copied
+ * aside). No iteration may run while a window stands. Returns 0 when memory runs out, the
+ * slot was never marked, or the call does not fit the state (window over window, or none to
+ * end). */
+int NAME(cfr_window)(void *solver, int slot, double lam) {
+    NAME(S) *s = solver;
+    if (lam == 0) {
+        if (!s->windowed) return 0;
+        for (int p = 0; p < 2; p++) {
+            size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+            const double *b = s->backup[p];
+            for (size_t i = 0; i < rows; i++, b += HP) memcpy(NAME(avg_row)(s, p, i), b, HP * sizeof(double));
+        }
+        s->windowed = 0;
+        return 1;
+    }
+    if (s->windowed || slot < 0 || slot >= MAX_MARKS || !s->marks[slot][0] || lam < 0 || lam > 1)
+        return 0;
+    for (int p = 0; p < 2; p++) {
+        size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+        if (!s->backup[p]) {
+            s->backup[p] = malloc(rows * HP * sizeof(double));
+            if (!s->backup[p]) return 0;
+        }
+    }
+    for (int p = 0; p < 2; p++) {
+        size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+        double *b = s->backup[p];
+        const float *m = s->marks[slot][p];
+        for (size_t i = 0; i < rows; i++, b += HP, m += HP) {
+            double *a = NAME(avg_row)(s, p, i);
+            memcpy(b, a, HP * sizeof(double));
+            for (size_t x = 0; x < HP; x++) {
+                double w = a[x] - lam * (double)m[x];
+                a[x] = w > 0 ? w : 0;
+            }
+        }
+    }
+    s->windowed = 1;
     return 1;
 }
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import ctypes
 import importlib.machinery
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -36,6 +37,7 @@ from .vector import Array, Kernel, Profile
 
 __all__ = [
     "ALGORITHMS",
+    "MARKS",
     "MAX_HANDS",
     "NativeCFR",
     "available",
@@ -56,6 +58,9 @@ _MAX_COUNT: Final = 32
 
 MAX_HANDS: Final = 64
 """Hands a player may have for the kernel (a set of hands is one 64-bit mask)."""
+
+MARKS: Final = 6
+"""Slots for earlier averages (:meth:`NativeCFR.mark`)."""
 
 _P = ctypes.c_void_p
 
@@ -108,6 +113,12 @@ def _library() -> ctypes.CDLL | None:
         snap = getattr(lib, f"cfr_snapshot_{sfx}")
         snap.restype = ctypes.c_int
         snap.argtypes = [_P, ctypes.c_int]
+        mark = getattr(lib, f"cfr_mark_{sfx}")
+        mark.restype = ctypes.c_int
+        mark.argtypes = [_P, ctypes.c_int]
+        window = getattr(lib, f"cfr_window_{sfx}")
+        window.restype = ctypes.c_int
+        window.argtypes = [_P, ctypes.c_int, ctypes.c_double]
         visited = getattr(lib, f"cfr_visited_{sfx}")
         visited.restype = None
         visited.argtypes = [_P, _P]
@@ -254,6 +265,7 @@ class NativeCFR:
         self._handle: int | None = int(handle)
         self.iterations = 0
         self._kept: list[int | None] = [None, None]
+        self._marks: dict[int, int] = {}
         self.gamma = 2.0
         """The average weighs iteration ``t`` by ``t**gamma`` (``cfr+linear``: 1)."""
         if algorithm == "dcfr":
@@ -292,6 +304,8 @@ class NativeCFR:
 
     def _advance(self, count: int, linear: float) -> None:
         done = int(self._call("cfr_iterate", int(count), linear))
+        if done == -2:
+            raise RuntimeError("no iteration while a window of the average stands")
         if done < 0:
             raise MemoryError(f"out of memory in the compiled solver: {self.game.describe()}")
         self.iterations = done
@@ -363,6 +377,40 @@ class NativeCFR:
         if missing:
             raise ValueError(f"no average kept for player {missing[0]} (call keep first)")
         return self._normalized(3)
+
+    def mark(self, slot: int) -> None:
+        """Copy both players' averages (their sums, in float32) to ``slot`` (0 to
+        :data:`MARKS` - 1): the start of later :meth:`window` s."""
+        if not 0 <= slot < MARKS:
+            raise ValueError(f"slot must be in 0..{MARKS - 1}, not {slot}")
+        if not self._call("cfr_mark", int(slot)):
+            raise MemoryError(f"out of memory in the compiled solver: {self.game.describe()}")
+        self._marks[slot] = self.iterations
+
+    def marks(self) -> dict[int, int]:
+        """The iteration each marked slot was marked at."""
+        return dict(self._marks)
+
+    @contextmanager
+    def window(self, slot: int, lam: float) -> Iterator[None]:
+        """While in the block, the average is its window since mark ``slot``: the sums less
+        ``lam`` (in (0, 1]) times the sums then, floored at zero — the strategies of the
+        iterations since, and ``lam`` less of those before. :meth:`exploitability`,
+        :meth:`keep`, :meth:`average` and :meth:`average_weights` see the window; the sums
+        are restored exactly after. No iteration may run in the block.
+
+        :raises ValueError: for a slot never marked or ``lam`` outside (0, 1].
+        """
+        if slot not in self._marks:
+            raise ValueError(f"slot {slot} was never marked")
+        if not 0.0 < lam <= 1.0:
+            raise ValueError(f"lam must be in (0, 1], not {lam}")
+        if not self._call("cfr_window", int(slot), float(lam)):
+            raise MemoryError(f"out of memory in the compiled solver: {self.game.describe()}")
+        try:
+            yield
+        finally:
+            self._call("cfr_window", 0, 0.0)
 
     def kept_iterations(self) -> tuple[int | None, int | None]:
         """The iteration at which each player's kept average was copied."""
