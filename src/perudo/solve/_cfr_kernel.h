@@ -137,7 +137,8 @@ static void NAME(masks)(NAME(S) *s, int p, int32_t nd) {
         if (m) mask |= 1u << i;
     }
     t->nd[p][nd].act = mask;
-    t->nd[p][nd].dhm = t->nd[p][nd].top >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), NULL, H) : 0;
+    t->nd[p][nd].dhm =
+        t->nd[p][nd].top >= 0 ? NAME(hands_taking)(S_OF(s, p, s->N[p], nd), NULL, H) : 0;
 }
 
 /* The uniform strategy at every node (what regret matching+ plays with no regret). */
@@ -759,28 +760,30 @@ static void *NAME(field)(const NAME(S) *s, int p, int edge, int which, int32_t i
     return A_OF(s, p, base, i);
 }
 
+/* Rows of player p's average: its nodes, then its edges (the layout of snap, marks, backup). */
+static inline size_t NAME(avg_rows)(const NAME(S) *s, int p) {
+    return (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+}
+
+/* The average's sums of player p's row i (in that order). */
+static inline double *NAME(avg_row)(NAME(S) *s, int p, size_t i) {
+    size_t nodes = (size_t)s->t->nodes[p];
+    return i < nodes ? A_OF(s, p, s->N[p], i) : A_OF(s, p, s->E[p], i - nodes);
+}
+
 /* Copies player p's average (its unnormalized sums) aside, to be exported later as `which` 3:
  * what solve_round keeps of the best average seen. Returns 0 when memory runs out. */
 int NAME(cfr_snapshot)(void *solver, int p) {
     NAME(S) *s = solver;
-    const Tree *t = s->t;
-    size_t HP = (size_t)s->HP[p];
+    size_t HP = (size_t)s->HP[p], rows = NAME(avg_rows)(s, p);
     if (!s->snap[p]) {
-        s->snap[p] = malloc(((size_t)t->nodes[p] + (size_t)t->edges[p]) * HP * sizeof(double));
+        s->snap[p] = malloc(rows * HP * sizeof(double));
         if (!s->snap[p]) return 0;
     }
     double *o = s->snap[p];
-    for (int32_t i = 0; i < t->nodes[p]; i++, o += HP)
-        memcpy(o, A_OF(s, p, s->N[p], i), HP * sizeof(double));
-    for (int32_t i = 0; i < t->edges[p]; i++, o += HP)
-        memcpy(o, A_OF(s, p, s->E[p], i), HP * sizeof(double));
+    for (size_t i = 0; i < rows; i++, o += HP)
+        memcpy(o, NAME(avg_row)(s, p, i), HP * sizeof(double));
     return 1;
-}
-
-/* The average's sums of player p's row i (nodes, then edges, as in snap). */
-static inline double *NAME(avg_row)(NAME(S) *s, int p, size_t i) {
-    size_t nodes = (size_t)s->t->nodes[p];
-    return i < nodes ? A_OF(s, p, s->N[p], i) : A_OF(s, p, s->E[p], i - nodes);
 }
 
 /* Copies both players' averages (their sums) to mark `slot` (in float: a window takes a
@@ -790,7 +793,7 @@ int NAME(cfr_mark)(void *solver, int slot) {
     NAME(S) *s = solver;
     if (slot < 0 || slot >= MAX_MARKS) return 0;
     for (int p = 0; p < 2; p++) {
-        size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+        size_t HP = (size_t)s->HP[p], rows = NAME(avg_rows)(s, p);
         if (!s->marks[slot][p]) {
             s->marks[slot][p] = malloc(rows * HP * sizeof(float));
             if (!s->marks[slot][p]) return 0;
@@ -810,30 +813,28 @@ int NAME(cfr_mark)(void *solver, int slot) {
  * see meanwhile. With lam 0 (slot ignored): the sums as they were, exactly (they were copied
  * aside). No iteration may run while a window stands. Returns 0 when memory runs out, the
  * slot was never marked, or the call does not fit the state (window over window, or none to
- * end). */
+ * end); the sums are then as they were. */
 int NAME(cfr_window)(void *solver, int slot, double lam) {
     NAME(S) *s = solver;
     if (lam == 0) {
         if (!s->windowed) return 0;
         for (int p = 0; p < 2; p++) {
-            size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+            size_t HP = (size_t)s->HP[p], rows = NAME(avg_rows)(s, p);
             const double *b = s->backup[p];
-            for (size_t i = 0; i < rows; i++, b += HP) memcpy(NAME(avg_row)(s, p, i), b, HP * sizeof(double));
+            for (size_t i = 0; i < rows; i++, b += HP)
+                memcpy(NAME(avg_row)(s, p, i), b, HP * sizeof(double));
         }
         s->windowed = 0;
         return 1;
     }
     if (s->windowed || slot < 0 || slot >= MAX_MARKS || !s->marks[slot][0] || lam < 0 || lam > 1)
         return 0;
-    for (int p = 0; p < 2; p++) {
-        size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
-        if (!s->backup[p]) {
-            s->backup[p] = malloc(rows * HP * sizeof(double));
-            if (!s->backup[p]) return 0;
-        }
+    for (int p = 0; p < 2; p++) { /* both backups first: a failure changes nothing */
+        if (!s->backup[p]) s->backup[p] = malloc(NAME(avg_rows)(s, p) * s->HP[p] * sizeof(double));
+        if (!s->backup[p]) return 0;
     }
     for (int p = 0; p < 2; p++) {
-        size_t HP = (size_t)s->HP[p], rows = (size_t)s->t->nodes[p] + (size_t)s->t->edges[p];
+        size_t HP = (size_t)s->HP[p], rows = NAME(avg_rows)(s, p);
         double *b = s->backup[p];
         const float *m = s->marks[slot][p];
         for (size_t i = 0; i < rows; i++, b += HP, m += HP) {
@@ -860,7 +861,8 @@ void NAME(cfr_export)(void *solver, int p, int which, double *raises_out, double
     if (s->discounted && which == 0 && !NAME(discounts)(s, s->iterations + 1)) return;
     for (int32_t nd = 0; nd < t->nodes[p]; nd++) {
         REAL fp = 1, fn = 1;
-        if (s->discounted && which == 0) NAME(pending)(s, t->nd[p][nd].stamp, s->iterations, &fp, &fn);
+        if (s->discounted && which == 0)
+            NAME(pending)(s, t->nd[p][nd].stamp, s->iterations, &fp, &fn);
         for (int32_t i = -1; i < t->nd[p][nd].k; i++) {
             int edge = i >= 0;
             int32_t id = edge ? t->nd[p][nd].e0 + i : nd;

@@ -208,10 +208,11 @@ class NativeCFR:
             raise ValueError(f"the compiled kernel runs float64 or float32, not {dt}")
         if max(game.dice) + 1 > _MAX_COUNT:
             raise ValueError(f"the compiled kernel takes at most {_MAX_COUNT - 1} dice a player")
-        if not fits(game):
+        hands = max(len(h) for h in game.hands)
+        if hands > MAX_HANDS:
             raise ValueError(
-                f"the compiled kernel takes at most {MAX_HANDS} hands a player, not "
-                f"{max(len(h) for h in game.hands)} ({game.describe()})"
+                f"the compiled kernel takes at most {MAX_HANDS} hands a player, not {hands} "
+                f"({game.describe()})"
             )
         if threads is None:
             threads = default_threads()
