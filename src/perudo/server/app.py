@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from . import proxy
 from .lobby import Lobby
 from .routes import register_routes
 from .settings import Settings
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     register_routes(app, settings)
+    proxy.install(app, settings)
     return app
 
 
@@ -74,4 +76,7 @@ def serve(settings: Settings | None = None) -> None:
         ws_per_message_deflate=settings.ws_compression,
         log_level=settings.log_level.lower(),
         lifespan="on",
+        # Forwarded headers are believed only from PERUDO_TRUSTED_PROXIES (create_app installs
+        # that middleware); uvicorn's own would trust 127.0.0.1 whatever the settings say.
+        proxy_headers=False,
     )

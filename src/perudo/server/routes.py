@@ -10,6 +10,9 @@ HTTP (JSON):
 * ``GET /api/games``: recent finished games; ``GET /api/games/{id}/replay``: a replay;
 * ``GET /healthz``.
 
+Each table's answer carries ``invite`` (the path ``/t/{id}``) and ``invite_url``, the absolute
+link on ``PERUDO_PUBLIC_URL`` (or on the address the request came to).
+
 WebSocket ``/ws/tables/{id}``: :mod:`perudo.server.protocol` messages. A bad message gets an
 ``error`` reply and changes nothing; the connection and the table live on.
 """
@@ -33,6 +36,7 @@ from perudo.core import PRESETS
 from . import protocol as p
 from .connection import Connection
 from .lobby import Lobby
+from .proxy import base_url
 from .replay import replay_frames
 from .settings import Settings
 from .store import Store
@@ -106,9 +110,15 @@ def register_routes(app: FastAPI, settings: Settings) -> None:
             "languages": ["en", "ko", "it"],
         }
 
+    def invite_url(request: Request, table_id: str) -> str:
+        """The table's invite link, absolute: on PERUDO_PUBLIC_URL, else on the address the
+        request came to (as a trusted proxy forwards it)."""
+        return settings.absolute(f"/t/{table_id}", base_url(request))
+
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
-        return {"tables": _lobby(request).open_tables()}
+        tables = _lobby(request).open_tables()
+        return {"tables": [{**t, "invite_url": invite_url(request, t["id"])} for t in tables]}
 
     @app.post("/api/tables", response_model=None)
     async def create_table(request: Request, body: CreateTable) -> JSONResponse | dict[str, Any]:
@@ -138,15 +148,17 @@ def register_routes(app: FastAPI, settings: Settings) -> None:
             "seat": seat,
             "token": token,
             "invite": f"/t/{table.id}",
+            "invite_url": invite_url(request, table.id),
             "table": table.info(),
         }
 
     @app.get("/api/tables/{table_id}", response_model=None)
     async def get_table(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
         try:
-            return _lobby(request).get(table_id).info()
+            info = _lobby(request).get(table_id).info()
         except TableError as err:
             return _error(err)
+        return {**info, "invite_url": invite_url(request, table_id)}
 
     @app.post("/api/tables/{table_id}/join", response_model=None)
     async def join_table(
@@ -156,7 +168,12 @@ def register_routes(app: FastAPI, settings: Settings) -> None:
             seat, token = await _lobby(request).join(table_id, body.name)
         except TableError as err:
             return _error(err)
-        return {"table_id": table_id, "seat": seat, "token": token}
+        return {
+            "table_id": table_id,
+            "seat": seat,
+            "token": token,
+            "invite_url": invite_url(request, table_id),
+        }
 
     @app.get("/api/games")
     async def finished_games(request: Request) -> dict[str, Any]:

@@ -4,11 +4,26 @@ With nothing set, the app listens on http://127.0.0.1:8000 and keeps its games i
 file under ``./data/`` (created when missing). ``PERUDO_DATABASE_URL`` may name any
 SQLAlchemy async URL; ``sqlite+aiosqlite:///…`` and ``postgresql+asyncpg://…`` take the same
 code path (:mod:`perudo.server.store`).
+
+Behind a reverse proxy, ``PERUDO_TRUSTED_PROXIES`` names the proxies whose ``X-Forwarded-For``
+and ``X-Forwarded-Proto`` headers are believed (:mod:`perudo.server.proxy`), and
+``PERUDO_PUBLIC_URL`` is the address friends use, from which every absolute link the server
+gives (invite links) is built.
+
+>>> Settings(trusted_proxies=" 127.0.0.1, 10.0.0.0/8 ").trusted_proxy_list
+['127.0.0.1', '10.0.0.0/8']
+>>> Settings(public_url="https://dice.example.org/").public_url
+'https://dice.example.org'
+>>> Settings(public_url="https://dice.example.org").absolute("/t/abc")
+'https://dice.example.org/t/abc'
 """
 
 from __future__ import annotations
 
-from pydantic import Field
+import ipaddress
+from urllib.parse import urlsplit
+
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["DEFAULT_DATABASE_URL", "Settings"]
@@ -52,3 +67,62 @@ class Settings(BaseSettings):
     max_open_tables: int = Field(default=1000, ge=1)
     """Tables waiting for players or playing, at most; creating more is refused."""
     log_level: str = "info"
+    trusted_proxies: str = ""
+    """Comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``) of the
+    reverse proxies in front of the app. Only a request whose peer is one of them has its
+    client address and scheme taken from ``X-Forwarded-For`` / ``X-Forwarded-Proto``; from
+    anyone else those headers are ignored. Empty (the default): no proxy is trusted."""
+    public_url: str | None = None
+    """The address friends open, e.g. ``https://dice.example.org`` or
+    ``http://192.168.1.20:8000``: invite links are built on it. Unset: links are built from
+    the address the request came to (``perudo serve --public`` sets it to the machine's
+    first network address)."""
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: str) -> str:
+        for item in _split(value):
+            try:
+                if "/" in item:
+                    ipaddress.ip_network(item, strict=False)
+                else:
+                    ipaddress.ip_address(item)
+            except ValueError:
+                raise ValueError(
+                    f"{item!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8, ::1)"
+                ) from None
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _check_public_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        url = urlsplit(value.strip())
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ValueError(f"{value!r} is not an http:// or https:// address with a host name")
+        if url.path.strip("/") or url.query or url.fragment:
+            raise ValueError(
+                f"{value!r}: serve Perudo at the root of its host name "
+                "(a path, query or fragment is not supported)"
+            )
+        try:
+            url.port  # noqa: B018 (validates the port)
+        except ValueError as err:
+            raise ValueError(f"{value!r}: {err}") from None
+        return f"{url.scheme}://{url.netloc}"
+
+    @property
+    def trusted_proxy_list(self) -> list[str]:
+        """:attr:`trusted_proxies` as a list (empty when none is trusted)."""
+        return _split(self.trusted_proxies)
+
+    def absolute(self, path: str, base: str | None = None) -> str:
+        """``path`` (``/t/…``) as an absolute link: on :attr:`public_url` when set, else on
+        ``base`` (the address a request came to, e.g. ``http://host:8000``)."""
+        root = self.public_url or (base or "").rstrip("/")
+        return root + path
+
+
+def _split(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]

@@ -731,7 +731,7 @@ class TablePage {
   renderHead() {
     const tb = this.table;
     const r = tb.rules;
-    const link = `${location.origin}${tb.invite}`;
+    const link = tb.invite_url || `${location.origin}${tb.invite}`;
     const input = h("input", { value: link, readonly: true, "data-testid": "invite-link", onclick: (e) => e.target.select() });
     return h("div", { class: "tablehead" },
       h("h1", {}, tb.name),

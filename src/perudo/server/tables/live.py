@@ -211,6 +211,12 @@ class LiveTable(ScheduleMixin, ChatMixin):
             "turn_remaining": remaining,
             "winner": None if st is None else st.winner,
             "invite": f"/t/{self.id}",
+            # Absolute on PERUDO_PUBLIC_URL; else None and the page puts its own origin first.
+            "invite_url": (
+                None
+                if self.settings.public_url is None
+                else self.settings.absolute(f"/t/{self.id}")
+            ),
         }
 
     def lobby_entry(self) -> dict[str, Any]:
