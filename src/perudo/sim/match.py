@@ -2,9 +2,10 @@
 
 :func:`play_game` is the trusted side of the table: it holds the :class:`~perudo.core.GameState`,
 rolls the dice with the injected generator (:func:`~perudo.core.chance_action`), and gives each
-bot only its seat's :func:`~perudo.core.view` (P-70). After every bid it offers an out-of-turn
-calza (P-50) to the seats :func:`~perudo.core.calza_callers` lists, in that order (P-53: left of
-the bidder first); the first that says yes calls it. Every action a bot returns goes through
+bot only its seat's :func:`~perudo.core.view` (P-70). The order of decisions is
+:func:`perudo.sim.driver.run`'s, the same in every front end: chance, the seat to act, and the
+out-of-turn calza windows (P-50, P-53: after a bid and after a V-9 re-roll, left of the bidder
+first; the first bot that says yes calls it). Every action a bot returns goes through
 :func:`~perudo.core.apply`; an illegal one raises :class:`IllegalBotAction`, naming the bot, the
 seat and the rule broken.
 
@@ -26,9 +27,8 @@ from dataclasses import dataclass
 
 from perudo.bots.base import Bot
 from perudo.core import (
-    Bid,
+    Action,
     Calza,
-    Event,
     GameRecord,
     GameState,
     IllegalActionError,
@@ -37,11 +37,11 @@ from perudo.core import (
     RoundResolved,
     RuleSet,
     apply,
-    calza_callers,
-    chance_action,
     new_game,
     view,
 )
+
+from .driver import run
 
 __all__ = ["ActHook", "IllegalBotAction", "MatchResult", "play_game"]
 
@@ -117,36 +117,41 @@ def play_game(
     :raises ValueError: on a player count the rules do not allow (P-1).
     """
     n = len(bots)
-    state = new_game(rules, n, rng)
     eliminated: list[tuple[int, ...]] = []
     decisions = 0
-    calza_out_of_turn = rules.calza == "on"
-    while state.winner is None:
-        seat = state.to_act
-        if seat is None:
-            state, _ = apply(state, chance_action(state, rng))
-            continue
+
+    def act(state: GameState, seat: int) -> PlayerAction:
+        nonlocal decisions
+        decisions += 1
+        return ask(state, seat, bots[seat], view(state, seat))
+
+    def calza(state: GameState, seat: int) -> bool:
         bot = bots[seat]
         seat_view = view(state, seat)
-        action = ask(state, seat, bot, seat_view)
-        decisions += 1
-        state, events = _apply_for(state, seat, bot, seat_view, action)
-        if calza_out_of_turn and isinstance(action, Bid):
-            for caller in calza_callers(state):
-                caller_bot = bots[caller]
-                caller_view = view(state, caller)
-                if ask_calza is not None:
-                    says = ask_calza(state, caller, caller_bot, caller_view)
-                else:
-                    says = caller_bot.call_calza(caller_view)
-                if says:
-                    decisions += 1
-                    state, events = _apply_for(state, caller, caller_bot, caller_view, Calza())
-                    break
+        if ask_calza is not None:
+            return ask_calza(state, seat, bot, seat_view)
+        return bot.call_calza(seat_view)
+
+    def step(state: GameState, seat: int | None, action: Action) -> GameState:
+        nonlocal decisions
+        if seat is None:
+            state, events = apply(state, action)
+        else:
+            if isinstance(action, Calza) and state.to_act != seat:
+                decisions += 1  # an out-of-turn call is a decision too
+            try:
+                state, events = apply(state, action, seat)
+            except IllegalActionError as err:
+                bot = bots[seat]
+                raise IllegalBotAction(bot, seat, view(state, seat), action, str(err)) from None
         for event in events:
             if isinstance(event, RoundResolved) and event.eliminated:
                 eliminated.append(event.eliminated)
+        return state
+
+    state = run(new_game(rules, n, rng), rng, act, calza, step=step)
     winner = state.winner
+    assert winner is not None  # run() returns a finished game (P-23)
     return MatchResult(
         record=GameRecord.from_state(state),
         winner=winner,
@@ -155,12 +160,3 @@ def play_game(
         rounds=state.round - 1,
         decisions=decisions,
     )
-
-
-def _apply_for(
-    state: GameState, seat: int, bot: Bot, seat_view: PlayerView, action: object
-) -> tuple[GameState, tuple[Event, ...]]:
-    try:
-        return apply(state, action, seat)  # type: ignore[arg-type]
-    except IllegalActionError as err:
-        raise IllegalBotAction(bot, seat, seat_view, action, str(err)) from None

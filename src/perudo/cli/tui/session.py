@@ -6,10 +6,13 @@ The session is the table's trusted side (like a server's table worker): it holds
 :func:`perudo.core.apply`. What it shows the person comes only from ``view(state, me)`` and from
 events that :func:`~perudo.core.visible_to` lets through (P-70); a bot gets only its own view.
 
-Calza out of turn (P-50): after every bid, the seats that may call calza are asked in the
-order of :func:`~perudo.core.calza_callers` (P-53, left of the bidder first); the person is asked
-with a short prompt that takes Enter to go on. The two-player palifico choice (P-34) is asked of
-the person when it is theirs and announced when a bot makes it.
+The order of decisions is :func:`perudo.sim.driver.run`'s, the same as in the arena, the RL
+environments and the server: the session only supplies the decisions and shows what happened.
+Calza out of turn (P-50): in each calza window (after a bid, and after a V-9 re-roll under a
+standing bid), the seats that may call calza are asked in the order of
+:func:`~perudo.core.calza_callers` (P-53, left of the bidder first); the person is asked with a
+short prompt that takes Enter to go on. The two-player palifico choice (P-34) is asked of the
+person when it is theirs and announced when a bot makes it.
 
 Leaving: ``quit``, end of input and Ctrl-C all end the game cleanly (a goodbye, exit status 0);
 when the person sits at a terminal they are offered to save the record on the way out.
@@ -29,8 +32,8 @@ from rich.text import Text
 
 from perudo.bots import Bot, make_bot
 from perudo.core import (
+    Action,
     ActionTaken,
-    Bid,
     Calza,
     DiceDealt,
     DiceRerolled,
@@ -46,8 +49,6 @@ from perudo.core import (
     RoundStarted,
     RuleSet,
     apply,
-    calza_callers,
-    chance_action,
     check_action,
     roll_off,
     start_game,
@@ -55,6 +56,7 @@ from perudo.core import (
     visible_to,
 )
 from perudo.i18n import load_catalog
+from perudo.sim.driver import run
 
 from .hint import chance
 from .render import Painter
@@ -178,38 +180,25 @@ class Session:
             self._show_rolloff(state)
         if state.phase is Phase.BIDDING:
             self._show_round_start(state)
-        while not state.is_over:
-            seat = state.to_act
-            action: PlayerAction
-            if seat is None:
-                state = self._apply(state, chance_action(state, self.rng), None)
-                continue
-            if seat == self.me:
-                action = self._ask_turn(state)
-            else:
-                self.sleep(self.cfg.delay)
-                action = self.bots[seat].act(view(state, seat))
-            state = self._apply(state, action, seat)
-            if isinstance(action, Bid):
-                state = self._offer_calza(state)
-        self.state = state
+        self.state = run(state, self.rng, self._act, self._calza, step=self._step)
 
-    def _apply(self, state: GameState, action: object, seat: int | None) -> GameState:
-        new, events = apply(state, action, seat)  # type: ignore[arg-type]
+    def _act(self, state: GameState, seat: int) -> PlayerAction:
+        if seat == self.me:
+            return self._ask_turn(state)
+        self.sleep(self.cfg.delay)
+        return self.bots[seat].act(view(state, seat))
+
+    def _calza(self, state: GameState, seat: int) -> bool:
+        """Whether ``seat`` calls calza in the open window (P-50, P-53)."""
+        if seat == self.me:
+            return self._ask_calza(state)
+        return self.bots[seat].call_calza(view(state, seat))
+
+    def _step(self, state: GameState, seat: int | None, action: Action) -> GameState:
+        new, events = apply(state, action, seat)
         self.state = new
         self._show(events, new)
         return new
-
-    def _offer_calza(self, state: GameState) -> GameState:
-        """Ask the seats that may call calza on the new bid, in P-53 order (P-50)."""
-        for seat in calza_callers(state):
-            if seat == self.me:
-                wants = self._ask_calza(state)
-            else:
-                wants = self.bots[seat].call_calza(view(state, seat))
-            if wants:
-                return self._apply(state, Calza(), seat)
-        return state
 
     # Asking the person ---------------------------------------------------------------------
 

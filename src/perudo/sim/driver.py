@@ -1,0 +1,199 @@
+"""The decision sequence of a game: one place, below every front end.
+
+Every front end plays a game the same way: chance rolls the dice due (a new round's deal, P-3,
+or a V-9 re-roll), the seat to act decides (a bid, dudo, a pass, a set-aside, or the two-player
+palifico choice of P-34), its action is applied, and — when calza is played out of turn
+(``calza="on"``, P-50) — the seats that may call calza are offered it in the order P-53 gives.
+This module owns that sequence; the arena (:mod:`perudo.sim.match`), the RL table
+(:mod:`perudo.research.table`, and through it the PettingZoo, Gymnasium and OpenSpiel
+adapters), the terminal (:mod:`perudo.cli.tui.session`) and the server's scheduler
+(:mod:`perudo.server.tables.schedule`) only supply the decisions.
+
+Two ways in:
+
+* :func:`pending` — pure: what the game waits for next, given the state and whether the calza
+  window of this position has been answered. The server's scheduler and the RL table, which
+  take one step at a time, ask it after every change.
+* :func:`run` — a whole loop for synchronous callers (the arena, the terminal): rolls chance
+  with the injected generator, asks ``act`` and ``calza`` callbacks, applies through a ``step``
+  hook the caller may wrap (to show events, to name a bot in an error).
+
+When a calza window opens
+-------------------------
+A window opens after every **bid** and after every **V-9 re-roll** that leaves a bid standing,
+when the rules play calza out of turn and :func:`perudo.core.calza_callers` names someone.
+Why after a re-roll too: P-50 lets an eligible player call calza at any moment *while a bid
+stands*, and a re-roll happens while the bid stands and puts dice face up beside the cup (V-9):
+public information (P-70) that can turn "probably not exactly right" into "exactly right". An
+engine that asks (P-53) therefore asks at each point where the public position changes under a
+standing bid: after the bid, and after a re-roll. The set-aside itself is followed at once by
+chance's re-roll, with no decision between, so the one window after the re-roll covers both;
+the seat that re-rolled is the seat to act and never a caller (P-50). No window opens after a
+pass (calza is called on a bid, not on a pass: V-10), after the deal, or under
+``calza="to_act"`` (V-7), where calza is one of the seat to act's ordinary actions.
+
+In a window the seats are asked one at a time in :func:`~perudo.core.calza_callers` order (left
+of the bidder first, P-53); the first that calls calza resolves the round; if every one
+declines, the seat to act takes its turn. A front end that lets people call calza whenever they
+like (the server) answers *no* for them when it asks its bots, which is the same sequence with
+the person's call arriving later as an ordinary out-of-turn action.
+
+>>> import random
+>>> from perudo.core import PERUDO_CALZA, Bid, apply, new_game
+>>> game = new_game(PERUDO_CALZA, 4, random.Random(3))
+>>> pending(game)
+Turn(seat=3, palifico_choice=False)
+>>> game, _ = apply(game, Bid(2, 5))
+>>> pending(game)
+CalzaWindow(seats=(1, 2))
+>>> pending(game, window_answered=True)
+Turn(seat=0, palifico_choice=False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from perudo.core import (
+    Action,
+    Bid,
+    Calza,
+    GameState,
+    Phase,
+    PlayerAction,
+    Reroll,
+    apply,
+    calza_callers,
+    chance_action,
+)
+
+__all__ = [
+    "CalzaWindow",
+    "Pending",
+    "Roll",
+    "Step",
+    "Turn",
+    "apply_step",
+    "calza_window",
+    "pending",
+    "run",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Chance rolls the dice due now: a new round's deal (P-3) or a V-9 re-roll."""
+
+    reroll: bool
+    """``True`` for a V-9 re-roll of the seat to act's hidden dice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The seat to act decides: a bid, dudo, a pass, a set-aside, calza under V-7 ``to_act``,
+    or — before a two-player round's deal — the palifico choice (P-34)."""
+
+    seat: int
+    palifico_choice: bool
+    """The decision is P-34's palifico-or-normal choice (``ChoosePalifico``), made before the
+    seat sees its die."""
+
+
+@dataclass(frozen=True, slots=True)
+class CalzaWindow:
+    """Out-of-turn calza is offered to ``seats``, one at a time, in this order (P-50, P-53)."""
+
+    seats: tuple[int, ...]
+
+
+Pending: TypeAlias = Roll | Turn | CalzaWindow | None
+"""What a game waits for; ``None`` once it is over (P-23)."""
+
+Step: TypeAlias = Callable[[GameState, "int | None", Action], GameState]
+"""How :func:`run` applies a move: ``(state, seat, action) -> new state`` (``seat`` is
+``None`` for chance). The default is :func:`apply_step`."""
+
+
+def calza_window(state: GameState) -> tuple[int, ...]:
+    """The seats a calza window asks at this position, in P-53 order; empty when none opens.
+
+    A window opens right after a bid, or right after a V-9 re-roll under a standing bid, when
+    calza is played out of turn (``calza="on"``, P-50); see the module's docstring for why the
+    re-roll opens one too.
+    """
+    if state.rules.calza != "on" or state.phase is not Phase.BIDDING or state.log is None:
+        return ()
+    last = state.log[2]
+    if last.__class__ is not Bid and last.__class__ is not Reroll:
+        return ()
+    return calza_callers(state)
+
+
+def pending(state: GameState, *, window_answered: bool = False) -> Pending:
+    """What the game waits for next.
+
+    ``window_answered`` says whether the calza window of this position (:func:`calza_window`)
+    has been offered already and every seat in it declined; a front end keeps that one bit
+    (the server: the version it asked at) and clears it after every move.
+    """
+    to_act = state.to_act
+    if to_act is None:
+        if state.phase is Phase.GAME_OVER:
+            return None
+        return Roll(reroll=state.phase is Phase.REROLL)
+    if not window_answered:
+        seats = calza_window(state)
+        if seats:
+            return CalzaWindow(seats)
+    return Turn(to_act, state.phase is Phase.CHOOSE_PALIFICO)
+
+
+def apply_step(state: GameState, seat: int | None, action: Action) -> GameState:
+    """:func:`perudo.core.apply`, keeping only the new state (the default :data:`Step`)."""
+    return apply(state, action, seat)[0]
+
+
+def run(
+    state: GameState,
+    rng: random.Random,
+    act: Callable[[GameState, int], PlayerAction],
+    calza: Callable[[GameState, int], bool],
+    *,
+    step: Step = apply_step,
+) -> GameState:
+    """Play ``state`` to the end and return the final state.
+
+    Chance's dice come from ``rng`` (:func:`perudo.core.chance_action`); ``act(state, seat)``
+    gives the seat to act's action, ``calza(state, seat)`` whether a seat in a calza window
+    calls calza; every move goes through ``step``. A front end that stops early (a person who
+    leaves) raises out of a callback.
+
+    >>> import random
+    >>> from perudo.core import PERUDO, legal_actions, new_game
+    >>> rng = random.Random(1)
+    >>> end = run(new_game(PERUDO, 3, rng), rng,
+    ...           lambda s, seat: legal_actions(s)[-1], lambda s, seat: False)
+    >>> end.is_over
+    True
+    """
+    answered = False
+    while True:
+        due = pending(state, window_answered=answered)
+        if due is None:
+            return state
+        if isinstance(due, Roll):
+            state = step(state, None, chance_action(state, rng))
+        elif isinstance(due, CalzaWindow):
+            for seat in due.seats:
+                if calza(state, seat):
+                    state = step(state, seat, Calza())
+                    break
+            else:
+                answered = True
+                continue
+        else:
+            state = step(state, due.seat, act(state, due.seat))
+        answered = False
