@@ -3,20 +3,31 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make serve` installs only what serving needs (the server extra); `make test` everything, which
+# includes it, so it touches both stamps.
+SERVE_STAMP := $(VENV)/.installed-serve
+SOURCES := pyproject.toml setup.py src/perudo/solve/_cfr.c src/perudo/solve/_cfr_kernel.h
 
-.PHONY: serve test lint typecheck pytest bench clean chromium
+.PHONY: serve test lint typecheck pytest bench clean chromium nginx
 
 # setup.py builds the solver's compiled kernel (src/perudo/solve/_cfr.c, _cfr_kernel.h): a change
 # there reinstalls.
-$(STAMP): pyproject.toml setup.py src/perudo/solve/_cfr.c src/perudo/solve/_cfr_kernel.h
+$(STAMP): $(SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test,server,research]'
-	touch $(STAMP)
+	touch $(STAMP) $(SERVE_STAMP)
+
+$(SERVE_STAMP): $(SOURCES)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[server]'
+	touch $(SERVE_STAMP)
 
 # The web app on http://127.0.0.1:8000 (PERUDO_HOST, PERUDO_PORT, PERUDO_DATABASE_URL…: docs/server.md).
-serve: $(STAMP)
-	$(BIN)/perudo serve
+# `make serve ARGS=--public` lets friends on other machines in (docs/hosting.md).
+serve: $(SERVE_STAMP)
+	$(BIN)/perudo serve $(ARGS)
 
 test: lint typecheck pytest
 
@@ -27,7 +38,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) chromium
+pytest: $(STAMP) chromium nginx
 	$(BIN)/pytest
 
 # The browser tests drive Debian's Chromium (never a downloaded browser), with a Korean font
@@ -39,6 +50,16 @@ chromium:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			chromium fonts-nanum </dev/null >/dev/null; } \
 		|| echo "chromium could not be installed: the browser tests will be skipped"; }
+
+# The reverse-proxy tests run Debian's nginx (started and stopped by the tests themselves, on
+# loopback, with deploy/nginx/perudo.conf). Installed only when missing (the tests never use
+# the service the package may start). Without it those tests skip and say why.
+nginx:
+	@{ test -x /usr/sbin/nginx && command -v openssl >/dev/null; } || { \
+		echo "installing Debian's nginx and openssl for the reverse-proxy tests"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			nginx openssl </dev/null >/dev/null; } \
+		|| echo "nginx could not be installed: the reverse-proxy tests will be skipped"; }
 
 bench: $(STAMP)
 	$(BIN)/perudo bench

@@ -36,10 +36,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m perudo serve`` as a child process; :meth:`kill` sends SIGKILL."""
+    """``python -m perudo serve [args]`` as a child process; :meth:`kill` sends SIGKILL."""
 
-    def __init__(self, workdir: Path, **env: str) -> None:
+    def __init__(self, workdir: Path, args: tuple[str, ...] = (), **env: str) -> None:
         self.workdir = workdir
+        self.args = args
         self.port = free_port()
         self.db = workdir / "perudo.db"
         self.env = {
@@ -67,7 +68,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "perudo", "serve"],
+                [sys.executable, "-m", "perudo", "serve", *self.args],
                 cwd=self.workdir,
                 env=self.env,
                 stdout=out,

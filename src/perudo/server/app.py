@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from . import proxy
+from . import hosting, proxy
 from .lobby import Lobby
 from .routes import register_routes
 from .settings import Settings
@@ -60,14 +60,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def serve(settings: Settings | None = None) -> None:
-    """Run the app with uvicorn until interrupted, printing its address."""
+    """Run the app with uvicorn until interrupted, printing where friends can open it
+    (:func:`.hosting.banner`); listening on a wildcard address without ``PERUDO_PUBLIC_URL``,
+    invite links are built on the machine's first network address."""
     import uvicorn
 
     settings = settings if settings is not None else Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s: %(message)s")
-    host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    print(f"Perudo is at http://{host}:{settings.port}  (database: {settings.database_url})")
-    print("Open it in a browser; Ctrl+C stops the server.", flush=True)
+    addresses = hosting.interface_addresses()
+    settings = hosting.public_settings(settings, addresses)
+    print(hosting.banner(settings, addresses), flush=True)
     uvicorn.run(
         create_app(settings),
         host=settings.host,

@@ -25,17 +25,38 @@ def register(app: typer.Typer) -> None:
             None,
             help="SQLAlchemy async URL (default PERUDO_DATABASE_URL or an SQLite file in ./data/).",
         ),
+        public: bool = typer.Option(
+            False,
+            "--public",
+            help="Let friends on other machines in: listen on every network address (0.0.0.0) "
+            "and print each address and a QR code of the lobby.",
+        ),
+        public_url: str = typer.Option(
+            None,
+            help="The address friends open, which invite links are built on "
+            "(default PERUDO_PUBLIC_URL; with --public, the machine's first network address).",
+        ),
     ) -> None:
         """Start the web app: play Perudo with friends and bots in the browser."""
+        from pydantic import ValidationError
+
         from .app import serve as run
+        from .hosting import PUBLIC_HOST
         from .settings import Settings
 
-        overrides: dict[str, Any] = {
-            k: v
-            for k, v in {"host": host, "port": port, "database_url": database_url}.items()
-            if v is not None
-        }
-        run(Settings(**overrides))
+        if public and host is None:
+            host = PUBLIC_HOST
+        given = {"host": host, "port": port, "database_url": database_url, "public_url": public_url}
+        overrides: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+        try:
+            settings = Settings(**overrides)
+        except ValidationError as err:
+            # A setting's mistake is the user's: say which and why, without a traceback.
+            for e in err.errors():
+                name = "PERUDO_" + "_".join(str(x) for x in e["loc"]).upper()
+                typer.echo(f"perudo serve: {name}: {e['msg']}", err=True)
+            raise typer.Exit(2) from None
+        run(settings)
 
     @app.command("bench-load")
     def bench_load(

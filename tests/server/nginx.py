@@ -1,0 +1,147 @@
+"""Debian's nginx in front of a test server, running the repository's own configuration
+(``deploy/nginx/perudo.conf``) with a self-signed certificate made by ``openssl`` for the test.
+
+Only what must differ on a test machine is swapped, each by an exact string that must be in the
+file (so a change to the file that the test no longer matches fails loudly): the listening
+ports (loopback, free ports), the certificate's paths and the upstream's port. nginx runs in the
+foreground as a child process with its pid, logs and temporary files in the test's folder, and
+is stopped after the test. Without nginx (``make nginx`` installs Debian's) the tests skip and
+say so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import ssl
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from tests.server.harness import ROOT, free_port
+
+NGINX = Path("/usr/sbin/nginx")
+CONF = ROOT / "deploy" / "nginx" / "perudo.conf"
+HOSTNAME = "dice.example.org"
+NO_NGINX = (
+    "Debian's nginx is not installed at /usr/sbin/nginx (`make nginx` installs it with apt; "
+    "it could not be installed here)"
+)
+
+
+def require_nginx() -> None:
+    if not NGINX.exists():
+        pytest.skip(NO_NGINX)
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed (it makes the test's certificate)")
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    assert text.count(old) >= 1, f"deploy/nginx/perudo.conf no longer has {old!r}"
+    return text.replace(old, new)
+
+
+class Nginx:
+    """nginx with ``deploy/nginx/perudo.conf`` proxying to ``127.0.0.1:upstream_port``."""
+
+    def __init__(self, workdir: Path, upstream_port: int) -> None:
+        self.dir = workdir / "nginx"
+        self.dir.mkdir()
+        self.http_port = free_port()
+        self.https_port = free_port()
+        self.cert = self.dir / "cert.pem"
+        self.key = self.dir / "key.pem"
+        self.upstream_port = upstream_port
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.https_port}"
+
+    def tls(self) -> ssl.SSLContext:
+        """A client context that trusts the test's certificate (and verifies it)."""
+        return ssl.create_default_context(cafile=str(self.cert))
+
+    def _certificate(self) -> None:
+        subprocess.run(
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-keyout", str(self.key), "-out", str(self.cert), "-subj", f"/CN={HOSTNAME}",
+                "-addext", f"subjectAltName=DNS:{HOSTNAME},IP:127.0.0.1",
+            ],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+
+    def _config(self) -> Path:
+        site = CONF.read_text()
+        site = _swap(site, "listen 80;", f"listen 127.0.0.1:{self.http_port};")
+        site = _swap(site, "listen [::]:80;", "")
+        site = _swap(site, "listen 443 ssl;", f"listen 127.0.0.1:{self.https_port} ssl;")
+        site = _swap(site, "listen [::]:443 ssl;", "")
+        site = _swap(site, f"/etc/letsencrypt/live/{HOSTNAME}/fullchain.pem", str(self.cert))
+        site = _swap(site, f"/etc/letsencrypt/live/{HOSTNAME}/privkey.pem", str(self.key))
+        site = _swap(site, "server 127.0.0.1:8000;", f"server 127.0.0.1:{self.upstream_port};")
+        (self.dir / "perudo.conf").write_text(site)
+        d = self.dir
+        main = f"""
+            worker_processes 1;
+            pid {d}/nginx.pid;
+            error_log {d}/error.log warn;
+            events {{ worker_connections 256; }}
+            http {{
+                access_log {d}/access.log;
+                client_body_temp_path {d}/body;
+                proxy_temp_path {d}/proxy;
+                fastcgi_temp_path {d}/fastcgi;
+                uwsgi_temp_path {d}/uwsgi;
+                scgi_temp_path {d}/scgi;
+                include {d}/perudo.conf;
+            }}
+        """
+        conf = d / "nginx.conf"
+        conf.write_text(main)
+        return conf
+
+    def start(self) -> Nginx:
+        self._certificate()
+        conf = self._config()
+        # Started as root, nginx's workers would switch to "nobody", who cannot read the test's
+        # folder: they stay root here.
+        user = ["-g", "daemon off; user root;"] if os.geteuid() == 0 else ["-g", "daemon off;"]
+        check = subprocess.run(
+            [str(NGINX), "-t", "-p", str(self.dir), "-c", str(conf), *user],
+            capture_output=True,
+            text=True,
+        )
+        assert check.returncode == 0, f"nginx -t refused the configuration:\n{check.stderr}"
+        log = (self.dir / "stderr.log").open("wb")
+        self.proc = subprocess.Popen(
+            [str(NGINX), "-p", str(self.dir), "-c", str(conf), *user],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"nginx exited: {(self.dir / 'error.log').read_text()}")
+            try:
+                with urllib.request.urlopen(
+                    self.url + "/healthz", timeout=1, context=self.tls()
+                ) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"nginx did not answer: {(self.dir / 'error.log').read_text()}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
