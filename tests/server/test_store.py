@@ -96,3 +96,34 @@ def test_the_lobby_forgets_finished_tables_nobody_watches_but_the_store_keeps_th
             await store.close()
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("kind", URLS)
+def test_the_public_list_of_finished_games_is_full_when_private_games_are_newer(
+    kind: str, tmp_path: Path
+) -> None:
+    """Private games are filtered in the query, before its LIMIT: three public games finished
+    before five private ones still fill a list of three."""
+
+    async def go() -> None:
+        store = Store(_url(kind, tmp_path))
+        await store.open()
+        try:
+            seats = [
+                SeatRow(0, "human", "Ann", "h" * 64, None),
+                SeatRow(1, "bot", "B", None, "easy"),
+            ]
+            public: list[int] = []
+            for private in [False] * 3 + [True] * 5:
+                tid = uuid.uuid4().hex[:12]
+                await store.create_table(tid, "t", {"preset": "perudo"}, private, seats, 1)
+                gid = await store.start_game(tid, {}, ["Ann", "B"], [[6, 2]], seats, 2)
+                await store.finish_game(tid, gid, 0, 3)
+                if not private:
+                    public.append(gid)
+            listed = await store.finished_games(limit=3)
+            assert sorted(g["id"] for g in listed) == sorted(public)
+        finally:
+            await store.close()
+
+    asyncio.run(go())

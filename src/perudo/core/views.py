@@ -67,9 +67,13 @@ class PlayerView:
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_act
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (strings for actions, lists for dice)."""
-        return {
+    def to_json(self, *, past: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict (strings for actions, lists for dice).
+
+        ``past=False`` leaves out the finished rounds (the ``past`` key): they only grow, so a
+        stream of views (the server's updates, a replay's frames) sends them once.
+        """
+        data: dict[str, Any] = {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
             "phase": self.phase.value,
@@ -86,11 +90,14 @@ class PlayerView:
             "passer": self.passer,
             "must_raise": self.must_raise,
             "actions": [[s, str(a)] for s, a in self.actions],
-            "past": [round_to_json(r) for r in self.past],
+            "past": [round_to_json(r) for r in self.past] if past else None,
             "winner": self.winner,
             "rolloff": [list(t) for t in self.rolloff],
             "legal": [str(a) for a in self.legal],
         }
+        if not past:
+            del data["past"]
+        return data
 
 
 def round_to_json(record: RoundRecord) -> dict[str, Any]:

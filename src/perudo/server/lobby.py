@@ -128,7 +128,7 @@ class Lobby:
         )
         token = secrets.token_urlsafe(24)
         table.seats[0] = Seat("human", clean_name(player, "your name", 24), hash_token(token))
-        table.version = table.state_version = table.buffer_floor = 1
+        table.version = table.state_version = table.backlog.floor = 1
         await self.store.create_table(
             table_id,
             table.name,

@@ -36,8 +36,7 @@ def replay_frames(game: GameRow) -> dict[str, Any]:
     """
     rules = RuleSet.from_dict(game.rules)
     state = start_game(rules, game.players, game.rolloff)
-    first = view(state, None).to_json()
-    del first["past"]
+    first = view(state, None).to_json(past=False)
     frames: list[dict[str, Any]] = [{"n": 0, "move": None, "events": [], "view": first}]
     for i, (seat, text) in enumerate(game.moves, start=1):
         action = parse_action(text)
@@ -52,9 +51,7 @@ def replay_frames(game: GameRow) -> dict[str, Any]:
             move = {"seat": None, "action": "reroll"}
         else:
             move = {"seat": seat, "action": str(action)}
-        data = view(state, None).to_json()
-        if i < len(game.moves):
-            del data["past"]
+        data = view(state, None).to_json(past=i == len(game.moves))
         frames.append(
             {
                 "n": i,

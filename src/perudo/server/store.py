@@ -577,7 +577,7 @@ class Store:
             return await self._game_with_moves(conn, g)
 
     async def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The most recent finished games (for the replay list), newest first."""
+        """The most recent finished games of public tables (the replay list), newest first."""
         async with self._engine().connect() as conn:
             rows = (
                 await conn.execute(
@@ -588,10 +588,11 @@ class Store:
                         games_t.c.winner,
                         games_t.c.finished_at,
                         tables_t.c.name.label("table_name"),
-                        tables_t.c.private,
                     )
                     .join(tables_t, tables_t.c.id == games_t.c.table_id)
-                    .where(games_t.c.finished_at.is_not(None))
+                    # Private tables' games are left out here, before the LIMIT (else a run
+                    # of private games would leave the public list short, or empty).
+                    .where(games_t.c.finished_at.is_not(None), tables_t.c.private.is_(False))
                     .order_by(games_t.c.finished_at.desc())
                     .limit(limit)
                 )
@@ -606,7 +607,6 @@ class Store:
                 "finished_at": r.finished_at,
             }
             for r in rows
-            if not r.private
         ]
 
     async def count_actions(self) -> int:

@@ -20,11 +20,15 @@ until they come back.
 The parts, one file each:
 
 * :mod:`.config`: :class:`TableConfig`, :class:`Seat`, :func:`hash_token`, :class:`TableError`;
-* :mod:`.live`: :class:`LiveTable`: its state, snapshots and broadcasts, connections and
-  catching up, seats before the game, and the game's one action path (``_apply``);
-* :mod:`.schedule`: what moves without a person asking: chance, bots and stand-ins, the turn
-  timer and the drop timer (mixed into :class:`LiveTable`);
-* :mod:`.chat`: the chat (mixed into :class:`LiveTable`).
+* :mod:`.live`: :class:`LiveTable`: its state, connections and catching up, seats before the
+  game, and the game's one action path (:meth:`LiveTable.apply_move`);
+* :mod:`.presenter`: what each client is sent, drawn per seat (snapshots, updates, the
+  table, chat lines, catching up);
+* :mod:`.schedule`: the table's :class:`~.schedule.Scheduler`: what moves without a person
+  asking (chance, bots and stand-ins, the turn timer and the drop timer), decided in one
+  place (:meth:`~.schedule.Scheduler.decide`);
+* :mod:`.chat`: the table's :class:`~.chat.TableChat`;
+* :mod:`.backlog`: the recent versioned items kept for reconnecting clients.
 """
 
 from __future__ import annotations

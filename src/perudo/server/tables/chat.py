@@ -1,75 +1,55 @@
 """The table's chat: one line at a time, from a seat or a spectator.
 
 A line is written to the store first, then gets the table's next version, joins the recent
-lines that every snapshot carries (``Settings.chat_history``) and the replay buffer, and goes to
+lines that every snapshot carries (``Settings.chat_history``) and the backlog, and goes to
 everyone at the table.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .. import protocol as p
 from ..connection import Connection
-from ..store import ChatRow, Store, StoreError
-from .config import Seat, TableError
+from ..store import ChatRow, StoreError
+from . import presenter
+from .config import TableError
 
-__all__ = ["ChatMixin", "chat_json"]
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+__all__ = ["TableChat"]
 
 
-class ChatMixin:
-    """Chat at a :class:`~perudo.server.tables.LiveTable` (mixed into it)."""
+class TableChat:
+    """The chat of one :class:`~perudo.server.tables.LiveTable` (which owns it)."""
 
-    # The table's state this part reads and writes (set in ``LiveTable.__init__``).
-    id: str
-    store: Store
-    seats: list[Seat | None]
-    lock: asyncio.Lock
-    version: int
-    conns: set[Connection]
-    chat: deque[ChatRow]
+    def __init__(self, table: LiveTable, history: int) -> None:
+        self.table = table
+        self.lines: deque[ChatRow] = deque(maxlen=max(1, history))
+        """The recent lines every snapshot carries."""
 
-    if TYPE_CHECKING:
-        # Defined by LiveTable: keeps a versioned item for reconnecting clients.
-        def _remember(
-            self, version: int, audience: int | None, kind: str, payload: str
-        ) -> None: ...
-
-    async def post_chat(self, conn: Connection, text: str) -> None:
+    async def post(self, conn: Connection, text: str) -> None:
         text = " ".join(text.split())
         if not text:
             raise TableError("bad_message", "an empty chat line")
-        async with self.lock:
+        table = self.table
+        async with table.lock:
             if conn.seat is not None:
-                s = self.seats[conn.seat]
+                s = table.seats[conn.seat]
                 name = s.name if s is not None else "?"
             else:
                 name = "spectator"
-            version = self.version + 1
+            version = table.version + 1
             row = ChatRow(conn.seat, name, text, time.time(), version)
             try:
-                await self.store.add_chat(self.id, row)
+                await table.store.add_chat(table.id, row)
             except StoreError as err:
                 raise TableError("store_error", str(err)) from None
-            self.version = version
-            self.chat.append(row)
-            entry = chat_json(row)
-            self._remember(version, None, "chat", json.dumps(entry))
-            msg = p.ChatMessage(version=version, entry=entry).model_dump_json()
-            for c in self.conns:
-                c.send(msg)
-
-
-def chat_json(row: ChatRow) -> dict[str, Any]:
-    """A chat line as the wire carries it (in snapshots, chat messages and the replay buffer)."""
-    return {
-        "seat": row.seat,
-        "name": row.name,
-        "text": row.text,
-        "at": row.at,
-        "version": row.version,
-    }
+            table.version = version
+            self.lines.append(row)
+            entry = presenter.chat_json(row)
+            table.backlog.remember(version, None, "chat", json.dumps(entry))
+            presenter.broadcast_chat(table, entry)

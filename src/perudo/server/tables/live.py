@@ -1,4 +1,4 @@
-"""The live table: its state, what each client sees of it, its seats, and the one action path.
+"""The live table: its state, its connections, its seats, and the one action path.
 
 Every move, a person's, a bot's or chance's, goes through :meth:`LiveTable._apply`: the core
 (:func:`perudo.core.apply`) checks it and refuses an illegal one with the rule it breaks, the
@@ -7,20 +7,19 @@ store appends it to the game's action log, and only then is the new state kept a
 Every event gets the table's next *version*; each client receives only the events
 :func:`perudo.core.visible_to` lets its seat see (P-70) and its seat's
 ``view(state, seat).to_json()``. A reconnecting client sends the last version it saw and gets
-the events it missed, filtered for its seat, or a fresh snapshot.
+the events it missed, filtered for its seat, or a fresh snapshot. What each client is sent is
+drawn in :mod:`.presenter`; what moves on its own (chance, bots, timers) is the table's
+:class:`.schedule.Scheduler`; its chat is its :class:`.chat.TableChat`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import json
 import secrets
 import time
-from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any, Literal
 
 from perudo.core import (
@@ -34,33 +33,28 @@ from perudo.core import (
     event_to_json,
     parse_action,
     roll_off,
-    round_to_json,
     start_game,
-    view,
 )
 from perudo.core import apply as apply_action
 
 from .. import protocol as p
 from ..connection import Connection
-from ..hint import bid_hint
 from ..settings import Settings
-from ..store import ChatRow, Store, StoreError, TableRow
-from .chat import ChatMixin, chat_json
+from ..store import Store, StoreError, TableRow
+from . import presenter
+from .backlog import Backlog
+from .chat import TableChat
 from .config import Seat, TableConfig, TableError, hash_token
-from .schedule import ScheduleMixin
+from .schedule import Scheduler
 
 __all__ = ["LiveTable"]
 
 
-def _dump(msg: p.Snapshot | p.Update | p.TableMessage | p.ChatMessage | p.ErrorMessage) -> str:
-    return msg.model_dump_json()
-
-
-class LiveTable(ScheduleMixin, ChatMixin):
+class LiveTable:
     """One table in memory. Create a new one with the constructor, or :meth:`restore` one.
 
-    What moves on its own (chance, bots, timers) is in :class:`.schedule.ScheduleMixin`; the
-    chat is in :class:`.chat.ChatMixin`.
+    It owns its :attr:`schedule` (what moves on its own: chance, bots, timers), its
+    :attr:`chat` and its :attr:`backlog` (recent items for reconnecting clients).
     """
 
     def __init__(
@@ -91,20 +85,9 @@ class LiveTable(ScheduleMixin, ChatMixin):
         self.seq = 0
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.buffer: deque[tuple[int, int | None, str, str]] = deque(maxlen=settings.replay_buffer)
-        """Recent versioned items: (version, audience seat or None, kind, payload as JSON
-        text: strings are invisible to the garbage collector, which matters with many
-        tables)."""
-        self.buffer_floor = 0
-        """Versions after this one are all in :attr:`buffer` (until it wraps)."""
-        self.chat: deque[ChatRow] = deque(maxlen=max(1, settings.chat_history))
-        self.driver_task: asyncio.Task[None] | None = None
-        self.timer_task: asyncio.Task[None] | None = None
-        self.driver_key: tuple[str, int, float] | None = None
-        self.timer_key: tuple[int, int] | None = None
-        self.turn_deadline: float | None = None
-        self.calza_asked = -1
-        self.last_resolved = False
+        self.backlog = Backlog(settings.replay_buffer)
+        self.chat = TableChat(self, settings.chat_history)
+        self.schedule = Scheduler(self)
         self.closed = False
         self.finished_at: float | None = None
         """``time.monotonic()`` when the game ended (or when a finished table was restored)."""
@@ -156,8 +139,8 @@ class LiveTable(ScheduleMixin, ChatMixin):
         elif row.status == "finished":
             table.status = "finished"
             table.finished_at = time.monotonic()
-        table.version = table.state_version = table.buffer_floor = row.version
-        table.chat.extend(row.chat)
+        table.version = table.state_version = table.backlog.floor = row.version
+        table.chat.lines.extend(row.chat)
         if row.game is not None and table.status != "open":
             game = row.game
             record = GameRecord.from_json(
@@ -185,15 +168,15 @@ class LiveTable(ScheduleMixin, ChatMixin):
                     return
                 for i, s in enumerate(self.seats):
                     if s is not None and s.kind == "human":
-                        self._start_drop_timer(i)
-                self._plan()
+                        self.schedule.start_drop_timer(i)
+                self.schedule.plan()
 
     # -- information ------------------------------------------------------------------------
 
     def info(self) -> dict[str, Any]:
         """The table as the lobby and the page see it (no hidden information)."""
         st = self.state
-        remaining = self._timer()
+        remaining = self.schedule.remaining()
         return {
             "id": self.id,
             "name": self.name,
@@ -232,90 +215,17 @@ class LiveTable(ScheduleMixin, ChatMixin):
             "invite": f"/t/{self.id}",
         }
 
-    def _counts_json(self, counts: Iterable[int], seat: int | None) -> list[int | None]:
-        """P-40 memory mode: a seat sees its own count; others' show only whether they're in."""
-        return [c if (i == seat or c == 0) else None for i, c in enumerate(counts)]
-
-    def _seat_payload(
-        self, seat: int | None, with_past: bool
-    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        """``view(state, seat).to_json()`` (without ``past`` unless asked: it only grows, and
-        updates carry the rounds just finished instead) and the seat's probability hint (when
-        it has something to decide)."""
-        if self.state is None:
-            return None, None
-        v = view(self.state, seat)
-        hint = bid_hint(v) if v.legal else None
-        if not with_past:
-            v = replace(v, past=())
-        data = v.to_json()
-        if not with_past:
-            del data["past"]
-        if self.config.memory:
-            data["total_dice"] = sum(self.state.dice_counts)
-            data["dice_counts"] = self._counts_json(self.state.dice_counts, seat)
-        return data, hint
-
-    def _for_seat(self, data: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """An event's JSON as ``seat`` receives it (P-40 memory mode hides others' counts)."""
-        if self.config.memory and data.get("type") == "round_started":
-            data = dict(data)
-            data["dice_counts"] = self._counts_json(data["dice_counts"], seat)
-        return data
-
     def snapshot(self, seat: int | None) -> str:
-        data, hint = self._seat_payload(seat, True)
-        return _dump(
-            p.Snapshot(
-                version=self.version,
-                table=self.info(),
-                seat=seat,
-                view=data,
-                hint=hint,
-                timer=self._timer(),
-                chat=[chat_json(c) for c in self.chat],
-            )
-        )
+        return presenter.snapshot(self, seat)
 
-    # -- broadcasting -----------------------------------------------------------------------
-
-    def _broadcast_table(self) -> None:
-        text = _dump(p.TableMessage(version=self.version, table=self.info()))
-        for c in self.conns:
-            c.send(text)
+    def changed(self) -> None:
+        """The seats, presence or status changed: tell everyone at the table (and the lobby)."""
+        presenter.broadcast_table(self)
         if self.on_change is not None:
             self.on_change(self)
 
-    def _broadcast_events(
-        self, batch: list[tuple[int | None, dict[str, Any]]], resolved: int
-    ) -> None:
-        by_seat: dict[int | None, str] = {}
-        for c in self.conns:
-            text = by_seat.get(c.seat)
-            if text is None:
-                view_json, hint = self._seat_payload(c.seat, False)
-                tail: list[dict[str, Any]] = []
-                if resolved and self.state is not None:
-                    tail = [round_to_json(r) for r in self.state.past[-resolved:]]
-                text = _dump(
-                    p.Update(
-                        version=self.version,
-                        events=[
-                            self._for_seat(data, c.seat)
-                            for audience, data in batch
-                            if audience is None or audience == c.seat
-                        ],
-                        view=view_json,
-                        hint=hint,
-                        timer=self._timer(),
-                        past_tail=tail,
-                    )
-                )
-                by_seat[c.seat] = text
-            c.send(text)
-
     def _error(self, conn: Connection, code: str, message: str) -> None:
-        conn.send(_dump(p.ErrorMessage(code=code, message=message, version=self.version)))
+        conn.send(presenter.error(code, message, self.version))
 
     # -- connections ------------------------------------------------------------------------
 
@@ -340,52 +250,21 @@ class LiveTable(ScheduleMixin, ChatMixin):
             conn.greeted = True
             self.conns.add(conn)
             last = msg.last_version
-            if last is not None and self.buffer_floor <= last <= self.version:
-                self._send_missed(conn, last)
+            if last is not None and self.backlog.covers(last, self.version):
+                presenter.missed(self, conn, last)
             else:
                 conn.send(self.snapshot(seat))
-            self._broadcast_table()
-            self._plan()
-
-    def _remember(self, version: int, audience: int | None, kind: str, payload: str) -> None:
-        """Keep a versioned item for reconnecting clients (the oldest falls out when full)."""
-        if len(self.buffer) == self.buffer.maxlen:
-            self.buffer_floor = self.buffer[0][0]
-        self.buffer.append((version, audience, kind, payload))
-
-    def _send_missed(self, conn: Connection, last: int) -> None:
-        events: list[dict[str, Any]] = []
-        chats: list[dict[str, Any]] = []
-        for version, audience, kind, payload in self.buffer:
-            if version <= last or (audience is not None and audience != conn.seat):
-                continue
-            if kind == "event":
-                events.append(self._for_seat(json.loads(payload), conn.seat))
-            elif kind == "chat":
-                chats.append(json.loads(payload))
-        data, hint = self._seat_payload(conn.seat, True)
-        conn.send(
-            _dump(
-                p.Update(
-                    version=self.version,
-                    events=events,
-                    view=data,
-                    hint=hint,
-                    timer=self._timer(),
-                )
-            )
-        )
-        for entry in chats:
-            conn.send(_dump(p.ChatMessage(version=entry["version"], entry=entry)))
+            self.changed()
+            self.schedule.plan()
 
     async def sync(self, conn: Connection, last: int) -> None:
         """Catch ``conn`` up from version ``last``: the events it missed and the table as it is
         now (seats, status: a lost ``table`` message is made good too), or a snapshot when the
         gap is older than the buffer."""
         async with self.lock:
-            if self.buffer_floor <= last <= self.version:
-                self._send_missed(conn, last)
-                conn.send(_dump(p.TableMessage(version=self.version, table=self.info())))
+            if self.backlog.covers(last, self.version):
+                presenter.missed(self, conn, last)
+                conn.send(presenter.table_message(self))
             else:
                 conn.send(self.snapshot(conn.seat))
 
@@ -406,7 +285,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             return
         s.connections = max(0, s.connections - 1)
         if s.connections == 0 and s.kind == "human" and self.status == "playing":
-            self._start_drop_timer(seat)
+            self.schedule.start_drop_timer(seat)
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
@@ -416,7 +295,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             if conn.seat is not None:
                 self._release_seat(conn.seat)
             if not self.closed:
-                self._broadcast_table()
+                self.changed()
 
     async def back(self, conn: Connection) -> None:
         """The person at this seat is back: the stand-in bot stops playing for them."""
@@ -427,8 +306,8 @@ class LiveTable(ScheduleMixin, ChatMixin):
             if s is not None and s.away:
                 s.away = False
                 s.bot = None
-                self._broadcast_table()
-                self._plan()
+                self.changed()
+                self.schedule.plan()
 
     # -- seats before the game --------------------------------------------------------------
 
@@ -450,7 +329,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             status,
         )
         self.version = version
-        self._remember(version, None, "table", "{}")
+        self.backlog.remember(version, None, "table", "{}")
 
     async def join(self, name: str) -> tuple[int, str]:
         """Take the first empty seat under ``name``; returns (seat, token)."""
@@ -467,7 +346,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             except StoreError as err:
                 self.seats[seat] = None
                 raise TableError("store_error", str(err)) from None
-            self._broadcast_table()
+            self.changed()
             return seat, token
 
     async def add_bot(self, conn: Connection, level: str, seat: int | None) -> None:
@@ -509,7 +388,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             for i in seats:
                 self.seats[i] = None
             raise TableError("store_error", str(err)) from None
-        self._broadcast_table()
+        self.changed()
 
     async def remove_seat(self, conn: Connection, seat: int) -> None:
         async with self.lock:
@@ -524,7 +403,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             except StoreError as err:
                 self.seats[seat] = s
                 raise TableError("store_error", str(err)) from None
-            self._broadcast_table()
+            self.changed()
 
     async def leave(self, conn: Connection) -> None:
         async with self.lock:
@@ -541,7 +420,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
                 if c.seat == seat:
                     c.seat = None
                     c.send(self.snapshot(None))
-            self._broadcast_table()
+            self.changed()
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -582,15 +461,14 @@ class LiveTable(ScheduleMixin, ChatMixin):
                 if c.seat is not None:
                     c.seat = remap.get(c.seat)
             self.version = self.state_version = version
-            self._remember(version, None, "table", "{}")
+            self.backlog.remember(version, None, "table", "{}")
             self.state, self.game_id, self.names, self.seq = state, game_id, names, 0
             self.status = "playing"
-            self.last_resolved = False
-            self.calza_asked = -1
+            self.schedule.new_game()
             for c in self.conns:
                 c.send(self.snapshot(c.seat))
-            self._broadcast_table()
-            await self._chance()
+            self.changed()
+            await self.schedule.chance()
 
     async def rematch(self, conn: Connection) -> None:
         async with self.lock:
@@ -603,7 +481,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
             except StoreError as err:
                 raise TableError("store_error", str(err)) from None
             self.version = self.state_version = version
-            self._remember(version, None, "table", "{}")
+            self.backlog.remember(version, None, "table", "{}")
             self.status = "open"
             self.finished_at = None
             self.state, self.game_id, self.seq = None, None, 0
@@ -612,7 +490,7 @@ class LiveTable(ScheduleMixin, ChatMixin):
                     s.away = False
             for c in self.conns:
                 c.send(self.snapshot(c.seat))
-            self._broadcast_table()
+            self.changed()
 
     async def act(self, conn: Connection, text: str, version: int) -> None:
         """A person's action for their seat, checked by the core."""
@@ -636,10 +514,10 @@ class LiveTable(ScheduleMixin, ChatMixin):
             if s is not None and s.away:
                 s.away = False
                 s.bot = None
-                self._broadcast_table()
-            await self._apply(seat, action)
+                self.changed()
+            await self.apply_move(seat, action)
 
-    async def _apply(self, seat: int | None, action: Any) -> None:
+    async def apply_move(self, seat: int | None, action: Any) -> None:
         """Apply one move: core check, durable write, then state, broadcast and drivers.
 
         :raises TableError: for an illegal move (the core's message, naming the rule) or a
@@ -664,15 +542,15 @@ class LiveTable(ScheduleMixin, ChatMixin):
             data = event_to_json(e)
             data["version"] = first + i
             batch.append((e.audience, data))
-            self._remember(first + i, e.audience, "event", json.dumps(data))
+            self.backlog.remember(first + i, e.audience, "event", json.dumps(data))
         resolved = sum(1 for e in events if isinstance(e, RoundResolved))
-        self.last_resolved = resolved > 0
+        self.schedule.last_resolved = resolved > 0
         if state.is_over:
             await self._finish()
-        self._plan()
-        self._broadcast_events(batch, resolved)
+        self.schedule.plan()
+        presenter.broadcast_events(self, batch, resolved)
         if state.is_over:
-            self._broadcast_table()
+            self.changed()
 
     async def _finish(self) -> None:
         assert self.state is not None and self.game_id is not None
@@ -689,14 +567,10 @@ class LiveTable(ScheduleMixin, ChatMixin):
 
     async def close(self) -> None:
         self.closed = True
-        self._cancel_tasks()
         for s in self.seats:
             if s is not None and s.drop_timer is not None:
                 s.drop_timer.cancel()
-        for task in (self.driver_task, self.timer_task):
-            if task is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await self.schedule.close()
 
 
 def _is_player_action(action: object) -> bool:

@@ -1,12 +1,14 @@
 """Who moves without a person asking: chance, the bots and stand-ins, the turn and drop timers.
 
-After every change the table calls :meth:`ScheduleMixin._plan`. It keeps at most one pending
-*driver* step (chance's roll, or the bots' turn) and one *turn timer*, each keyed by the game
-version it was planned for: a step already pending for the same key is kept, any other is
-cancelled, and a step that wakes to find the game moved on does nothing. A step makes its move
-under the table's lock through the same path as a person's (:meth:`LiveTable._apply
-<perudo.server.tables.LiveTable._apply>`: the core checks it, the store logs it, then it is
-broadcast), so nothing here decides a rule.
+The :class:`Scheduler` belongs to one :class:`~perudo.server.tables.LiveTable`. After every
+change the table calls :meth:`Scheduler.plan`, the one place that decides who moves next on
+their own (:meth:`Scheduler.decide`: chance, a bot or stand-in, or the person to act under the
+turn timer). It keeps at most one pending *driver* step (chance's roll, or the bots' turn) and
+one *turn timer*, each keyed by the game version it was planned for: a step already pending for
+the same key is kept, any other is cancelled, and a step that wakes to find the game moved on
+does nothing. A step makes its move under the table's lock through the same path as a person's
+(:meth:`LiveTable.apply_move <perudo.server.tables.LiveTable.apply_move>`: the core checks it,
+the store logs it, then it is broadcast), so nothing here decides a rule.
 
 Drivers: a bot seat is played server-side by a :class:`perudo.bots.Bot` through the seat's
 view, with a pacing delay; bots are offered out-of-turn calza in
@@ -18,15 +20,16 @@ until they come back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from perudo.bots import Bot
 from perudo.core import (
     Calza,
-    GameState,
     Phase,
     PlayerAction,
     calza_callers,
@@ -34,90 +37,155 @@ from perudo.core import (
     view,
 )
 
-from ..settings import Settings
-from .config import Seat, TableConfig, TableError
+from .config import Seat, TableError
 
-__all__ = ["ScheduleMixin"]
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+__all__ = ["Plan", "Scheduler"]
 
 log = logging.getLogger("perudo.server")
 
 
-class ScheduleMixin:
-    """The pending steps of a :class:`~perudo.server.tables.LiveTable` (mixed into it)."""
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What moves next without a person asking, as :meth:`Scheduler.decide` sees it.
 
-    # The table's state this part reads and writes (set in ``LiveTable.__init__``).
-    id: str
-    config: TableConfig
-    settings: Settings
-    seats: list[Seat | None]
-    lock: asyncio.Lock
-    status: Literal["open", "playing", "finished"]
-    state: GameState | None
-    state_version: int
-    closed: bool
-    driver_task: asyncio.Task[None] | None
-    timer_task: asyncio.Task[None] | None
-    driver_key: tuple[str, int, float] | None
-    timer_key: tuple[int, int] | None
-    turn_deadline: float | None
-    calza_asked: int
-    last_resolved: bool
+    ``driver``: the step to run (``("chance", version, delay)``: roll what chance owes after
+    ``delay`` seconds; ``("bots", version, delay)``: the bots' turn, their out-of-turn calza
+    first), or ``None``. ``timer``: the person to act under the turn timer
+    (``(version, seat)``), or ``None``.
+    """
 
-    if TYPE_CHECKING:
-        # Defined by LiveTable: the one action path, and the seats' broadcast.
-        async def _apply(self, seat: int | None, action: Any) -> None: ...
+    driver: tuple[str, int, float] | None = None
+    timer: tuple[int, int] | None = None
 
-        def _broadcast_table(self) -> None: ...
+
+class Scheduler:
+    """The pending steps of one :class:`~perudo.server.tables.LiveTable` (which owns it)."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.driver_task: asyncio.Task[None] | None = None
+        self.timer_task: asyncio.Task[None] | None = None
+        self.driver_key: tuple[str, int, float] | None = None
+        self.timer_key: tuple[int, int] | None = None
+        self.turn_deadline: float | None = None
+        self.calza_asked = -1
+        """The game version at which the bots were last offered calza out of turn."""
+        self.last_resolved = False
+        """Whether the last move ended a round (the next deal waits ``round_pause``)."""
+
+    def new_game(self) -> None:
+        self.calza_asked = -1
+        self.last_resolved = False
 
     # -- the turn timer's clock -------------------------------------------------------------
 
-    def _timer(self) -> float | None:
+    def remaining(self) -> float | None:
+        """Seconds left on the turn timer of the seat to act (``None``: no timer running)."""
         if self.turn_deadline is None:
             return None
         return max(0.0, round(self.turn_deadline - time.monotonic(), 1))
 
     # -- a dropped connection ---------------------------------------------------------------
 
-    def _start_drop_timer(self, seat: int) -> None:
-        s = self.seats[seat]
+    def start_drop_timer(self, seat: int) -> None:
+        """The seat's person has no live connection: a stand-in plays it after the grace."""
+        table = self.table
+        s = table.seats[seat]
         if s is None or s.kind != "human" or s.away or s.connections:
             return
         if s.drop_timer is not None:
             s.drop_timer.cancel()
         loop = asyncio.get_running_loop()
         s.drop_timer = loop.call_later(
-            self.settings.drop_grace,
+            table.settings.drop_grace,
             lambda: asyncio.ensure_future(self._drop_expired(seat, s)),
         )
 
     async def _drop_expired(self, seat: int, who: Seat) -> None:
-        async with self.lock:
-            s = self.seats[seat] if seat < len(self.seats) else None
-            if s is not who or s.connections or s.away or self.status != "playing":
+        table = self.table
+        async with table.lock:
+            s = table.seats[seat] if seat < len(table.seats) else None
+            if s is not who or s.connections or s.away or table.status != "playing":
                 return
             s.drop_timer = None
             s.away = True
-            self._broadcast_table()
-            self._plan()
+            table.changed()
+            self.plan()
 
     # -- chance -----------------------------------------------------------------------------
 
-    async def _chance(self) -> None:
+    async def chance(self) -> None:
         """Roll what chance owes (a deal, a V-9 re-roll) with the system's generator."""
+        table = self.table
         rng = secrets.SystemRandom()
         while (
-            self.state is not None
-            and not self.state.is_over
-            and self.state.to_act is None
-            and self.state.phase in (Phase.DEAL, Phase.REROLL)
+            table.state is not None
+            and not table.state.is_over
+            and table.state.to_act is None
+            and table.state.phase in (Phase.DEAL, Phase.REROLL)
         ):
-            await self._apply(None, chance_action(self.state, rng))
+            await table.apply_move(None, chance_action(table.state, rng))
 
-    # -- drivers ----------------------------------------------------------------------------
+    # -- deciding ---------------------------------------------------------------------------
 
-    def _cancel_tasks(self) -> None:
+    def decide(self) -> Plan:
+        """Who moves next on their own: chance, a bot or stand-in, or the person to act under
+        the turn timer. The one place these decisions are made."""
+        table = self.table
+        st = table.state
+        if table.closed or st is None or table.status != "playing" or st.is_over:
+            return Plan()
+        version = table.state_version
+        settings = table.settings
+        if st.to_act is None:
+            delay = settings.round_pause if self.last_resolved else 0.0
+            return Plan(driver=("chance", version, delay))
+        bot_calza = self.calza_asked != version and any(
+            self._driver(s) is not None for s in calza_callers(st)
+        )
+        to_act = self._driver(st.to_act)
+        driver = ("bots", version, settings.bot_delay) if bot_calza or to_act is not None else None
+        timer = None
+        if to_act is None and table.config.turn_seconds > 0:
+            timer = (version, st.to_act)
+        return Plan(driver=driver, timer=timer)
+
+    def plan(self) -> None:
+        """Start what :meth:`decide` wants and cancel the rest.
+
+        Called after every change; a step already pending for the same version is kept (so a
+        person's turn timer does not restart when someone chats or reconnects).
+        """
+        wanted = self.decide()
+        if self._set_driver(wanted.driver):
+            assert wanted.driver is not None
+            kind, version, delay = wanted.driver
+            if kind == "chance":
+                self.driver_task = asyncio.create_task(self._run_chance(version, delay))
+            else:
+                self.driver_task = asyncio.create_task(self._run_bots(version))
+        if self._set_timer(wanted.timer):
+            assert wanted.timer is not None
+            version, seat = wanted.timer
+            seconds = self.table.config.turn_seconds
+            self.turn_deadline = time.monotonic() + seconds
+            self.timer_task = asyncio.create_task(self._run_timeout(version, seat, seconds))
+
+    def cancel(self) -> None:
         self._set_driver(None)
         self._set_timer(None)
+
+    async def close(self) -> None:
+        """Cancel every pending step and wait for them to end."""
+        tasks = (self.driver_task, self.timer_task)
+        self.cancel()
+        for task in tasks:
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def _set_driver(self, key: tuple[str, int, float] | None) -> bool:
         """Keep the pending driver step if it is the one wanted; else cancel it.
@@ -140,75 +208,46 @@ class ScheduleMixin:
             self.turn_deadline = None
         return key is not None
 
-    def _plan(self) -> None:
-        """Decide who moves next on their own: chance, a bot, a stand-in, or the turn timer.
-
-        Called after every change; a step already pending for the same version is kept (so a
-        person's turn timer does not restart when someone chats or reconnects).
-        """
-        st = self.state
-        if self.closed or st is None or self.status != "playing" or st.is_over:
-            self._cancel_tasks()
-            return
-        version = self.state_version
-        if st.to_act is None:
-            delay = self.settings.round_pause if self.last_resolved else 0.0
-            self._set_timer(None)
-            if self._set_driver(("chance", version, delay)):
-                self.driver_task = asyncio.create_task(self._run_chance(version, delay))
-            return
-        bot_calza = self.calza_asked != version and any(
-            self._driver(s) is not None for s in calza_callers(st)
-        )
-        to_act = self._driver(st.to_act)
-        if bot_calza or to_act is not None:
-            if self._set_driver(("bots", version, self.settings.bot_delay)):
-                self.driver_task = asyncio.create_task(self._run_bots(version))
-        else:
-            self._set_driver(None)
-        if to_act is None and self.config.turn_seconds > 0:
-            if self._set_timer((version, st.to_act)):
-                self.turn_deadline = time.monotonic() + self.config.turn_seconds
-                self.timer_task = asyncio.create_task(
-                    self._run_timeout(version, st.to_act, self.config.turn_seconds)
-                )
-        else:
-            self._set_timer(None)
-
     def _driver(self, seat: int) -> Bot | None:
-        s = self.seats[seat] if seat < len(self.seats) else None
+        seats = self.table.seats
+        s = seats[seat] if seat < len(seats) else None
         return None if s is None else s.driver()
+
+    # -- the steps ----------------------------------------------------------------------------
 
     async def _run_chance(self, version: int, delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)
-        async with self.lock:
-            if self.state_version != version or self.closed:
+        table = self.table
+        async with table.lock:
+            if table.state_version != version or table.closed:
                 return
             try:
-                await self._chance()
+                await self.chance()
             except TableError as err:
-                log.error("table %s: chance move failed: %s", self.id, err.message)
+                log.error("table %s: chance move failed: %s", table.id, err.message)
 
     async def _run_timeout(self, version: int, seat: int, delay: float) -> None:
         await asyncio.sleep(delay)
-        async with self.lock:
-            if self.state_version != version or self.closed or self.state is None:
+        table = self.table
+        async with table.lock:
+            if table.state_version != version or table.closed or table.state is None:
                 return
-            if self.state.to_act != seat:
+            if table.state.to_act != seat:
                 return
-            s = self.seats[seat]
+            s = table.seats[seat]
             if s is None or s.kind != "human" or s.away:
                 return
             s.away = True
-            self._broadcast_table()
-            self._plan()
+            table.changed()
+            self.plan()
 
     async def _run_bots(self, version: int) -> None:
-        await asyncio.sleep(self.settings.bot_delay)
-        async with self.lock:
-            st = self.state
-            if self.state_version != version or self.closed or st is None:
+        table = self.table
+        await asyncio.sleep(table.settings.bot_delay)
+        async with table.lock:
+            st = table.state
+            if table.state_version != version or table.closed or st is None:
                 return
             if self.calza_asked != version:
                 # P-50/P-53: out-of-turn calza offered to the bots in seat order from the
@@ -222,32 +261,33 @@ class ScheduleMixin:
             seat = st.to_act
             bot = None if seat is None else self._driver(seat)
             if seat is None or bot is None:
-                self._plan()
+                self.plan()
                 return
             seat_view = view(st, seat)
         try:
             action = await asyncio.to_thread(bot.act, seat_view)
         except Exception:
-            log.exception("table %s: bot %s failed; it plays its first legal action", self.id, bot)
+            log.exception("table %s: bot %s failed; it plays its first legal action", table.id, bot)
             action = seat_view.legal[0]
-        async with self.lock:
-            if self.state_version != version or self.closed:
+        async with table.lock:
+            if table.state_version != version or table.closed:
                 return
             await self._bot_move(seat, action)
 
     async def _bot_move(self, seat: int, action: PlayerAction) -> None:
+        table = self.table
         try:
-            await self._apply(seat, action)
+            await table.apply_move(seat, action)
         except TableError as err:
-            if err.code != "illegal" or self.state is None:
-                log.error("table %s: bot move failed: %s", self.id, err.message)
+            if err.code != "illegal" or table.state is None:
+                log.error("table %s: bot move failed: %s", table.id, err.message)
                 return
             # A bot that answers with an illegal move is a bot bug; the game goes on with the
             # first action the core lists for the seat.
-            log.error("table %s: bot at seat %d: %s", self.id, seat, err.message)
-            legal = view(self.state, seat).legal
+            log.error("table %s: bot at seat %d: %s", table.id, seat, err.message)
+            legal = view(table.state, seat).legal
             if legal:
-                await self._apply(seat, legal[0])
+                await table.apply_move(seat, legal[0])
 
 
 def _keeps(task: asyncio.Task[None] | None, current: object, wanted: object) -> bool:

@@ -1,0 +1,42 @@
+"""HTTP and WebSocket routes, one router per concern (find a route by its file's name).
+
+* :mod:`.health`: ``GET /healthz``;
+* :mod:`.tables`: the lobby API: ``GET /api/config`` (presets, switches and bot levels for the
+  create-table form), ``GET /api/tables`` (the lobby: public tables waiting or playing),
+  ``POST /api/tables`` (create a table; its creator takes seat 0 → ``{table_id, seat,
+  token}``), ``GET /api/tables/{id}`` (one table's public information),
+  ``POST /api/tables/{id}/join`` (take a seat under a display name → ``{seat, token}``);
+* :mod:`.games`: ``GET /api/games`` (recent finished public games),
+  ``GET /api/games/{id}/replay`` (a replay, public information only);
+* :mod:`.pages`: the page (``/``, ``/t/{id}``, ``/replay/{id}``) and its ``/static`` files;
+* :mod:`.socket`: the table socket ``/ws/tables/{id}``: :mod:`perudo.server.protocol`
+  messages; a bad message gets an ``error`` reply and changes nothing, the connection and the
+  table live on;
+* :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
+  the settings of a request).
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from . import games, health, pages, socket, tables
+
+__all__ = ["register_routes"]
+
+
+def register_routes(app: FastAPI) -> None:
+    """Add every route to ``app`` (whose ``state.settings`` the routes read)."""
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        return JSONResponse({"error": "bad_request", "message": problems}, status_code=400)
+
+    for module in (health, tables, games, pages, socket):
+        app.include_router(module.router)
+    pages.mount_static(app)

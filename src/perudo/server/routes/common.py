@@ -1,0 +1,46 @@
+"""What the routers share: the error replies (with their HTTP statuses), and the lobby, the
+store and the settings of a request."""
+
+from __future__ import annotations
+
+from fastapi import Request, WebSocket
+from fastapi.responses import JSONResponse
+
+from ..lobby import Lobby
+from ..settings import Settings
+from ..store import Store
+from ..tables import TableError
+
+__all__ = ["error_response", "lobby_of", "settings_of", "store_of"]
+
+_STATUS = {
+    "no_table": 404,
+    "no_game": 404,
+    "table_full": 409,
+    "not_now": 409,
+    "too_many_tables": 503,
+    "store_error": 503,
+}
+"""HTTP status of a refusal by its code (400 for any other)."""
+
+
+def error_response(err: TableError) -> JSONResponse:
+    """A refused request: ``{error: code, message}`` with the code's HTTP status."""
+    return JSONResponse(
+        {"error": err.code, "message": err.message}, status_code=_STATUS.get(err.code, 400)
+    )
+
+
+def lobby_of(request: Request | WebSocket) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def store_of(request: Request | WebSocket) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def settings_of(request: Request | WebSocket) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings

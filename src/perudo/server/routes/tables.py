@@ -1,0 +1,131 @@
+"""The lobby API: the create-table form's choices, the lobby, creating, reading and joining a
+table.
+
+* ``GET /api/config``: presets, switches and bot levels for the create-table form;
+* ``GET /api/tables``: the lobby (public tables waiting or playing);
+* ``POST /api/tables``: create a table (its creator takes seat 0) → ``{table_id, seat, token}``;
+* ``GET /api/tables/{id}``: one table's public information;
+* ``POST /api/tables/{id}/join``: take a seat under a display name → ``{seat, token}``.
+
+Each table's answer carries ``invite`` (the path ``/t/{id}``) and ``invite_url``, the absolute
+link on ``PERUDO_PUBLIC_URL`` (or on the address the request came to).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from perudo.bots import LEVELS
+from perudo.core import PRESETS
+
+from ..proxy import base_url
+from ..tables import TableConfig, TableError
+from .common import error_response, lobby_of, settings_of
+
+__all__ = ["CreateTable", "JoinTable", "router"]
+
+router = APIRouter()
+
+
+class CreateTable(BaseModel):
+    """The create-table form."""
+
+    name: str = Field(min_length=1, max_length=60)
+    player: str = Field(min_length=1, max_length=24)
+    preset: str = Field(default="perudo", max_length=40)
+    calza: Literal["off", "on", "to_act"] | None = None
+    palifico: Literal["on", "off", "not_two_players"] | None = None
+    dice: int | None = Field(default=None, ge=1, le=10)
+    seats: int = Field(default=6, ge=2, le=10)
+    memory: bool = False
+    turn_seconds: float | None = Field(default=None, ge=0, le=600)
+    private: bool = False
+
+
+class JoinTable(BaseModel):
+    name: str = Field(min_length=1, max_length=24)
+
+
+@router.get("/api/config")
+async def config(request: Request) -> dict[str, Any]:
+    return {
+        "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+        "levels": list(LEVELS),
+        "turn_seconds": settings_of(request).turn_seconds,
+        "languages": ["en", "ko", "it"],
+    }
+
+
+def invite_url(request: Request, table_id: str) -> str:
+    """The table's invite link, absolute: on PERUDO_PUBLIC_URL, else on the address the
+    request came to (as a trusted proxy forwards it)."""
+    return settings_of(request).absolute(f"/t/{table_id}", base_url(request))
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request) -> dict[str, Any]:
+    tables = lobby_of(request).open_tables()
+    return {"tables": [{**t, "invite_url": invite_url(request, t["id"])} for t in tables]}
+
+
+@router.post("/api/tables", response_model=None)
+async def create_table(request: Request, body: CreateTable) -> JSONResponse | dict[str, Any]:
+    lobby = lobby_of(request)
+    settings = settings_of(request)
+    try:
+        cfg = TableConfig.build(
+            preset=body.preset,
+            seats=body.seats,
+            calza=body.calza,
+            palifico=body.palifico,
+            dice=body.dice,
+            memory=body.memory,
+            turn_seconds=(
+                settings.turn_seconds if body.turn_seconds is None else body.turn_seconds
+            ),
+        )
+    except ValueError as err:
+        return error_response(TableError("bad_rules", str(err)))
+    try:
+        table, seat, token = await lobby.create(
+            name=body.name, player=body.player, config=cfg, private=body.private
+        )
+    except TableError as err:
+        return error_response(err)
+    return {
+        "table_id": table.id,
+        "seat": seat,
+        "token": token,
+        "invite": f"/t/{table.id}",
+        "invite_url": invite_url(request, table.id),
+        "table": table.info(),
+    }
+
+
+@router.get("/api/tables/{table_id}", response_model=None)
+async def get_table(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
+    try:
+        info = lobby_of(request).get(table_id).info()
+    except TableError as err:
+        return error_response(err)
+    return {**info, "invite_url": invite_url(request, table_id)}
+
+
+@router.post("/api/tables/{table_id}/join", response_model=None)
+async def join_table(
+    request: Request, table_id: str, body: JoinTable
+) -> JSONResponse | dict[str, Any]:
+    try:
+        seat, token = await lobby_of(request).join(table_id, body.name)
+    except TableError as err:
+        return error_response(err)
+    return {
+        "table_id": table_id,
+        "seat": seat,
+        "token": token,
+        "invite_url": invite_url(request, table_id),
+    }

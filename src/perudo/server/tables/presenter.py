@@ -1,0 +1,179 @@
+"""What each client at a table is sent: the wire messages, drawn per seat (P-70).
+
+Everything a client receives about the game is built here from the seat's view
+(``view(state, seat).to_json()``) and the events :func:`perudo.core.visible_to` lets the seat
+see; memory mode (P-40) hides the other seats' dice counts here too. The table decides what
+happened; this module only draws it for each receiver.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from perudo.core import round_to_json, view
+
+from .. import protocol as p
+from ..connection import Connection
+from ..hint import bid_hint
+from ..store import ChatRow
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+__all__ = [
+    "Batch",
+    "broadcast_chat",
+    "broadcast_events",
+    "broadcast_table",
+    "chat_json",
+    "error",
+    "missed",
+    "snapshot",
+    "table_message",
+]
+
+Batch = list[tuple[int | None, dict[str, Any]]]
+"""A move's events: (audience seat or ``None`` for everyone, event JSON with its version)."""
+
+
+def dump(msg: p.Snapshot | p.Update | p.TableMessage | p.ChatMessage | p.ErrorMessage) -> str:
+    return msg.model_dump_json()
+
+
+def counts_json(counts: Iterable[int], seat: int | None) -> list[int | None]:
+    """P-40 memory mode: a seat sees its own count; others' show only whether they're in."""
+    return [c if (i == seat or c == 0) else None for i, c in enumerate(counts)]
+
+
+def seat_payload(
+    table: LiveTable, seat: int | None, with_past: bool
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The seat's view as JSON (without ``past`` unless asked: it only grows, and updates
+    carry the rounds just finished instead) and its probability hint (when it has something
+    to decide)."""
+    state = table.state
+    if state is None:
+        return None, None
+    v = view(state, seat)
+    hint = bid_hint(v) if v.legal else None
+    data = v.to_json(past=with_past)
+    if table.config.memory:
+        data["total_dice"] = sum(state.dice_counts)
+        data["dice_counts"] = counts_json(state.dice_counts, seat)
+    return data, hint
+
+
+def for_seat(table: LiveTable, data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An event's JSON as ``seat`` receives it (P-40 memory mode hides others' counts)."""
+    if table.config.memory and data.get("type") == "round_started":
+        data = dict(data)
+        data["dice_counts"] = counts_json(data["dice_counts"], seat)
+    return data
+
+
+def snapshot(table: LiveTable, seat: int | None) -> str:
+    """Everything ``seat`` needs to draw the table from scratch."""
+    data, hint = seat_payload(table, seat, True)
+    return dump(
+        p.Snapshot(
+            version=table.version,
+            table=table.info(),
+            seat=seat,
+            view=data,
+            hint=hint,
+            timer=table.schedule.remaining(),
+            chat=[chat_json(c) for c in table.chat.lines],
+        )
+    )
+
+
+def table_message(table: LiveTable) -> str:
+    return dump(p.TableMessage(version=table.version, table=table.info()))
+
+
+def error(code: str, message: str, version: int | None) -> str:
+    return dump(p.ErrorMessage(code=code, message=message, version=version))
+
+
+def broadcast_table(table: LiveTable) -> None:
+    """The table's seats, presence and status to everyone at it."""
+    text = table_message(table)
+    for c in table.conns:
+        c.send(text)
+
+
+def broadcast_events(table: LiveTable, batch: Batch, resolved: int) -> None:
+    """A move's events to everyone, each receiving those its seat may see and its view after
+    (drawn once per seat, whatever the number of connections)."""
+    by_seat: dict[int | None, str] = {}
+    for c in table.conns:
+        text = by_seat.get(c.seat)
+        if text is None:
+            text = by_seat[c.seat] = _update(table, c.seat, batch, resolved)
+        c.send(text)
+
+
+def _update(table: LiveTable, seat: int | None, batch: Batch, resolved: int) -> str:
+    view_json, hint = seat_payload(table, seat, False)
+    tail: list[dict[str, Any]] = []
+    if resolved and table.state is not None:
+        tail = [round_to_json(r) for r in table.state.past[-resolved:]]
+    return dump(
+        p.Update(
+            version=table.version,
+            events=[
+                for_seat(table, data, seat)
+                for audience, data in batch
+                if audience is None or audience == seat
+            ],
+            view=view_json,
+            hint=hint,
+            timer=table.schedule.remaining(),
+            past_tail=tail,
+        )
+    )
+
+
+def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:
+    text = dump(p.ChatMessage(version=entry["version"], entry=entry))
+    for c in table.conns:
+        c.send(text)
+
+
+def missed(table: LiveTable, conn: Connection, last: int) -> None:
+    """Catch ``conn`` up from version ``last`` (which the backlog covers): the events its seat
+    may see, its whole view, then the chat lines."""
+    events: list[dict[str, Any]] = []
+    chats: list[dict[str, Any]] = []
+    for kind, payload in table.backlog.after(last, conn.seat):
+        if kind == "event":
+            events.append(for_seat(table, json.loads(payload), conn.seat))
+        elif kind == "chat":
+            chats.append(json.loads(payload))
+    data, hint = seat_payload(table, conn.seat, True)
+    conn.send(
+        dump(
+            p.Update(
+                version=table.version,
+                events=events,
+                view=data,
+                hint=hint,
+                timer=table.schedule.remaining(),
+            )
+        )
+    )
+    for entry in chats:
+        conn.send(dump(p.ChatMessage(version=entry["version"], entry=entry)))
+
+
+def chat_json(row: ChatRow) -> dict[str, Any]:
+    """A chat line as the wire carries it (in snapshots, chat messages and the backlog)."""
+    return {
+        "seat": row.seat,
+        "name": row.name,
+        "text": row.text,
+        "at": row.at,
+        "version": row.version,
+    }
