@@ -73,7 +73,7 @@ def test_options_when_no_higher_bid_exists_p16():
     state, _ = apply(state, Bid(2, 6))
     state, _ = apply(state, Bid(2, 1))
     text = _text(_painter(n=2).options(view(state, 1)))
-    assert "no higher bid exists (P-16) · dudo" in text
+    assert "no higher bid exists · dudo" in text
 
 
 def test_palifico_options_keep_the_face_unless_one_die_p32_p33():
@@ -85,7 +85,7 @@ def test_palifico_options_keep_the_face_unless_one_die_p32_p33():
     text = " ".join(_text(locked).split())
     assert "bid 3x5 or higher · dudo" in text
     assert "Palifico: the face stays 5" in text
-    assert "Palifico: aces are not wild this round (P-31)" in text
+    assert "Palifico: aces are not wild this round" in text
     one_die = start_round(PERUDO, [[2], [5, 5], [4, 4]], opener=1, palifico=False)
     one_die = start_round(PERUDO, [[2], [5], [4, 4]], opener=1, palifico=True)
     one_die, _ = apply(one_die, Bid(1, 5))
@@ -99,16 +99,16 @@ def test_calza_and_set_aside_and_pass_are_offered_where_the_rules_have_them():
     state = start_round(to_act, [[1, 2, 3, 4, 5], [6, 6], [2, 2]], opener=1)
     state, _ = apply(state, Bid(2, 6))
     text = _text(_painter(to_act).options(view(state, 2)))
-    assert "· dudo · calza · pass (V-10)" in " ".join(text.split())
+    assert "· dudo · calza · pass" in " ".join(text.split())
     raised, _ = apply(state, Bid(3, 6))
     text = _text(_painter(to_act).options(view(raised, 0)))
-    assert "dudo · calza · pass (V-10)" in " ".join(text.split())
+    assert "dudo · calza · pass" in " ".join(text.split())
     bluff = start_round(BLUFF, [[1, 2, 3], [6, 6]], opener=1)
     bluff, _ = apply(bluff, Bid(2, 6))
     text = _text(_painter(BLUFF, 2).options(view(bluff, 0)))
     text = " ".join(text.split())
     assert "bid 4x1 4x2 4x3 4x4 4x5 or higher · 6★ 3x6 or higher · dudo" in text
-    assert "aside + dice to show, e.g. aside 55 (V-9)" in text
+    assert "aside + dice to show, e.g. aside 55" in text
 
 
 def test_the_two_player_choice_is_offered_p34():
@@ -137,7 +137,7 @@ def test_a_hand_marks_wild_aces_and_fits_80_columns_even_with_ten_dice():
     assert max(cell_len(line) for line in text.splitlines()) <= 80
     assert text.count("1★") == 2 and "★ = aces: wild" in text
     text = _text(painter.hand([1, 2], palifico=True))
-    assert "★" not in text and "aces are not wild this round (P-31)" in text
+    assert "★" not in text and "aces are not wild this round" in text
 
 
 def test_memory_mode_hides_other_seats_dice_counts_p40():
@@ -159,7 +159,7 @@ def test_the_reveal_lists_who_revealed_in_order_and_who_kept_dice_hidden_p21():
     lines = [" ".join(line.split()) for line in text.splitlines()]
     assert lines[0] == "Checking 2 × 5 (bid: Bot 1 · dudo: Bot 2)"
     assert lines[1] == "You 2 5* 5* 2 count · running 2"
-    assert "Kept hidden, never shown (P-21): Bot 1, Bot 2" in lines
+    assert "Kept hidden, never shown: Bot 1, Bot 2" in lines
     assert "2 found: the bid 2 × 5 holds." in lines
     assert "Bot 2: −1 die (1 left)" in lines
     assert "Next round's opener: Bot 2." in lines
@@ -180,7 +180,7 @@ def test_an_elimination_and_memory_mode_in_the_reveal_p23():
         Group(*_painter(n=2, memory=True).resolution(_resolved(events), state.dice_counts))
     )
     assert "Bot 1: −1 die\n" in text  # memory mode: no count left for others (P-40)
-    assert "Bot 1 is out of the game (P-23)." in text
+    assert "Bot 1 is out of the game." in text
 
 
 def test_the_hint_is_the_exact_chance_from_the_persons_view():
@@ -202,7 +202,7 @@ def test_the_hint_is_the_exact_chance_from_the_persons_view():
 @pytest.mark.parametrize("lang", LANGS)
 def test_bids_and_actions_in_each_language(lang):
     painter = _painter(lang=lang)
-    aces = {"en": "3 × aces", "ko": "조커 3개", "it": "3 × teste d'Azteco"}[lang]
+    aces = {"en": "3 aces", "ko": "조커 3개", "it": "3 teste d'Azteco"}[lang]
     assert painter.bid(Bid(3, 1)) == aces
     assert painter.bid(Bid(4, 6)) == "4 × 6"
     dudo = {"en": "dudo!", "ko": "두도!", "it": "dubito!"}[lang]

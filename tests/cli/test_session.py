@@ -126,9 +126,9 @@ def test_bad_input_leaves_the_state_unchanged():
     assert session.run() == 0
     assert all(s is states[0] for s in states)  # the very same state, re-asked each time
     text = out.getvalue()
-    assert "Not allowed: there is no face 9 on a 6-faced die (V-12)" in text
+    assert "Not allowed: There is no face 9 on a 6-faced die." in text
     assert "Not understood: “blah”" in text
-    assert "16x2 claims more dice than the 15 in play (P-16)" in text
+    assert "Not allowed: 16 × 2 claims more dice than the 15 in play." in text
     assert "Goodbye!" in text
 
 

@@ -20,7 +20,7 @@ from .actions import (
     SetAside,
     parse_action,
 )
-from .bidding import count_bid, count_hand, ordered_bids, raise_error, raises_after
+from .bidding import bid_refusal, count_bid, count_hand, ordered_bids, raise_error, raises_after
 from .chance import chance_action, deal, new_game, roll_off
 from .engine import (
     LegalActions,
@@ -32,7 +32,7 @@ from .engine import (
     start_game,
     start_round,
 )
-from .errors import IllegalActionError, NotationError, PerudoError
+from .errors import IllegalActionError, NotationError, PerudoError, Refusal
 from .events import (
     ActionTaken,
     DiceDealt,
@@ -93,6 +93,7 @@ __all__ = [
     "Phase",
     "PlayerAction",
     "PlayerView",
+    "Refusal",
     "Reroll",
     "Reveal",
     "RoundRecord",
@@ -101,6 +102,7 @@ __all__ = [
     "RuleSet",
     "SetAside",
     "apply",
+    "bid_refusal",
     "calza_callers",
     "chance_action",
     "check_action",

@@ -41,9 +41,21 @@ __all__ = [
 _BID_RE: Final = re.compile(r"^\s*(\d+)\s*(?:[x×*]|\s)\s*(\d+)\s*$", re.IGNORECASE)
 
 
+_WHAT: Final[dict[str, str]] = {
+    "quantity": "a bid's quantity",
+    "face": "a bid's face",
+    "die": "a die",
+}
+
+
 def _check_die(value: object, what: str) -> int:
+    """``value`` as a count or face; ``what`` is ``quantity``, ``face`` or ``die``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise NotationError(f"{what} must be a positive integer, not {value!r}")
+        raise NotationError(
+            f"{_WHAT[what]} must be a positive integer, not {value!r}",
+            code="notation.positive",
+            params={"what": what, "value": repr(value)},
+        )
     return value
 
 
@@ -61,8 +73,8 @@ class Bid:
     """The face claimed (1 = aces)."""
 
     def __post_init__(self) -> None:
-        _check_die(self.quantity, "a bid's quantity")
-        _check_die(self.face, "a bid's face")
+        _check_die(self.quantity, "quantity")
+        _check_die(self.face, "face")
 
     @classmethod
     def parse(cls, text: str) -> Bid:
@@ -79,7 +91,9 @@ class Bid:
             else:
                 return cls(quantity, face)
         raise NotationError(
-            f"{text!r} is not a bid: write quantity x face, for example 3x5 (three 5s)"
+            f"{text!r} is not a bid: write quantity x face, for example 3x5 (three 5s)",
+            code="notation.bid",
+            params={"text": text},
         )
 
     def __str__(self) -> str:
@@ -145,9 +159,9 @@ class SetAside:
 
     def __post_init__(self) -> None:
         if not isinstance(self.dice, tuple) or not self.dice:
-            raise NotationError("set aside needs at least one die (V-9)")
+            raise NotationError("set aside needs at least one die (V-9)", code="notation.aside")
         for die in self.dice:
-            _check_die(die, "a die")
+            _check_die(die, "die")
         if list(self.dice) != sorted(self.dice):
             object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
@@ -205,7 +219,11 @@ def _digits(text: str, what: str) -> tuple[int, ...]:
     if text == "-":
         return ()
     if not (text.isascii() and text.isdigit()):  # "²".isdigit() is true, int("²") fails
-        raise NotationError(f"{what}: {text!r} is not a run of faces such as 1346")
+        raise NotationError(
+            f"{what}: {text!r} is not a run of faces such as 1346",
+            code="notation.faces",
+            params={"move": what, "text": text},
+        )
     return tuple(int(c) for c in text)
 
 
@@ -220,10 +238,14 @@ def parse_action(text: str) -> Action:
     :raises NotationError: naming what is wrong.
     """
     if not isinstance(text, str):
-        raise NotationError(f"an action must be text, not {type(text).__name__}")
+        raise NotationError(
+            f"an action must be text, not {type(text).__name__}",
+            code="notation.not_text",
+            params={"type": type(text).__name__},
+        )
     words = text.strip().lower().split()
     if not words:
-        raise NotationError("empty action: write a bid such as 3x5, or dudo")
+        raise NotationError("empty action: write a bid such as 3x5, or dudo", code="notation.empty")
     head = words[0]
     if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
@@ -238,5 +260,7 @@ def parse_action(text: str) -> Action:
     except NotationError:
         raise NotationError(
             f"{text!r} is not an action: write a bid such as 3x5, or dudo, calza, pass, "
-            "palifico, normal, aside 55"
+            "palifico, normal, aside 55",
+            code="notation.action",
+            params={"text": text},
         ) from None

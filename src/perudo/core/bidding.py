@@ -1,6 +1,7 @@
 """Bid order and dice counting: P-10…P-16, P-31…P-33 and switches V-1, V-2, V-3, V-11.
 
-One predicate, :func:`raise_error`, decides whether a bid may follow another and says why not.
+One predicate, :func:`bid_refusal` (:func:`raise_error` gives its English message), decides
+whether a bid may follow another and says why not.
 The legal raises are tables derived from it, computed once per rule set and dice total
 (python-chess's import-time tables, here cached on first use):
 
@@ -19,10 +20,12 @@ from functools import cache, lru_cache
 from typing import Final
 
 from .actions import Bid
+from .errors import Params, Refusal
 from .rules import RuleSet
 
 __all__ = [
     "BidTable",
+    "bid_refusal",
     "bid_table",
     "count_bid",
     "count_hand",
@@ -80,68 +83,127 @@ def raise_error(
         palifico: whether this is a palifico round (P-31…P-33).
         one_die: whether the bidder holds exactly one die (P-33).
 
+    The English message of :func:`bid_refusal` (which also gives a code and parameters).
+
     >>> from perudo.core.rules import PERUDO
     >>> raise_error(PERUDO, Bid(9, 4), Bid(4, 1), 30)
     'after 9x4 a bid on aces needs at least 5 of them (P-13)'
     >>> raise_error(PERUDO, Bid(4, 1), Bid(9, 2), 30) is None
     True
     """
+    refusal = bid_refusal(rules, prev, bid, total, palifico=palifico, one_die=one_die)
+    return None if refusal is None else refusal.message
+
+
+def bid_refusal(
+    rules: RuleSet,
+    prev: Bid | None,
+    bid: Bid,
+    total: int,
+    *,
+    palifico: bool = False,
+    one_die: bool = False,
+) -> Refusal | None:
+    """Why ``bid`` may not follow ``prev``, as a :class:`~perudo.core.errors.Refusal` (code,
+    JSON-able parameters, English message), or ``None`` if it may (see :func:`raise_error`).
+
+    >>> from perudo.core.rules import PERUDO
+    >>> r = bid_refusal(PERUDO, Bid(9, 4), Bid(4, 1), 30)
+    >>> r.code, r.params
+    ('bid.to_wild', {'bid': [4, 1], 'prev': [9, 4], 'need': 5, 'wild': 1})
+    """
     q, f = bid.quantity, bid.face
-    if f > rules.faces:
-        return f"there is no face {f} on a {rules.faces}-faced die (V-12)"
-    if q > total:
-        return f"{bid} claims more dice than the {total} in play (P-16)"
     wild = rules.wild_face
+    if f > rules.faces:
+        return Refusal(
+            "bid.no_face",
+            f"there is no face {f} on a {rules.faces}-faced die (V-12)",
+            {"face": f, "faces": rules.faces},
+        )
+    if q > total:
+        return Refusal(
+            "bid.too_many",
+            f"{bid} claims more dice than the {total} in play (P-16)",
+            {"bid": [q, f], "total": total, "wild": wild},
+        )
     if prev is None:
         if not palifico and wild is not None and f == wild and rules.wild_conversion == "perudo":
-            return f"a round may not open on {_face_name(rules, wild)} (P-10)"
+            return Refusal(
+                "bid.open_on_wild",
+                f"a round may not open on {_face_name(rules, wild)} (P-10)",
+                {"wild": wild},
+            )
         return None
     pq, pf = prev.quantity, prev.face
+    pair = {"bid": [q, f], "prev": [pq, pf]}
     if palifico:
         if not one_die:
             if f != pf:
-                return (
+                return Refusal(
+                    "bid.palifico_face",
                     f"in a palifico round the face stays {pf}: bid more {pf}s, or dudo; only a "
-                    "player holding one die may change it (P-32, P-33)"
+                    "player holding one die may change it (P-32, P-33)",
+                    {**pair, "face": pf, "wild": wild},
                 )
             if q <= pq:
-                return f"after {prev} bid more than {pq} (P-32)"
+                return Refusal(
+                    "bid.more_than",
+                    f"after {prev} bid more than {pq} (P-32)",
+                    {**pair, "quantity": pq, "wild": wild},
+                )
             return None
-        return _plain_error(rules, prev, bid, rule="P-33")
+        return _plain_refusal(rules, prev, bid, rule="P-33")
     if _converts(rules, palifico) and (f == wild or pf == wild):
         name = _face_name(rules, wild)
         if f == wild and pf == wild:
-            return None if q > pq else f"after {prev} bid more than {pq} {name} (P-14)"
+            if q > pq:
+                return None
+            return Refusal(
+                "bid.more_than",
+                f"after {prev} bid more than {pq} {name} (P-14)",
+                {**pair, "quantity": pq, "wild": wild},
+            )
         if f == wild:
             need = _to_wild(rules, pq)
             rule = "P-13" if rules.wild_conversion == "perudo" else "V-3"
-            return (
-                None
-                if q >= need
-                else (f"after {prev} a bid on {name} needs at least {need} of them ({rule})")
+            if q >= need:
+                return None
+            return Refusal(
+                "bid.to_wild",
+                f"after {prev} a bid on {name} needs at least {need} of them ({rule})",
+                {**pair, "need": need, "wild": wild},
             )
         need = _from_wild(rules, pq)
         rule = "P-14" if rules.wild_conversion == "perudo" else "V-3"
-        return (
-            None
-            if q >= need
-            else (f"after {prev} a bid on another face needs at least {need} dice ({rule})")
+        if q >= need:
+            return None
+        return Refusal(
+            "bid.from_wild",
+            f"after {prev} a bid on another face needs at least {need} dice ({rule})",
+            {**pair, "need": need, "wild": wild},
         )
-    return _plain_error(rules, prev, bid, rule="P-12")
+    return _plain_refusal(rules, prev, bid, rule="P-12")
 
 
-def _plain_error(rules: RuleSet, prev: Bid, bid: Bid, *, rule: str) -> str | None:
+def _plain_refusal(rules: RuleSet, prev: Bid, bid: Bid, *, rule: str) -> Refusal | None:
     q, f, pq, pf = bid.quantity, bid.face, prev.quantity, prev.face
+    params: Params = {"bid": [q, f], "prev": [pq, pf], "wild": rules.wild_face}
     if rules.raise_order == "monotone":
         if q >= pq and f >= pf and (q, f) != (pq, pf):
             return None
-        return (
+        return Refusal(
+            "bid.monotone",
             f"{bid} does not raise {prev}: neither quantity nor face may go down and one "
-            "must go up (V-1)"
+            "must go up (V-1)",
+            params,
         )
     if q > pq or (q == pq and f > pf):
         return None
-    return f"{bid} does not raise {prev}: bid more dice, or as many of a higher face ({rule})"
+    return Refusal(
+        "bid.not_raise",
+        f"{bid} does not raise {prev}: bid more dice, or as many of a higher face ({rule})",
+        params,
+    )
 
 
 def _face_name(rules: RuleSet, face: int) -> str:
@@ -171,7 +233,7 @@ class BidTable:
         self.ranks: dict[Bid, int] = {b: i for i, b in enumerate(self.bids)}
         """Index of each bid in :attr:`bids`."""
         self.openings: tuple[Bid, ...] = tuple(
-            b for b in self.bids if raise_error(rules, None, b, total, palifico=palifico) is None
+            b for b in self.bids if bid_refusal(rules, None, b, total, palifico=palifico) is None
         )
         """The bids that may open the round (P-10; any face in a palifico round, P-32)."""
         self.opening_set: frozenset[Bid] = frozenset(self.openings)
@@ -207,7 +269,7 @@ def _filtered_raises(
     return tuple(
         b
         for b in ordered_bids(rules, total, palifico)
-        if raise_error(rules, prev, b, total, palifico=palifico, one_die=one_die) is None
+        if bid_refusal(rules, prev, b, total, palifico=palifico, one_die=one_die) is None
     )
 
 
@@ -240,7 +302,7 @@ def is_raise(
         prev_rank = table.ranks.get(prev)
         if rank is not None and prev_rank is not None:
             return rank > prev_rank
-    return raise_error(rules, prev, bid, total, palifico=palifico, one_die=one_die) is None
+    return bid_refusal(rules, prev, bid, total, palifico=palifico, one_die=one_die) is None
 
 
 def count_hand(rules: RuleSet, hand: Sequence[int], face: int, palifico: bool) -> int:

@@ -43,7 +43,11 @@ def chance_action(state: GameState, rng: random.Random) -> Deal | Reroll:
         return Deal(tuple(_roll(rng, faces, c) for c in state.dice_counts))
     if state.phase is Phase.REROLL:
         return Reroll(_roll(rng, faces, len(state.hands[rerolling_seat(state)])))
-    raise IllegalActionError(f"no dice are due to be rolled now ({state.phase.value})")
+    raise IllegalActionError(
+        f"no dice are due to be rolled now ({state.phase.value})",
+        code="chance.not_due",
+        params={"phase": state.phase.value},
+    )
 
 
 def deal(state: GameState, rng: random.Random) -> GameState:

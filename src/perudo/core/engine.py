@@ -26,8 +26,8 @@ from .actions import (
     Reroll,
     SetAside,
 )
-from .bidding import is_raise, raise_error, raises_after
-from .errors import IllegalActionError
+from .bidding import bid_refusal, is_raise, raises_after
+from .errors import IllegalActionError, Refusal
 from .events import ActionTaken, DiceDealt, DiceRerolled, Event, PalificoChosen, RoundStarted
 from .resolve import next_seat, resolve_calza, resolve_dudo, resolve_pass
 from .rules import MAX_FACES, RuleSet
@@ -63,21 +63,26 @@ def start_game(rules: RuleSet, num_players: int, rolloff: Sequence[Sequence[int]
     _check_players(rules, num_players)
     throws = tuple(tuple(t) for t in rolloff)
     if not throws:
-        raise IllegalActionError("the roll-off needs at least one throw (P-2)")
+        raise IllegalActionError(
+            "the roll-off needs at least one throw (P-2)", code="rolloff.empty"
+        )
     for i, throw in enumerate(throws):
         if len(throw) != num_players or any(
             isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= rules.faces
             for d in throw
         ):
             raise IllegalActionError(
-                f"roll-off throw {i + 1} must be one die of 1–{rules.faces} per player (P-2)"
+                f"roll-off throw {i + 1} must be one die of 1–{rules.faces} per player (P-2)",
+                code="rolloff.bad_throw",
+                params={"throw": i + 1, "faces": rules.faces},
             )
         top = max(throw)
         unique = throw.count(top) == 1
         if unique != (i == len(throws) - 1):
             raise IllegalActionError(
                 "only the last roll-off throw may have a single highest die; "
-                "a tie for highest means everyone rolls again (P-2)"
+                "a tie for highest means everyone rolls again (P-2)",
+                code="rolloff.tie",
             )
     opener = throws[-1].index(max(throws[-1]))
     n = num_players
@@ -277,7 +282,9 @@ def legal_actions(state: GameState, seat: int | None = None) -> LegalActions:
         seat = to_act
     elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
         raise IllegalActionError(
-            f"there is no seat {seat!r} at this {state.num_players}-seat table"
+            f"there is no seat {seat!r} at this {state.num_players}-seat table",
+            code="seat.unknown",
+            params={"players": state.num_players},
         )
     phase = state.phase
     if seat is None or phase is Phase.GAME_OVER or phase is Phase.DEAL or phase is Phase.REROLL:
@@ -362,59 +369,97 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
         _check_bid(state, to_act, action)  # type: ignore[arg-type]
         return to_act
     if phase is Phase.GAME_OVER:
-        raise IllegalActionError(f"the game is over: seat {state.winner} won (P-23)")
+        raise IllegalActionError(
+            f"the game is over: seat {state.winner} won (P-23)",
+            code="game.over",
+            params={"winner": state.winner},
+        )
     if isinstance(action, (Deal, Reroll)):
         if seat is not None:
-            raise IllegalActionError(f"seat {seat} cannot roll chance dice; the deal is chance's")
+            raise IllegalActionError(
+                f"seat {seat} cannot roll chance dice; the deal is chance's",
+                code="chance.not_a_seat",
+                params={"seat": seat},
+            )
         _check_chance(state, action)
         return None
     if not isinstance(action, _PLAYER_ACTIONS):
-        raise IllegalActionError(f"{action!r} is not a Perudo action")
+        raise IllegalActionError(
+            f"{action!r} is not a Perudo action",
+            code="action.unknown",
+            params={"action": repr(action)},
+        )
     if seat is None:
         seat = state.to_act
         if seat is None:
-            raise IllegalActionError(f"no seat acts now: waiting for chance ({phase.value})")
+            raise IllegalActionError(
+                f"no seat acts now: waiting for chance ({phase.value})",
+                code="turn.chance",
+                params={"phase": phase.value},
+            )
     n = state.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise IllegalActionError(f"there is no seat {seat!r} at this {n}-seat table")
+        raise IllegalActionError(
+            f"there is no seat {seat!r} at this {n}-seat table",
+            code="seat.unknown",
+            params={"players": n},
+        )
     if state.dice_counts[seat] == 0:
-        raise IllegalActionError(f"seat {seat} is out of the game: it has no dice (P-23)")
+        raise IllegalActionError(
+            f"seat {seat} is out of the game: it has no dice (P-23)",
+            code="seat.out",
+            params={"seat": seat},
+        )
     if isinstance(action, Calza):
-        err = _calza_error(state, seat)
-        if err is not None:
-            raise IllegalActionError(err)
+        refusal = _calza_error(state, seat)
+        if refusal is not None:
+            raise IllegalActionError.of(refusal)
         return seat
     if phase is Phase.DEAL or phase is Phase.REROLL:
-        raise IllegalActionError(f"no seat acts now: waiting for chance ({phase.value})")
+        raise IllegalActionError(
+            f"no seat acts now: waiting for chance ({phase.value})",
+            code="turn.chance",
+            params={"phase": phase.value},
+        )
     if seat != state.to_act:
-        raise IllegalActionError(f"it is seat {state.to_act}'s turn, not seat {seat}'s (P-11)")
+        raise IllegalActionError(
+            f"it is seat {state.to_act}'s turn, not seat {seat}'s (P-11)",
+            code="turn.not_yours",
+            params={"seat": seat, "to_act": state.to_act},
+        )
     if phase is Phase.CHOOSE_PALIFICO:
         if not isinstance(action, ChoosePalifico):
             raise IllegalActionError(
-                f"seat {seat} first chooses a palifico or a normal round, before the deal (P-34)"
+                f"seat {seat} first chooses a palifico or a normal round, before the deal (P-34)",
+                code="palifico.choose_first",
+                params={"seat": seat},
             )
         return seat
     if isinstance(action, ChoosePalifico):
-        raise IllegalActionError("no palifico choice is due now (P-34)")
+        raise IllegalActionError("no palifico choice is due now (P-34)", code="palifico.not_due")
     if isinstance(action, Bid):
         _check_bid(state, seat, action)
         return seat
     if state.must_raise:
         raise IllegalActionError(
-            f"seat {seat} set dice aside and re-rolled, and must now raise (V-9)"
+            f"seat {seat} set dice aside and re-rolled, and must now raise (V-9)",
+            code="aside.must_raise",
+            params={"seat": seat},
         )
     if isinstance(action, Dudo):
         if state.bid is None:
-            raise IllegalActionError("there is no bid to challenge yet: the opener bids (P-10)")
+            raise IllegalActionError(
+                "there is no bid to challenge yet: the opener bids (P-10)", code="dudo.no_bid"
+            )
         return seat
     if isinstance(action, Pass):
-        err = _pass_error(state, seat)
-        if err is not None:
-            raise IllegalActionError(err)
+        refusal = _pass_error(state, seat)
+        if refusal is not None:
+            raise IllegalActionError.of(refusal)
         return seat
-    err = _set_aside_error(state, seat, action)
-    if err is not None:
-        raise IllegalActionError(err)
+    refusal = _set_aside_error(state, seat, action)
+    if refusal is not None:
+        raise IllegalActionError.of(refusal)
     return seat
 
 
@@ -423,8 +468,16 @@ def _check_bid(state: GameState, seat: int, bid: Bid) -> None:
     one_die = state.dice_counts[seat] == 1
     if is_raise(state.rules, state.bid, bid, total, palifico=state.palifico, one_die=one_die):
         return
-    err = raise_error(state.rules, state.bid, bid, total, palifico=state.palifico, one_die=one_die)
-    raise IllegalActionError(err or f"{bid} is not a legal bid now")
+    refusal = bid_refusal(
+        state.rules, state.bid, bid, total, palifico=state.palifico, one_die=one_die
+    )
+    if refusal is None:  # is_raise and bid_refusal disagree: never, but say so plainly
+        refusal = Refusal(
+            "bid.illegal",
+            f"{bid} is not a legal bid now",
+            {"bid": [bid.quantity, bid.face], "wild": state.rules.wild_face},
+        )
+    raise IllegalActionError.of(refusal)
 
 
 def _check_chance(state: GameState, action: Deal | Reroll) -> None:
@@ -441,74 +494,117 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
 
     if isinstance(action, Deal):
         if state.phase is not Phase.DEAL:
-            raise IllegalActionError(f"no deal is due now ({state.phase.value})")
+            raise IllegalActionError(
+                f"no deal is due now ({state.phase.value})",
+                code="deal.not_due",
+                params={"phase": state.phase.value},
+            )
         hands = action.hands
         if not isinstance(hands, tuple) or len(hands) != state.num_players:
-            raise IllegalActionError(f"a deal holds one hand per seat ({state.num_players})")
+            raise IllegalActionError(
+                f"a deal holds one hand per seat ({state.num_players})",
+                code="deal.hands",
+                params={"players": state.num_players},
+            )
         for seat, (hand, count) in enumerate(zip(hands, state.dice_counts, strict=True)):
             if bad_faces(hand) or len(hand) != count:
                 raise IllegalActionError(
-                    f"seat {seat} rolls {count} dice of 1–{faces}, not {hand!r} (P-3)"
+                    f"seat {seat} rolls {count} dice of 1–{faces}, not {hand!r} (P-3)",
+                    code="deal.bad_hand",
+                    params={"seat": seat, "count": count, "faces": faces},
                 )
         return
     if state.phase is not Phase.REROLL:
-        raise IllegalActionError(f"no re-roll is due now ({state.phase.value})")
+        raise IllegalActionError(
+            f"no re-roll is due now ({state.phase.value})",
+            code="reroll.not_due",
+            params={"phase": state.phase.value},
+        )
     need = len(state.hands[rerolling_seat(state)])
     if bad_faces(action.dice) or len(action.dice) != need:
-        raise IllegalActionError(f"the re-roll is {need} dice of 1–{faces} (V-9)")
+        raise IllegalActionError(
+            f"the re-roll is {need} dice of 1–{faces} (V-9)",
+            code="reroll.bad",
+            params={"count": need, "faces": faces},
+        )
 
 
-def _calza_error(state: GameState, seat: int) -> str | None:
+def _calza_error(state: GameState, seat: int) -> Refusal | None:
     """Why ``seat`` may not call calza now (P-50, V-7), or ``None``."""
     rules = state.rules
     if rules.calza == "off":
-        return "calza is not played with these rules (V-7)"
+        return Refusal("calza.off", "calza is not played with these rules (V-7)")
     if state.phase is not Phase.BIDDING or state.bid is None or state.bidder is None:
-        return "calza needs a standing bid (P-50)"
+        return Refusal("calza.no_bid", "calza needs a standing bid (P-50)")
     if state.dice_counts[seat] == 0:
-        return f"seat {seat} is out of the game (P-23)"
+        return Refusal("seat.out", f"seat {seat} is out of the game (P-23)", {"seat": seat})
     if state.passer is not None:
-        return "calza is called on a bid, not on a pass: raise or doubt the pass (P-50, V-10)"
+        return Refusal(
+            "calza.on_pass",
+            "calza is called on a bid, not on a pass: raise or doubt the pass (P-50, V-10)",
+        )
     if state.players_in < rules.calza_min_players:
-        return f"calza needs at least {rules.calza_min_players} players in the game (P-50)"
+        return Refusal(
+            "calza.few_players",
+            f"calza needs at least {rules.calza_min_players} players in the game (P-50)",
+            {"min": rules.calza_min_players},
+        )
     if seat == state.bidder:
-        return "the bidder cannot call calza on their own bid (P-50)"
+        return Refusal("calza.own_bid", "the bidder cannot call calza on their own bid (P-50)")
     if rules.calza == "on" and seat == state.to_act:
-        return "the player whose turn is next cannot call calza; raise or call dudo (P-50)"
+        return Refusal(
+            "calza.next_player",
+            "the player whose turn is next cannot call calza; raise or call dudo (P-50)",
+        )
     if rules.calza == "to_act" and seat != state.to_act:
-        return "with these rules only the player to act may call calza (V-7)"
+        return Refusal(
+            "calza.only_to_act", "with these rules only the player to act may call calza (V-7)"
+        )
     if state.must_raise and seat == state.to_act:
-        return f"seat {seat} set dice aside and re-rolled, and must now raise (V-9)"
+        return Refusal(
+            "aside.must_raise",
+            f"seat {seat} set dice aside and re-rolled, and must now raise (V-9)",
+            {"seat": seat},
+        )
     return None
 
 
-def _pass_error(state: GameState, seat: int) -> str | None:
+def _pass_error(state: GameState, seat: int) -> Refusal | None:
     if not state.rules.passing:
-        return "passing is not played with these rules (V-10)"
+        return Refusal("pass.off", "passing is not played with these rules (V-10)")
     if state.bid is None:
-        return "the opener must bid; a pass is instead of raising (V-10)"
+        return Refusal("pass.opening", "the opener must bid; a pass is instead of raising (V-10)")
     if state.passer is not None:
-        return "after a pass, raise the bid before it or call dudo on the pass (V-10)"
+        return Refusal(
+            "pass.after_pass",
+            "after a pass, raise the bid before it or call dudo on the pass (V-10)",
+        )
     if state.passed >> seat & 1:
-        return f"seat {seat} has already passed this round (V-10)"
+        return Refusal(
+            "pass.already", f"seat {seat} has already passed this round (V-10)", {"seat": seat}
+        )
     return None
 
 
-def _set_aside_base_error(state: GameState, seat: int, can_raise: bool) -> str | None:
+def _set_aside_base_error(state: GameState, seat: int, can_raise: bool) -> Refusal | None:
     if not state.rules.set_aside:
-        return "setting dice aside is not played with these rules (V-9)"
+        return Refusal("aside.off", "setting dice aside is not played with these rules (V-9)")
     if state.palifico:
-        return "no dice are set aside in a palifico round (V-9)"
+        return Refusal("aside.palifico", "no dice are set aside in a palifico round (V-9)")
     if state.bid is None:
-        return "dice are set aside before raising, not before the opening bid (V-9)"
+        return Refusal(
+            "aside.opening", "dice are set aside before raising, not before the opening bid (V-9)"
+        )
     if len(state.hands[seat]) < 2:
-        return "at least one die stays hidden under the cup (V-9)"
+        return Refusal("aside.keep_one", "at least one die stays hidden under the cup (V-9)")
     if not can_raise:
-        return "no bid is left to raise to after setting dice aside (V-9, P-16)"
+        return Refusal(
+            "aside.no_raise", "no bid is left to raise to after setting dice aside (V-9, P-16)"
+        )
     return None
 
 
-def _set_aside_error(state: GameState, seat: int, action: SetAside) -> str | None:
+def _set_aside_error(state: GameState, seat: int, action: SetAside) -> Refusal | None:
     bids, start = raises_after(
         state.rules,
         state.bid,
@@ -516,15 +612,20 @@ def _set_aside_error(state: GameState, seat: int, action: SetAside) -> str | Non
         palifico=state.palifico,
         one_die=state.dice_counts[seat] == 1,
     )
-    err = _set_aside_base_error(state, seat, start < len(bids))
-    if err is not None:
-        return err
+    refusal = _set_aside_base_error(state, seat, start < len(bids))
+    if refusal is not None:
+        return refusal
     hand = state.hands[seat]
     for face in set(action.dice):
         if action.dice.count(face) > hand.count(face):
-            return f"seat {seat} has no {action.dice.count(face)} hidden {face}s to set aside (V-9)"
+            n = action.dice.count(face)
+            return Refusal(
+                "aside.not_held",
+                f"seat {seat} has no {n} hidden {face}s to set aside (V-9)",
+                {"seat": seat, "count": n, "face": face, "wild": state.rules.wild_face},
+            )
     if len(action.dice) >= len(hand):
-        return "at least one die stays hidden under the cup (V-9)"
+        return Refusal("aside.keep_one", "at least one die stays hidden under the cup (V-9)")
     return None
 
 

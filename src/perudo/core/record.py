@@ -61,7 +61,16 @@ class GameRecord:
                 state, _ = apply(state, action, seat)
             except IllegalActionError as err:
                 who = "chance" if seat is None else f"seat {seat}"
-                raise IllegalActionError(f"move {i + 1} ({who}: {action}): {err}") from None
+                raise IllegalActionError(
+                    f"move {i + 1} ({who}: {action}): {err}",
+                    code="record.illegal_move",
+                    params={
+                        "move": i + 1,
+                        "seat": seat,
+                        "action": str(action),
+                        "cause": {"code": err.code, "params": err.params},
+                    },
+                ) from None
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -90,50 +99,84 @@ class GameRecord:
             try:
                 data = json.loads(data)
             except ValueError as err:
-                raise NotationError(f"a game record must be JSON: {err}") from None
+                raise NotationError(
+                    f"a game record must be JSON: {err}",
+                    code="record.not_json",
+                    params={"error": str(err)},
+                ) from None
         if not isinstance(data, Mapping):
-            raise NotationError("a game record is a JSON object")
+            raise NotationError("a game record is a JSON object", code="record.not_object")
         if data.get("format") != RECORD_FORMAT:
-            raise NotationError(f"not a game record: format is not {RECORD_FORMAT!r}")
+            raise NotationError(
+                f"not a game record: format is not {RECORD_FORMAT!r}", code="record.format"
+            )
         if data.get("version") != RECORD_VERSION:
-            raise NotationError(f"unknown game record version {data.get('version')!r}")
+            raise NotationError(
+                f"unknown game record version {data.get('version')!r}",
+                code="record.version",
+                params={"version": repr(data.get("version"))},
+            )
         try:
             rules_data = data["rules"]
             players = data["players"]
             rolloff_data = data["rolloff"]
             moves_data = data["moves"]
         except KeyError as err:
-            raise NotationError(f"a game record needs the field {err.args[0]!r}") from None
+            raise NotationError(
+                f"a game record needs the field {err.args[0]!r}",
+                code="record.field",
+                params={"field": str(err.args[0])},
+            ) from None
         if not isinstance(rules_data, Mapping):
-            raise NotationError("the record's rules must be an object")
+            raise NotationError("the record's rules must be an object", code="record.rules")
         try:
             rules = RuleSet.from_dict(rules_data)
         except (TypeError, ValueError) as err:
-            raise NotationError(f"the record's rules are invalid: {err}") from None
+            raise NotationError(
+                f"the record's rules are invalid: {err}",
+                code="record.bad_rules",
+                params={"error": str(err)},
+            ) from None
         if isinstance(players, bool) or not isinstance(players, int):
-            raise NotationError("the record's players must be an integer")
+            raise NotationError("the record's players must be an integer", code="record.players")
         if not rules.min_players <= players <= rules.max_players:
             raise NotationError(
                 f"the record has {players} players; its rules take "
-                f"{rules.min_players}–{rules.max_players} (P-1, V-12)"
+                f"{rules.min_players}–{rules.max_players} (P-1, V-12)",
+                code="record.player_count",
+                params={"players": players, "min": rules.min_players, "max": rules.max_players},
             )
         if not isinstance(rolloff_data, list) or not all(
             isinstance(t, list) and all(isinstance(d, int) for d in t) for t in rolloff_data
         ):
-            raise NotationError("the record's rolloff must be a list of lists of faces")
+            raise NotationError(
+                "the record's rolloff must be a list of lists of faces", code="record.rolloff"
+            )
         if not isinstance(moves_data, list):
-            raise NotationError("the record's moves must be a list")
+            raise NotationError("the record's moves must be a list", code="record.moves")
         moves: list[LogEntry] = []
         for i, move in enumerate(moves_data):
             if not isinstance(move, Mapping) or "action" not in move:
-                raise NotationError(f"move {i + 1} must be an object with an action")
+                raise NotationError(
+                    f"move {i + 1} must be an object with an action",
+                    code="record.move",
+                    params={"move": i + 1},
+                )
             seat = move.get("seat")
             if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                raise NotationError(f"move {i + 1}: seat must be an integer or null")
+                raise NotationError(
+                    f"move {i + 1}: seat must be an integer or null",
+                    code="record.move_seat",
+                    params={"move": i + 1},
+                )
             try:
                 action: Action = parse_action(move["action"])
             except NotationError as err:
-                raise NotationError(f"move {i + 1}: {err}") from None
+                raise NotationError(
+                    f"move {i + 1}: {err}",
+                    code="record.move_action",
+                    params={"move": i + 1, "cause": {"code": err.code, "params": err.params}},
+                ) from None
             moves.append((seat, action))
         return cls(rules, players, tuple(tuple(t) for t in rolloff_data), tuple(moves))
 

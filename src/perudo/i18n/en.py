@@ -22,6 +22,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.calza": "calza",
     "word.palifico": "palifico",
     "word.aces": "aces",
+    "word.star": "{f}★",
     # Seats.
     "seat.you": "You",
     "seat.you_mark": "(you)",
@@ -29,7 +30,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "seat.generic": "Seat {n}",
     # Bids and actions.
     "bid.face": "{q} × {f}",
-    "bid.aces": "{q} × aces",
+    "bid.aces": "{q:ace/aces}",
+    "bid.star": "{q} × {f}★",
     "act.dudo": "{dudo}!",
     "act.calza": "{calza}!",
     "act.pass": "pass",
@@ -37,35 +39,34 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "act.choose_palifico": "{palifico} round",
     "act.choose_normal": "normal round",
     # The start and the rounds.
-    "rolloff.throw": "Roll-off (P-2): {dice}",
+    "rolloff.throw": "Roll-off: {dice}",
     "rolloff.opens": "Highest roll: {who}, to open the first round.",
     "start.from_record": "Continuing a recorded game at round {round}.",
     "round.header": "Round {round} · {total} dice in play",
-    "round.header_memory": "Round {round} · {total} dice in play · memory mode (P-40)",
+    "round.header_memory": "Round {round} · {total} dice in play · memory mode",
     "round.opens": "Opener: {who}.",
     "palifico.announce": (
         "Palifico round for {who}, down to one die: aces are not wild, and the face of the "
-        "opening bid stays (P-30, P-31, P-32)."
+        "opening bid stays."
     ),
-    "palifico.open": "Palifico: the opener ({who}) may bid any face, aces included (P-32).",
+    "palifico.open": "Palifico: the opener ({who}) may bid any face, aces included.",
     "palifico.locked": (
-        "Palifico: the face stays {face}; only a player holding one die may change it "
-        "(P-32, P-33)."
+        "Palifico: the face stays {face}; only a player holding one die may change it."
     ),
     "palifico.choose": (
         "You hold one die and open with two players left: choose a palifico round (aces "
-        "not wild, the face stays) or a normal round. Either uses up your palifico (P-34)."
+        "not wild, the face stays) or a normal round. Either uses up your palifico."
     ),
-    "palifico.chosen": "{who}: a {palifico} round (P-34).",
-    "palifico.declined": "{who}: a normal round; the {palifico} is used up all the same (P-34).",
+    "palifico.chosen": "{who}: a {palifico} round.",
+    "palifico.declined": "{who}: a normal round; the {palifico} is used up all the same.",
     # The table.
     "table.out": "out",
     "table.shown": "shown: {dice}",
     "table.to_act": "to act",
     "hand.title": "Your dice:",
-    "hand.wild": "{mark} = {aces}: wild, they count as any face (P-15)",
-    "hand.not_wild": "Palifico: {aces} are not wild this round (P-31)",
-    "hand.shown": "↑ set aside face up: {dice} (V-9)",
+    "hand.wild": "{mark} = {aces}: wild, they count as any face",
+    "hand.not_wild": "Palifico: {aces} are not wild this round",
+    "hand.shown": "↑ set aside face up: {dice}",
     "hand.rerolled": "Your dice after the re-roll:",
     "bids.title": "Bids:",
     "bids.none": "none yet",
@@ -80,20 +81,20 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "may.title": "You may:",
     "may.bid": "bid {bids} or higher",
     "may.wild": "{aces} {bid} or higher",
-    "may.no_raise": "no higher bid exists (P-16)",
-    "may.pass": "pass (V-10)",
-    "may.aside": "aside + dice to show, e.g. aside 55 (V-9)",
+    "may.no_raise": "no higher bid exists",
+    "may.pass": "pass",
+    "may.aside": "aside + dice to show, e.g. aside 55",
     "may.normal": "normal",
     # Asking.
     "turn.rule": "{who}: your turn",
-    "turn.must_raise": "You set dice aside and re-rolled: now raise the bid (V-9).",
+    "turn.must_raise": "You set dice aside and re-rolled: now raise the bid.",
     "prompt.turn": "Your move> ",
     "prompt.calza": "Call {calza} on {bid}? ({calza} / Enter to go on)> ",
     "calza.dice": "Your dice: {dice}.",
     "err.unknown": (
         "Not understood: “{text}”. Type a bid such as 3x5 or 3 5, “3 {aces}”, {dudo}, or help."
     ),
-    "err.aside": "“{text}”: write the faces to set aside, for example aside 55 (V-9).",
+    "err.aside": "“{text}”: write the faces to set aside, for example aside 55.",
     "err.illegal": "Not allowed: {reason}",
     "err.empty": "Type a bid such as 3x5, or {dudo}, or help.",
     "help.text": (
@@ -103,16 +104,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "  3 {aces}         bid on {aces} (same as 3x1)\n"
         "  {dudo}           challenge the last bid: the loser of the count loses a die\n"
         "  {calza}          the last bid is exactly right (when the rules have calza)\n"
-        "  {palifico}, normal   the two-player choice (P-34)\n"
-        "  pass, aside 55   where the rules have them (V-10, V-9)\n"
+        "  {palifico}, normal   the two-player choice\n"
+        "  pass, aside 55   where the rules have them\n"
         "  help, quit"
     ),
     # The challenge.
     "reveal.title": "Checking {bid} (bid: {who} · {call}: {caller})",
-    "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown (V-10).",
+    "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown.",
     "reveal.count": "{n} count · running {running}",
-    "reveal.distinct": "{n} different faces",
-    "reveal.hidden": "Kept hidden, never shown (P-21): {who}",
+    "reveal.distinct": "{n:different face/different faces}",
+    "reveal.hidden": "Kept hidden, never shown: {who}",
     "verdict.dudo_holds": "{count} found: the bid {bid} holds.",
     "verdict.dudo_fails": "Only {count}: the bid {bid} fails.",
     "verdict.calza_exact": "Exactly {count}: calza!",
@@ -122,10 +123,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.lose": "{who}: −1 die",
     "change.lose_n": "{who}: −{n} dice",
     "change.gain": "{who}: +1 die",
-    "change.capped": "{who}: already {max} dice, nothing gained (P-51)",
+    "change.capped": "{who}: already {max} dice, nothing gained",
     "change.left": "({n} left)",
-    "elim.other": "{who} is out of the game (P-23).",
-    "elim.you": "You are out of the game (P-23). The bots play on to the end.",
+    "change.now": "(now {n})",
+    "elim.other": "{who} is out of the game.",
+    "elim.you": "You are out of the game. The bots play on to the end.",
     "next_opener": "Next round's opener: {who}.",
     # The end.
     "over.winner": "{who} wins the game!",
@@ -136,7 +138,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.done": "Game record saved to {path}.",
     "save.failed": "Could not save to {path}: {error}",
     # Replay.
-    "replay.title": "Replay: {rules}, {players} players, {moves} moves",
+    "replay.title": "Replay: {rules}, {players} players, {moves:move/moves}",
     "replay.unreadable": "Cannot read {path}: {error}",
     "replay.bad": "This record cannot start: {error}",
     "replay.bad_move": "Move {n} ({who}: {action}) is not legal: {error}",
@@ -145,9 +147,109 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.reroll": "{who} re-rolls: {dice}",
     "replay.in_play": "round not finished",
     "replay.revealed": "revealed at the table (#{n})",
-    "replay.hidden": "never revealed at the table (P-21)",
+    "replay.hidden": "never revealed at the table",
     "replay.next": "Enter: next round · q: quit> ",
     "replay.help": "Enter shows the next round; q (or quit) stops.",
     "replay.unfinished": "The record ends before the game does.",
     "replay.end": "End of the record.",
+    # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
+    # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
+    "refusal.error": "Something is wrong.",
+    "refusal.illegal": "That move is not allowed now.",
+    "refusal.notation": "That cannot be read as a move.",
+    "refusal.rolloff.empty": "The roll-off needs at least one throw.",
+    "refusal.rolloff.bad_throw": "Roll-off throw {throw} must be one die of 1–{faces} per player.",
+    "refusal.rolloff.tie": (
+        "Only the last roll-off throw may have a single highest die: a tie means everyone rolls "
+        "again."
+    ),
+    "refusal.seat.unknown": "There is no such seat at this table of {players}.",
+    "refusal.game.over": "The game is over: {winner} won.",
+    "refusal.chance.not_a_seat": "You cannot roll the dice: the table rolls them.",
+    "refusal.action.unknown": "That is not a Perudo move.",
+    "refusal.turn.chance": "Nobody plays now: the dice are being rolled.",
+    "refusal.seat.out": "You are out of the game.",
+    "refusal.turn.not_yours": "It is {to_act}'s turn, not yours.",
+    "refusal.palifico.choose_first": "First choose a palifico round or a normal round.",
+    "refusal.palifico.not_due": "There is no palifico choice to make now.",
+    "refusal.aside.must_raise": "You set dice aside and re-rolled: now raise the bid.",
+    "refusal.dudo.no_bid": "There is no bid to challenge yet: the opener bids first.",
+    "refusal.bid.no_face": "There is no face {face} on a {faces}-faced die.",
+    "refusal.bid.too_many": "{bid} claims more dice than the {total} in play.",
+    "refusal.bid.open_on_wild": "A round may not open on {wild}.",
+    "refusal.bid.palifico_face": (
+        "In a palifico round the face stays {face}: bid more of them, or call dudo. Only a player "
+        "holding one die may change it."
+    ),
+    "refusal.bid.more_than": "After {prev}, bid more than {quantity}.",
+    "refusal.bid.to_wild": "After {prev}, a bid on {wild} needs at least {need} of them.",
+    "refusal.bid.from_wild": "After {prev}, a bid on another face needs at least {need} dice.",
+    "refusal.bid.monotone": (
+        "{bid} does not raise {prev}: neither the quantity nor the face may go down, and one "
+        "must go up."
+    ),
+    "refusal.bid.not_raise": (
+        "{bid} does not raise {prev}: bid more dice, or as many of a higher face."
+    ),
+    "refusal.bid.illegal": "{bid} is not a legal bid now.",
+    "refusal.deal.not_due": "No deal is due now.",
+    "refusal.deal.hands": "A deal holds one hand per player ({players}).",
+    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}.",
+    "refusal.reroll.not_due": "No re-roll is due now.",
+    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}.",
+    "refusal.chance.not_due": "No dice are due to be rolled now.",
+    "refusal.calza.off": "Calza is not played with these rules.",
+    "refusal.calza.no_bid": "Calza needs a standing bid.",
+    "refusal.calza.on_pass": "Calza is called on a bid, not on a pass: raise, or doubt the pass.",
+    "refusal.calza.few_players": "Calza needs at least {min} players in the game.",
+    "refusal.calza.own_bid": "Nobody may call calza on their own bid.",
+    "refusal.calza.next_player": (
+        "The player whose turn is next cannot call calza: raise, or call dudo."
+    ),
+    "refusal.calza.only_to_act": (
+        "With these rules only the player whose turn it is may call " "calza."
+    ),
+    "refusal.pass.off": "Passing is not played with these rules.",
+    "refusal.pass.opening": "The opener must bid: a pass takes the place of a raise.",
+    "refusal.pass.after_pass": "After a pass, raise the bid before it or call dudo on the pass.",
+    "refusal.pass.already": "You have already passed this round.",
+    "refusal.aside.off": "Setting dice aside is not played with these rules.",
+    "refusal.aside.palifico": "No dice are set aside in a palifico round.",
+    "refusal.aside.opening": "Dice are set aside before a raise, not before the opening bid.",
+    "refusal.aside.keep_one": "At least one die stays hidden under the cup.",
+    "refusal.aside.no_raise": "No bid is left to raise to after setting dice aside.",
+    "refusal.aside.not_held": "You do not hold {count:hidden die/hidden dice} showing {face}.",
+    "refusal.notation.positive": "{what} must be 1 or more, not {value}.",
+    "word.what_quantity": "The number of dice",
+    "word.what_face": "The face",
+    "word.what_die": "A die",
+    "refusal.notation.bid": (
+        "“{text}” is not a bid: write the number of dice and the face, for example 3x5 (three 5s)."
+    ),
+    "refusal.notation.aside": "Set aside at least one die.",
+    "refusal.notation.faces": "“{text}” is not a run of faces such as 1346.",
+    "refusal.notation.not_text": "A move is written as text.",
+    "refusal.notation.empty": "Write a bid such as 3x5, or dudo.",
+    "refusal.notation.action": (
+        "“{text}” is not a move: write a bid such as 3x5, or dudo, calza, pass, palifico, "
+        "normal, aside 55."
+    ),
+    "refusal.record.illegal_move": "Move {move} ({seat}: {action}) is not legal: {cause}",
+    "refusal.record.not_json": "This is not a game record: it is not JSON ({error}).",
+    "refusal.record.not_object": "A game record is a JSON object.",
+    "refusal.record.format": "This is not a game record: its format is not perudo-record.",
+    "refusal.record.version": "Unknown game record version: {version}.",
+    "refusal.record.field": "The game record lacks the field “{field}”.",
+    "refusal.record.rules": "The record's rules must be an object.",
+    "refusal.record.bad_rules": "The record's rules are not valid: {error}",
+    "refusal.record.players": "The record's number of players must be a whole number.",
+    "refusal.record.player_count": "The record has {players} players; its rules take {min}–{max}.",
+    "refusal.record.rolloff": "The record's roll-off must be a list of throws.",
+    "refusal.record.moves": "The record's moves must be a list.",
+    "refusal.record.move": "Move {move} of the record is not an object with an action.",
+    "refusal.record.move_seat": (
+        "Move {move} of the record: the seat must be a whole number or " "null."
+    ),
+    "refusal.record.move_action": "Move {move} of the record: {cause}",
+    "word.chance": "the dice",
 }

@@ -22,6 +22,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.calza": "calza",
     "word.palifico": "palifico",
     "word.aces": "teste d'Azteco",
+    "word.star": "{f}★",
     # Posti.
     "seat.you": "Tu",
     "seat.you_mark": "(tu)",
@@ -29,7 +30,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "seat.generic": "Posto {n}",
     # Puntate e azioni.
     "bid.face": "{q} × {f}",
-    "bid.aces": "{q} × teste d'Azteco",
+    "bid.aces": "{q:testa d'Azteco/teste d'Azteco}",
+    "bid.star": "{q} × {f}★",
     "act.dudo": "{dudo}!",
     "act.calza": "{calza}!",
     "act.pass": "passo",
@@ -37,38 +39,36 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "act.choose_palifico": "giro {palifico}",
     "act.choose_normal": "giro normale",
     # L'inizio e i giri.
-    "rolloff.throw": "Lancio iniziale (P-2): {dice}",
+    "rolloff.throw": "Lancio iniziale: {dice}",
     "rolloff.opens": "Valore più alto: {who}, che apre il primo giro.",
     "start.from_record": "Si riprende una partita registrata dal giro {round}.",
     "round.header": "Giro {round} · {total} dadi in gioco",
-    "round.header_memory": "Giro {round} · {total} dadi in gioco · modalità memoria (P-40)",
+    "round.header_memory": "Giro {round} · {total} dadi in gioco · modalità memoria",
     "round.opens": "Apertura: {who}.",
     "palifico.announce": (
         "Giro palifico per {who}, rimasto con un solo dado: le teste d'Azteco non sono jolly e "
-        "il valore della prima puntata resta fisso (P-30, P-31, P-32)."
+        "il valore della prima puntata resta fisso."
     ),
     "palifico.open": (
-        "Palifico: chi apre ({who}) può puntare su qualsiasi valore, teste d'Azteco comprese "
-        "(P-32)."
+        "Palifico: chi apre ({who}) può puntare su qualsiasi valore, teste d'Azteco comprese."
     ),
     "palifico.locked": (
-        "Palifico: il valore resta {face}; solo chi ha un solo dado può cambiarlo (P-32, P-33)."
+        "Palifico: il valore resta {face}; solo chi ha un solo dado può cambiarlo."
     ),
     "palifico.choose": (
         "Hai un solo dado e apri quando siete in due: scegli un giro palifico (teste d'Azteco "
-        "non jolly, valore fisso) o un giro normale. In entrambi i casi il palifico è usato "
-        "(P-34)."
+        "non jolly, valore fisso) o un giro normale. In entrambi i casi il palifico è usato."
     ),
-    "palifico.chosen": "{who}: giro {palifico} (P-34).",
-    "palifico.declined": "{who}: giro normale; il {palifico} è comunque usato (P-34).",
+    "palifico.chosen": "{who}: giro {palifico}.",
+    "palifico.declined": "{who}: giro normale; il {palifico} è comunque usato.",
     # Il tavolo.
     "table.out": "eliminato",
     "table.shown": "scoperti: {dice}",
     "table.to_act": "di turno",
     "hand.title": "I tuoi dadi:",
-    "hand.wild": "{mark} = {aces}: jolly, valgono come qualsiasi valore (P-15)",
-    "hand.not_wild": "Palifico: in questo giro le {aces} non sono jolly (P-31)",
-    "hand.shown": "↑ messi da parte scoperti: {dice} (V-9)",
+    "hand.wild": "{mark} = {aces}: jolly, valgono come qualsiasi valore",
+    "hand.not_wild": "Palifico: in questo giro le {aces} non sono jolly",
+    "hand.shown": "↑ messi da parte scoperti: {dice}",
     "hand.rerolled": "I tuoi dadi dopo il rilancio:",
     "bids.title": "Puntate:",
     "bids.none": "nessuna finora",
@@ -83,13 +83,13 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "may.title": "Puoi:",
     "may.bid": "puntare {bids} o più",
     "may.wild": "{aces} {bid} o più",
-    "may.no_raise": "non c'è una puntata più alta (P-16)",
-    "may.pass": "passo (V-10)",
-    "may.aside": "scopri + dadi da mostrare, es. scopri 55 (V-9)",
+    "may.no_raise": "non c'è una puntata più alta",
+    "may.pass": "passo",
+    "may.aside": "scopri + dadi da mostrare, es. scopri 55",
     "may.normal": "normale",
     # Le domande.
     "turn.rule": "{who}: tocca a te",
-    "turn.must_raise": "Hai messo da parte dei dadi e rilanciato: ora alza la puntata (V-9).",
+    "turn.must_raise": "Hai messo da parte dei dadi e rilanciato: ora alza la puntata.",
     "prompt.turn": "Tocca a te> ",
     "prompt.calza": "Chiami {calza} su {bid}? ({calza} / Invio per continuare)> ",
     "calza.dice": "I tuoi dadi: {dice}.",
@@ -97,7 +97,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Non capisco: «{text}». Scrivi una puntata come 3x5 o 3 5, «3 {aces}», {dudo}, "
         "oppure aiuto."
     ),
-    "err.aside": "«{text}»: scrivi i valori da mettere da parte, per esempio scopri 55 (V-9).",
+    "err.aside": "«{text}»: scrivi i valori da mettere da parte, per esempio scopri 55.",
     "err.illegal": "Non consentito: {reason}",
     "err.empty": "Scrivi una puntata come 3x5, oppure {dudo}, oppure aiuto.",
     "help.text": (
@@ -107,17 +107,17 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "  3 {aces}  puntata sulle {aces} (come 3x1)\n"
         "  {dudo}          sfida l'ultima puntata: chi perde la conta perde un dado\n"
         "  {calza}           l'ultima puntata è esatta (se le regole hanno la calza)\n"
-        "  {palifico}, normale   la scelta in due (P-34)\n"
-        "  passo, scopri 55   se le regole li prevedono (V-10, V-9)\n"
+        "  {palifico}, normale   la scelta in due\n"
+        "  passo, scopri 55   se le regole li prevedono\n"
         "  aiuto, esci"
     ),
     # La sfida.
     "reveal.title": "Verifica di {bid} (puntata: {who} · {call}: {caller})",
-    "reveal.pass": "Verifica del passo di {who} ({caller}: dubito): si mostrano i dadi (V-10).",
-    "reveal.count": "{n} validi · totale {running}",
-    "reveal.distinct": "{n} valori diversi",
-    "reveal.hidden": "Rimasti coperti, mai mostrati (P-21): {who}",
-    "verdict.dudo_holds": "{count} trovati: la puntata {bid} regge.",
+    "reveal.pass": "Verifica del passo di {who} ({caller}: dubito): si mostrano i dadi.",
+    "reveal.count": "{n:valido/validi} · totale {running}",
+    "reveal.distinct": "{n:valore diverso/valori diversi}",
+    "reveal.hidden": "Rimasti coperti, mai mostrati: {who}",
+    "verdict.dudo_holds": "{count:trovato/trovati}: la puntata {bid} regge.",
     "verdict.dudo_fails": "Solo {count}: la puntata {bid} non regge.",
     "verdict.calza_exact": "Esattamente {count}: calza!",
     "verdict.calza_wrong": "{count}, non esattamente {bid}: la calza è sbagliata.",
@@ -126,10 +126,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.lose": "{who}: −1 dado",
     "change.lose_n": "{who}: −{n} dadi",
     "change.gain": "{who}: +1 dado",
-    "change.capped": "{who}: già {max} dadi, nessun guadagno (P-51)",
-    "change.left": "(ne restano {n})",
-    "elim.other": "Eliminato: {who} (P-23).",
-    "elim.you": "Sei eliminato (P-23). I bot giocano fino alla fine.",
+    "change.capped": "{who}: già {max} dadi, nessun guadagno",
+    "change.left": "({n:dado rimasto/dadi rimasti})",
+    "change.now": "(ora {n:dado/dadi})",
+    "elim.other": "Eliminato: {who}.",
+    "elim.you": "Sei eliminato. I bot giocano fino alla fine.",
     "next_opener": "Apertura del prossimo giro: {who}.",
     # La fine.
     "over.winner": "Vince la partita: {who}!",
@@ -140,7 +141,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.done": "Partita salvata in {path}.",
     "save.failed": "Impossibile salvare in {path}: {error}",
     # Rivedere.
-    "replay.title": "Replay: {rules}, {players} giocatori, {moves} mosse",
+    "replay.title": "Replay: {rules}, {players} giocatori, {moves:mossa/mosse}",
     "replay.unreadable": "Impossibile leggere {path}: {error}",
     "replay.bad": "Questa registrazione non può iniziare: {error}",
     "replay.bad_move": "La mossa {n} ({who}: {action}) non è valida: {error}",
@@ -149,9 +150,121 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.reroll": "{who} rilancia: {dice}",
     "replay.in_play": "giro non finito",
     "replay.revealed": "mostrati al tavolo (n. {n})",
-    "replay.hidden": "mai mostrati al tavolo (P-21)",
+    "replay.hidden": "mai mostrati al tavolo",
     "replay.next": "Invio: giro seguente · q: esci> ",
     "replay.help": "Invio mostra il giro seguente; q (o esci) si ferma.",
     "replay.unfinished": "La registrazione finisce prima della partita.",
     "replay.end": "Fine della registrazione.",
+    # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
+    "refusal.error": "Qualcosa non va.",
+    "refusal.illegal": "Questa mossa non è consentita ora.",
+    "refusal.notation": "Non si legge come una mossa.",
+    "refusal.rolloff.empty": "Il lancio iniziale richiede almeno un lancio.",
+    "refusal.rolloff.bad_throw": (
+        "Il lancio iniziale n. {throw} deve essere un dado da 1 a {faces} per giocatore."
+    ),
+    "refusal.rolloff.tie": (
+        "Solo l'ultimo lancio iniziale può avere un unico valore più alto: in caso di pareggio "
+        "tutti rilanciano."
+    ),
+    "refusal.seat.unknown": "Non c'è un posto così a questo tavolo da {players}.",
+    "refusal.game.over": "La partita è finita: ha vinto {winner}.",
+    "refusal.chance.not_a_seat": "Non puoi tirare i dadi: li tira il tavolo.",
+    "refusal.action.unknown": "Non è una mossa del Perudo.",
+    "refusal.turn.chance": "Ora non gioca nessuno: si stanno tirando i dadi.",
+    "refusal.seat.out": "Sei fuori dal gioco.",
+    "refusal.turn.not_yours": "Tocca a {to_act}, non a te.",
+    "refusal.palifico.choose_first": "Prima scegli un giro palifico o un giro normale.",
+    "refusal.palifico.not_due": "Ora non c'è da scegliere il palifico.",
+    "refusal.aside.must_raise": "Hai messo da parte dei dadi e rilanciato: ora alza la puntata.",
+    "refusal.dudo.no_bid": "Non c'è ancora una puntata da dubitare: chi apre punta per primo.",
+    "refusal.bid.no_face": "Un dado a {faces} facce non ha il valore {face}.",
+    "refusal.bid.too_many": "{bid} dice più dadi dei {total} in gioco.",
+    "refusal.bid.open_on_wild": "Un giro non si può aprire sulle {wild}.",
+    "refusal.bid.palifico_face": (
+        "In un giro palifico il valore resta {face}: punta più dadi o dubita. Solo chi ha un "
+        "solo dado può cambiarlo."
+    ),
+    "refusal.bid.more_than": "Dopo {prev} punta più di {quantity}.",
+    "refusal.bid.to_wild": "Dopo {prev} una puntata sulle {wild} ne richiede almeno {need}.",
+    "refusal.bid.from_wild": (
+        "Dopo {prev} una puntata su un altro valore richiede almeno {need:dado/dadi}."
+    ),
+    "refusal.bid.monotone": (
+        "{bid} non supera {prev}: né la quantità né il valore possono scendere, e uno dei due "
+        "deve salire."
+    ),
+    "refusal.bid.not_raise": (
+        "{bid} non supera {prev}: punta più dadi, o altrettanti di un valore più alto."
+    ),
+    "refusal.bid.illegal": "{bid} non è una puntata valida ora.",
+    "refusal.deal.not_due": "Ora non si tirano i dadi del giro.",
+    "refusal.deal.hands": "Si tira una mano per giocatore ({players}).",
+    "refusal.deal.bad_hand": "{seat} tira {count:dado/dadi} da 1 a {faces}.",
+    "refusal.reroll.not_due": "Ora non c'è da rilanciare.",
+    "refusal.reroll.bad": "Il rilancio è di {count:dado/dadi} da 1 a {faces}.",
+    "refusal.chance.not_due": "Ora non ci sono dadi da tirare.",
+    "refusal.calza.off": "Con queste regole non si gioca la calza.",
+    "refusal.calza.no_bid": "La calza richiede una puntata in corso.",
+    "refusal.calza.on_pass": (
+        "La calza si chiama su una puntata, non su un passo: alza, o dubita del passo."
+    ),
+    "refusal.calza.few_players": "La calza richiede almeno {min} giocatori in gioco.",
+    "refusal.calza.own_bid": "Nessuno può chiamare calza sulla propria puntata.",
+    "refusal.calza.next_player": (
+        "Chi gioca subito dopo non può chiamare calza: alza la puntata, o dubita."
+    ),
+    "refusal.calza.only_to_act": "Con queste regole può chiamare calza solo chi è di turno.",
+    "refusal.pass.off": "Con queste regole non si passa.",
+    "refusal.pass.opening": "Chi apre deve puntare: il passo prende il posto di un rialzo.",
+    "refusal.pass.after_pass": "Dopo un passo, alza la puntata precedente o dubita del passo.",
+    "refusal.pass.already": "Hai già passato in questo giro.",
+    "refusal.aside.off": "Con queste regole non si mettono dadi da parte.",
+    "refusal.aside.palifico": "In un giro palifico non si mettono dadi da parte.",
+    "refusal.aside.opening": (
+        "I dadi si mettono da parte prima di un rialzo, non prima della puntata d'apertura."
+    ),
+    "refusal.aside.keep_one": "Almeno un dado resta nascosto sotto il bussolotto.",
+    "refusal.aside.no_raise": "Dopo aver messo da parte dei dadi non resterebbe nessun rialzo.",
+    "refusal.aside.not_held": "Non hai {count:dado nascosto/dadi nascosti} con il valore {face}.",
+    "refusal.notation.positive": "{what} deve essere almeno 1, non {value}.",
+    "word.what_quantity": "Il numero di dadi",
+    "word.what_face": "Il valore",
+    "word.what_die": "Un dado",
+    "refusal.notation.bid": (
+        "“{text}” non è una puntata: scrivi il numero di dadi e il valore, per esempio 3x5 "
+        "(tre 5)."
+    ),
+    "refusal.notation.aside": "Metti da parte almeno un dado.",
+    "refusal.notation.faces": "“{text}” non è una serie di valori come 1346.",
+    "refusal.notation.not_text": "Una mossa si scrive come testo.",
+    "refusal.notation.empty": "Scrivi una puntata come 3x5, o dubito.",
+    "refusal.notation.action": (
+        "“{text}” non è una mossa: scrivi una puntata come 3x5, o dubito, calza, passo, "
+        "palifico, normale, scopri 55."
+    ),
+    "refusal.record.illegal_move": "La mossa {move} ({seat}: {action}) non è valida: {cause}",
+    "refusal.record.not_json": "Non è la registrazione di una partita: non è JSON ({error}).",
+    "refusal.record.not_object": "La registrazione di una partita è un oggetto JSON.",
+    "refusal.record.format": (
+        "Non è la registrazione di una partita: il formato non è perudo-record."
+    ),
+    "refusal.record.version": "Versione di registrazione sconosciuta: {version}.",
+    "refusal.record.field": "Alla registrazione manca il campo “{field}”.",
+    "refusal.record.rules": "Le regole della registrazione devono essere un oggetto.",
+    "refusal.record.bad_rules": "Le regole della registrazione non sono valide: {error}",
+    "refusal.record.players": "Il numero di giocatori della registrazione deve essere un intero.",
+    "refusal.record.player_count": (
+        "La registrazione ha {players} giocatori; le sue regole ne prevedono da {min} a {max}."
+    ),
+    "refusal.record.rolloff": (
+        "Il lancio iniziale della registrazione deve essere una lista di " "lanci."
+    ),
+    "refusal.record.moves": "Le mosse della registrazione devono essere una lista.",
+    "refusal.record.move": "La mossa {move} della registrazione non è un oggetto con un'azione.",
+    "refusal.record.move_seat": (
+        "Mossa {move} della registrazione: il posto deve essere un intero o null."
+    ),
+    "refusal.record.move_action": "Mossa {move} della registrazione: {cause}",
+    "word.chance": "i dadi",
 }

@@ -22,14 +22,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.calza": "칼자",
     "word.palifico": "팔라피코",
     "word.aces": "조커",
+    "word.star": "{f}★",
     # 자리.
     "seat.you": "나",
     "seat.you_mark": "(나)",
     "seat.bot": "봇 {n}",
     "seat.generic": "{n}번 자리",
-    # 입찰과 행동.
+    # 비드과 행동.
     "bid.face": "{q} × {f}",
     "bid.aces": "조커 {q}개",
+    "bid.star": "{q} × {f}★",
     "act.dudo": "{dudo}!",
     "act.calza": "{calza}!",
     "act.pass": "패스",
@@ -37,41 +39,39 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "act.choose_palifico": "{palifico} 라운드",
     "act.choose_normal": "일반 라운드",
     # 시작과 라운드.
-    "rolloff.throw": "선 정하기 (P-2): {dice}",
+    "rolloff.throw": "선 정하기: {dice}",
     "rolloff.opens": "가장 높은 눈: {who} — 첫 라운드를 시작합니다.",
     "start.from_record": "기록된 게임을 {round}라운드부터 이어갑니다.",
     "round.header": "{round}라운드 · 주사위 {total}개",
-    "round.header_memory": "{round}라운드 · 주사위 {total}개 · 기억 모드 (P-40)",
+    "round.header_memory": "{round}라운드 · 주사위 {total}개 · 기억 모드",
     "round.opens": "시작: {who}",
     "palifico.announce": (
         "팔라피코 라운드! {who}의 주사위가 하나 남았습니다: 조커는 와일드가 아니고, "
-        "첫 입찰의 눈이 고정됩니다 (P-30, P-31, P-32)."
+        "첫 비드의 눈이 고정됩니다."
     ),
     "palifico.open": (
-        "팔라피코: 시작하는 사람({who})은 조커를 포함해 어떤 눈으로도 입찰할 수 있습니다 (P-32)."
+        "팔라피코: 시작하는 사람({who})은 조커를 포함해 어떤 눈으로도 비드할 수 있습니다."
     ),
-    "palifico.locked": (
-        "팔라피코: 눈 {face} 고정 — 주사위가 하나 남은 사람만 바꿀 수 있습니다 (P-32, P-33)."
-    ),
+    "palifico.locked": ("팔라피코: 눈 {face} 고정 — 주사위가 하나 남은 사람만 바꿀 수 있습니다."),
     "palifico.choose": (
         "주사위 하나로, 두 명이 남은 판에서 선을 잡았습니다: 팔라피코 라운드(조커 와일드 아님, "
-        "눈 고정)나 일반 라운드를 고르세요. 어느 쪽이든 팔라피코를 쓴 것으로 칩니다 (P-34)."
+        "눈 고정)나 일반 라운드를 고르세요. 어느 쪽이든 팔라피코를 쓴 것으로 칩니다."
     ),
-    "palifico.chosen": "{who}: {palifico} 라운드 (P-34).",
-    "palifico.declined": "{who}: 일반 라운드. 그래도 {palifico}는 사용한 것으로 칩니다 (P-34).",
+    "palifico.chosen": "{who}: {palifico} 라운드.",
+    "palifico.declined": "{who}: 일반 라운드. 그래도 {palifico:은/는} 사용한 것으로 칩니다.",
     # 테이블.
     "table.out": "탈락",
     "table.shown": "공개: {dice}",
     "table.to_act": "차례",
     "hand.title": "내 주사위:",
-    "hand.wild": "{mark} = {aces}: 와일드, 어떤 눈으로도 셉니다 (P-15)",
-    "hand.not_wild": "팔라피코: 이번 라운드에 {aces}는 와일드가 아닙니다 (P-31)",
-    "hand.shown": "↑ 공개해 둔 주사위: {dice} (V-9)",
+    "hand.wild": "{mark} = {aces}: 와일드, 어떤 눈으로도 셉니다",
+    "hand.not_wild": "팔라피코: 이번 라운드에 {aces:은/는} 와일드가 아닙니다",
+    "hand.shown": "↑ 공개해 둔 주사위: {dice}",
     "hand.rerolled": "다시 굴린 내 주사위:",
-    "bids.title": "입찰:",
+    "bids.title": "비드:",
     "bids.none": "아직 없음",
-    "bid.opening": "아직 입찰 없음 — 시작: {who}",
-    "bid.current_label": "현재 입찰:",
+    "bid.opening": "아직 비드 없음 — 시작: {who}",
+    "bid.current_label": "현재 비드:",
     "bid.by": "({who})",
     "hint.bid": (
         "참일 확률: {pct} · 내가 보는 해당 주사위: {mine}개 · 보이지 않는 주사위: {unseen}개 · "
@@ -79,54 +79,55 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "hint.calza": "정확히 맞을 확률: {pct}",
     "may.title": "가능한 행동:",
-    "may.bid": "입찰 {bids} 이상",
+    "may.bid": "비드 {bids} 이상",
     "may.wild": "{aces} {bid} 이상",
-    "may.no_raise": "더 높은 입찰 없음 (P-16)",
-    "may.pass": "패스 (V-10)",
-    "may.aside": "내려놓기 + 보여줄 주사위, 예: 내려놓기 55 (V-9)",
+    "may.no_raise": "더 높은 비드 없음",
+    "may.pass": "패스",
+    "may.aside": "내려놓기 + 보여줄 주사위, 예: 내려놓기 55",
     "may.normal": "일반",
     # 묻기.
     "turn.rule": "{who}의 차례",
-    "turn.must_raise": "주사위를 내려놓고 다시 굴렸습니다: 이제 입찰을 올리세요 (V-9).",
+    "turn.must_raise": "주사위를 내려놓고 다시 굴렸습니다: 이제 비드을 올리세요.",
     "prompt.turn": "내 차례> ",
     "prompt.calza": "{bid}에 {calza}? ({calza} / Enter: 계속)> ",
     "calza.dice": "내 주사위: {dice}.",
     "err.unknown": (
-        "알 수 없는 입력: “{text}”. 3x5나 3 5 같은 입찰, “3 {aces}”, {dudo}, 도움말 중에서 "
+        "알 수 없는 입력: “{text}”. 3x5나 3 5 같은 비드, “3 {aces}”, {dudo}, 도움말 중에서 "
         "입력하세요."
     ),
-    "err.aside": "“{text}”: 내려놓을 눈을 적으세요. 예: 내려놓기 55 (V-9).",
+    "err.aside": "“{text}”: 내려놓을 눈을 적으세요. 예: 내려놓기 55.",
     "err.illegal": "허용되지 않음: {reason}",
-    "err.empty": "3x5 같은 입찰이나 {dudo}, 도움말을 입력하세요.",
+    "err.empty": "3x5 같은 비드이나 {dudo}, 도움말을 입력하세요.",
     "help.text": (
         "하는 법:\n"
-        "  3x5 또는 3 5    입찰: 테이블 전체에 5가 적어도 세 개 ({aces}는 어떤 눈으로도 셈)\n"
-        "  3 {aces}          {aces} 입찰 (3x1과 같음)\n"
-        "  {dudo}            마지막 입찰에 도전: 세어서 진 쪽이 주사위 하나를 잃음\n"
-        "  {calza}            마지막 입찰이 정확히 맞다 (칼자가 있는 규칙에서)\n"
-        "  {palifico}, 일반   두 명일 때의 선택 (P-34)\n"
-        "  패스, 내려놓기 55  규칙에 있을 때 (V-10, V-9)\n"
+        "  3x5 또는 3 5    비드: 테이블 전체에 5가 적어도 세 개 ({aces:은/는} 어떤 눈으로도 셈)\n"
+        "  3 {aces}          {aces} 비드 (3x1과 같음)\n"
+        "  {dudo}            마지막 비드에 도전: 세어서 진 쪽이 주사위 하나를 잃음\n"
+        "  {calza}            마지막 비드이 정확히 맞다 (칼자가 있는 규칙에서)\n"
+        "  {palifico}, 일반   두 명일 때의 선택\n"
+        "  패스, 내려놓기 55  규칙에 있을 때\n"
         "  도움말, 종료"
     ),
     # 도전.
-    "reveal.title": "{bid} 확인 (입찰: {who} · {call}: {caller})",
-    "reveal.pass": "{who}의 패스 확인 (두도: {caller}): 주사위를 공개합니다 (V-10).",
+    "reveal.title": "{bid} 확인 (비드: {who} · {call}: {caller})",
+    "reveal.pass": "{who}의 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
     "reveal.count": "해당 {n}개 · 누적 {running}",
     "reveal.distinct": "서로 다른 눈 {n}개",
-    "reveal.hidden": "끝까지 공개하지 않음 (P-21): {who}",
-    "verdict.dudo_holds": "{count}개: 입찰 {bid} 성립.",
-    "verdict.dudo_fails": "{count}개뿐: 입찰 {bid} 실패.",
+    "reveal.hidden": "끝까지 공개하지 않음: {who}",
+    "verdict.dudo_holds": "{count}개: 비드 {bid} 성립.",
+    "verdict.dudo_fails": "{count}개뿐: 비드 {bid} 실패.",
     "verdict.calza_exact": "정확히 {count}개: 칼자 성공!",
-    "verdict.calza_wrong": "{count}개 — 정확히 {bid}가 아님: 칼자 실패.",
+    "verdict.calza_wrong": "{count}개 — 정확히 {bid:이/가} 아님: 칼자 실패.",
     "verdict.pass_true": "모두 다른 눈: 패스는 참.",
     "verdict.pass_false": "같은 눈이 있음: 패스는 거짓.",
     "change.lose": "{who}: 주사위 −1",
     "change.lose_n": "{who}: 주사위 −{n}",
     "change.gain": "{who}: 주사위 +1",
-    "change.capped": "{who}: 이미 {max}개라 더 얻지 못함 (P-51)",
+    "change.capped": "{who}: 이미 {max}개라 더 얻지 못함",
     "change.left": "({n}개 남음)",
-    "elim.other": "{who} 탈락 (P-23).",
-    "elim.you": "탈락했습니다 (P-23). 봇들이 끝까지 계속합니다.",
+    "change.now": "(이제 {n}개)",
+    "elim.other": "{who} 탈락.",
+    "elim.you": "탈락했습니다. 봇들이 끝까지 계속합니다.",
     "next_opener": "다음 라운드 시작: {who}",
     # 끝.
     "over.winner": "승자: {who}!",
@@ -138,7 +139,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.failed": "{path}에 저장하지 못했습니다: {error}",
     # 다시 보기.
     "replay.title": "다시 보기: {rules}, {players}명, {moves}수",
-    "replay.unreadable": "{path}을(를) 읽을 수 없습니다: {error}",
+    "replay.unreadable": "{path:을/를} 읽을 수 없습니다: {error}",
     "replay.bad": "이 기록은 시작할 수 없습니다: {error}",
     "replay.bad_move": "{n}번째 수 ({who}: {action})가 규칙에 맞지 않습니다: {error}",
     "replay.chance": "주사위",
@@ -146,9 +147,108 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.reroll": "{who} 다시 굴림: {dice}",
     "replay.in_play": "끝나지 않은 라운드",
     "replay.revealed": "테이블에서 공개됨 ({n}번째)",
-    "replay.hidden": "테이블에서 끝까지 공개되지 않음 (P-21)",
+    "replay.hidden": "테이블에서 끝까지 공개되지 않음",
     "replay.next": "Enter: 다음 라운드 · q: 종료> ",
     "replay.help": "Enter를 누르면 다음 라운드, q(종료)를 누르면 멈춥니다.",
     "replay.unfinished": "게임이 끝나기 전에 기록이 끝납니다.",
     "replay.end": "기록의 끝.",
+    # 거절: 왜 그 수를 둘 수 없는지 (perudo.i18n.refusal_text).
+    "refusal.error": "문제가 생겼습니다.",
+    "refusal.illegal": "지금은 할 수 없는 행동입니다.",
+    "refusal.notation": "행동으로 읽을 수 없습니다.",
+    "refusal.rolloff.empty": "선 정하기에는 적어도 한 번의 굴림이 필요합니다.",
+    "refusal.rolloff.bad_throw": (
+        "선 정하기의 {throw}번째 굴림은 사람마다 1–{faces} 주사위 하나여야 합니다."
+    ),
+    "refusal.rolloff.tie": (
+        "가장 높은 눈이 하나뿐인 굴림은 선 정하기의 마지막 굴림뿐입니다: 비기면 모두 다시 굴립니다."
+    ),
+    "refusal.seat.unknown": "{players}명 테이블에 그런 자리는 없습니다.",
+    "refusal.game.over": "게임이 끝났습니다: {winner:이/가} 이겼습니다.",
+    "refusal.chance.not_a_seat": "주사위는 테이블이 굴립니다.",
+    "refusal.action.unknown": "페루도의 행동이 아닙니다.",
+    "refusal.turn.chance": "지금은 아무도 행동하지 않습니다: 주사위를 굴리는 중입니다.",
+    "refusal.seat.out": "이미 탈락했습니다.",
+    "refusal.turn.not_yours": "지금은 내 차례가 아니라 {to_act}의 차례입니다.",
+    "refusal.palifico.choose_first": "먼저 팔라피코 라운드나 일반 라운드를 고르세요.",
+    "refusal.palifico.not_due": "지금은 팔라피코를 고를 때가 아닙니다.",
+    "refusal.aside.must_raise": "주사위를 내려놓고 다시 굴렸으니 이제 비드를 올려야 합니다.",
+    "refusal.dudo.no_bid": "아직 도전할 비드가 없습니다: 선이 먼저 비드합니다.",
+    "refusal.bid.no_face": "{faces}면 주사위에는 {face} 눈이 없습니다.",
+    "refusal.bid.too_many": "{bid}: 테이블의 주사위 {total}개보다 많습니다.",
+    "refusal.bid.open_on_wild": "{wild:으로/로} 라운드를 시작할 수 없습니다.",
+    "refusal.bid.palifico_face": (
+        "팔라피코 라운드에서는 눈 {face} 고정입니다: 개수를 올리거나 두도를 외치세요. "
+        "주사위가 하나 남은 사람만 눈을 바꿀 수 있습니다."
+    ),
+    "refusal.bid.more_than": "{prev} 다음에는 {quantity}개보다 많이 비드하세요.",
+    "refusal.bid.to_wild": "{prev} 다음에 {wild} 비드는 적어도 {need}개여야 합니다.",
+    "refusal.bid.from_wild": "{prev} 다음에 다른 눈의 비드는 적어도 {need}개여야 합니다.",
+    "refusal.bid.monotone": (
+        "{bid}: {prev}보다 높지 않습니다. 개수도 눈도 내릴 수 없고, 둘 중 하나는 올려야 합니다."
+    ),
+    "refusal.bid.not_raise": (
+        "{bid}: {prev}보다 높지 않습니다. 개수를 늘리거나, 같은 개수로 더 높은 눈을 비드하세요."
+    ),
+    "refusal.bid.illegal": "{bid}: 지금 낼 수 없는 비드입니다.",
+    "refusal.deal.not_due": "지금은 주사위를 굴릴 때가 아닙니다.",
+    "refusal.deal.hands": "주사위는 사람마다 한 벌씩입니다 ({players}명).",
+    "refusal.deal.bad_hand": "{seat:은/는} 1–{faces} 주사위 {count}개를 굴립니다.",
+    "refusal.reroll.not_due": "지금은 다시 굴릴 때가 아닙니다.",
+    "refusal.reroll.bad": "다시 굴리는 주사위는 1–{faces} 주사위 {count}개입니다.",
+    "refusal.chance.not_due": "지금은 굴릴 주사위가 없습니다.",
+    "refusal.calza.off": "이 규칙에는 칼자가 없습니다.",
+    "refusal.calza.no_bid": "칼자는 비드가 있을 때만 외칠 수 있습니다.",
+    "refusal.calza.on_pass": (
+        "칼자는 패스가 아니라 비드에 외칩니다: 비드를 올리거나 패스에 두도를 외치세요."
+    ),
+    "refusal.calza.few_players": "칼자는 {min}명 이상 남아 있을 때만 외칠 수 있습니다.",
+    "refusal.calza.own_bid": "자기 비드에는 칼자를 외칠 수 없습니다.",
+    "refusal.calza.next_player": (
+        "바로 다음 차례인 사람은 칼자를 외칠 수 없습니다: 비드를 올리거나 두도를 외치세요."
+    ),
+    "refusal.calza.only_to_act": "이 규칙에서는 차례인 사람만 칼자를 외칠 수 있습니다.",
+    "refusal.pass.off": "이 규칙에는 패스가 없습니다.",
+    "refusal.pass.opening": "선은 비드해야 합니다: 패스는 비드를 올리는 대신 하는 것입니다.",
+    "refusal.pass.after_pass": "패스 다음에는 그 앞의 비드를 올리거나 패스에 두도를 외치세요.",
+    "refusal.pass.already": "이번 라운드에 이미 패스했습니다.",
+    "refusal.aside.off": "이 규칙에는 주사위 내려놓기가 없습니다.",
+    "refusal.aside.palifico": "팔라피코 라운드에서는 주사위를 내려놓지 않습니다.",
+    "refusal.aside.opening": "주사위는 첫 비드 전이 아니라 비드를 올리기 전에 내려놓습니다.",
+    "refusal.aside.keep_one": "적어도 주사위 하나는 컵 안에 숨겨 두어야 합니다.",
+    "refusal.aside.no_raise": "주사위를 내려놓은 뒤에 올릴 비드가 남아 있지 않습니다.",
+    "refusal.aside.not_held": "숨긴 주사위에 {face} 눈이 {count}개 없습니다.",
+    "refusal.notation.positive": "{what:은/는} 1 이상이어야 합니다 ({value:이/가} 아님).",
+    "word.what_quantity": "개수",
+    "word.what_face": "눈",
+    "word.what_die": "주사위",
+    "refusal.notation.bid": (
+        "“{text}”: 비드가 아닙니다. 개수와 눈을 적으세요. 예: 3x5 (5가 세 개)."
+    ),
+    "refusal.notation.aside": "내려놓을 주사위를 적어도 하나 적으세요.",
+    "refusal.notation.faces": "“{text}”: 1346 같은 눈의 나열이 아닙니다.",
+    "refusal.notation.not_text": "행동은 글로 적습니다.",
+    "refusal.notation.empty": "3x5 같은 비드나 두도를 적으세요.",
+    "refusal.notation.action": (
+        "“{text}”: 알 수 없는 행동입니다. 3x5 같은 비드나 두도, 칼자, 패스, 팔라피코, 일반, "
+        "내려놓기 55를 적으세요."
+    ),
+    "refusal.record.illegal_move": (
+        "{move}번째 수는 규칙에 맞지 않습니다 ({seat}: {action}): {cause}"
+    ),
+    "refusal.record.not_json": "게임 기록이 아닙니다: JSON이 아닙니다 ({error}).",
+    "refusal.record.not_object": "게임 기록은 JSON 객체여야 합니다.",
+    "refusal.record.format": "게임 기록이 아닙니다: 형식이 perudo-record가 아닙니다.",
+    "refusal.record.version": "알 수 없는 게임 기록 버전입니다: {version}.",
+    "refusal.record.field": "게임 기록에 “{field}” 항목이 없습니다.",
+    "refusal.record.rules": "기록의 규칙은 객체여야 합니다.",
+    "refusal.record.bad_rules": "기록의 규칙이 올바르지 않습니다: {error}",
+    "refusal.record.players": "기록의 인원수는 정수여야 합니다.",
+    "refusal.record.player_count": "기록의 인원은 {players}명인데, 그 규칙은 {min}–{max}명입니다.",
+    "refusal.record.rolloff": "기록의 선 정하기는 굴림의 목록이어야 합니다.",
+    "refusal.record.moves": "기록의 수는 목록이어야 합니다.",
+    "refusal.record.move": "기록의 {move}번째 수에 행동이 없습니다.",
+    "refusal.record.move_seat": "기록의 {move}번째 수: 자리는 정수나 null이어야 합니다.",
+    "refusal.record.move_action": "기록의 {move}번째 수: {cause}",
+    "word.chance": "주사위",
 }

@@ -9,7 +9,7 @@ facts are always in the text too (a wild die carries a ``★``, a counting die a
 >>> from perudo import PERUDO, Bid
 >>> p = Painter(load_catalog("en"), PERUDO, ["You", "Bot 1"], me=0)
 >>> p.bid(Bid(3, 5)), p.bid(Bid(2, 1))
-('3 × 5', '2 × aces')
+('3 × 5', '2 aces')
 >>> print("\\n".join(die_lines(5, ascii_only=True)))
 +-----+
 |o   o|
@@ -42,7 +42,7 @@ from perudo.core import (
     count_hand,
 )
 from perudo.core.bidding import wild_active
-from perudo.i18n import Catalog
+from perudo.i18n import Catalog, bid_text, face_text
 
 from .hint import Chance
 
@@ -109,13 +109,12 @@ class Painter:
         return self.names[seat]
 
     def face_word(self, face: int) -> str:
-        """``aces`` (in the catalog's language) for 1, the digit otherwise."""
-        return self.cat.t("word.aces") if face == 1 else str(face)
+        """The rule set's wild face by its name (aces where 1 is wild, ``6★`` in Bluff), any
+        other face as its digit."""
+        return face_text(self.cat, face, wild=self.rules.wild_face)
 
     def bid(self, bid: Bid) -> str:
-        if bid.face == 1:
-            return self.cat.t("bid.aces", q=bid.quantity)
-        return self.cat.t("bid.face", q=bid.quantity, f=bid.face)
+        return bid_text(self.cat, bid.quantity, bid.face, wild=self.rules.wild_face)
 
     def action(self, action: PlayerAction) -> str:
         if isinstance(action, Bid):
@@ -168,8 +167,10 @@ class Painter:
             parts.extend(lines)
         if wild is not None and self.rules.wild_conversion != "none":
             parts.append(Text(self.cat.t("hand.wild", mark=_WILD_MARK, aces=self.face_word(wild))))
-        elif palifico:
-            parts.append(Text(self.cat.t("hand.not_wild", aces=self.cat.t("word.aces"))))
+        elif palifico and self.rules.wild_face is not None:
+            parts.append(
+                Text(self.cat.t("hand.not_wild", aces=self.face_word(self.rules.wild_face)))
+            )
         if shown:
             parts.append(Text(self.cat.t("hand.shown", dice=self.dice_text(shown))))
         return Group(*parts)
@@ -269,7 +270,7 @@ class Painter:
         if plain:
             parts.append(cat.t("may.bid", bids=" ".join(plain)))
         if wild is not None and wild in lowest:
-            label = self.face_word(wild) if wild == 1 else f"{wild}{_WILD_MARK}"
+            label = self.face_word(wild)
             parts.append(cat.t("may.wild", aces=label, bid=str(lowest[wild])))
         if view.bid is not None and not bids and view.phase is Phase.BIDDING:
             parts.append(cat.t("may.no_raise"))
@@ -388,5 +389,5 @@ class Painter:
         key = "change.gain" if change > 0 else ("change.lose" if change == -1 else "change.lose_n")
         text = cat.t(key, who=who, n=abs(change))
         if not self.memory or seat == self.me:
-            text += " " + cat.t("change.left", n=left)
+            text += " " + cat.t("change.now" if change > 0 else "change.left", n=left)
         return text

@@ -43,6 +43,7 @@ from perudo.core import (
     GameState,
     IllegalActionError,
     PalificoChosen,
+    PerudoError,
     Phase,
     PlayerAction,
     RoundResolved,
@@ -55,7 +56,7 @@ from perudo.core import (
     view,
     visible_to,
 )
-from perudo.i18n import load_catalog
+from perudo.i18n import load_catalog, refusal_text
 from perudo.sim.driver import run
 
 from .hint import chance
@@ -209,7 +210,15 @@ class Session:
             try:
                 return read_input(text)
             except InputError as err:
-                self._error(err.key, text=err.text.strip())
+                if err.refusal is not None:
+                    self._refuse(err.refusal)
+                else:
+                    self._error(err.key, text=err.text.strip())
+
+    def _refuse(self, err: PerudoError) -> None:
+        """Why the core refused, in the person's language, naming players by name."""
+        reason = refusal_text(self.cfg.lang, err.code, err.params, self.names.__getitem__)
+        self._error("err.illegal", reason=reason)
 
     def _error(self, key: str, **fields: object) -> None:
         words = {
@@ -244,7 +253,7 @@ class Session:
             try:
                 check_action(state, got, self.me)
             except IllegalActionError as err:
-                self._error("err.illegal", reason=str(err))
+                self._refuse(err)
                 continue
             return got
 
@@ -270,7 +279,7 @@ class Session:
             try:
                 check_action(state, got, self.me)
             except IllegalActionError as err:
-                self._error("err.illegal", reason=str(err))
+                self._refuse(err)
                 continue
             return isinstance(got, Calza)
 

@@ -45,15 +45,19 @@ class Command:
 
 
 class InputError(ValueError):
-    """The text is not an action or a command; ``key`` is the catalog message to show."""
+    """The text is not an action or a command; ``key`` is the catalog message to show, and
+    ``refusal`` the core's reason when it has a more precise one (``0x3``: no zero dice)."""
 
-    def __init__(self, key: str, text: str) -> None:
+    def __init__(self, key: str, text: str, refusal: NotationError | None = None) -> None:
         super().__init__(f"{key}: {text!r}")
         self.key = key
         self.text = text
+        self.refusal = refusal
 
 
 _SPACES: Final = re.compile(r"\s+")
+_BID_SHAPE: Final = re.compile(r"^(\d+)\s*(?:[x×*]\s*)?(\d+)(?:'?s)?$")
+"""``3x5``, ``3 5``, ``3×5``, and ``4 3s`` / ``4 3's`` as people write them."""
 _NUMBER: Final = r"(\d+)\s*(?:개)?"
 
 
@@ -77,7 +81,7 @@ def read_input(text: str) -> PlayerAction | Command:
 
     :raises InputError: when it is neither (``key`` names the message to show).
     """
-    clean = _SPACES.sub(" ", text.strip().lower().replace("’", "'"))
+    clean = _SPACES.sub(" ", text.strip().lower().replace("’", "'")).rstrip("!.")
     if not clean:
         return Command("skip")
     for key, command in (("input.help", "help"), ("input.quit", "quit"), ("input.skip", "skip")):
@@ -103,6 +107,12 @@ def read_input(text: str) -> PlayerAction | Command:
         if not digits.isdigit() or "0" in digits:
             raise InputError("err.aside", text)
         return SetAside(tuple(int(c) for c in digits))
+    shape = _BID_SHAPE.match(clean)
+    if shape:
+        try:
+            return Bid(int(shape.group(1)), int(shape.group(2)))
+        except NotationError as err:  # 0x3: say why (no zero dice), not "not understood"
+            raise InputError("err.unknown", text, err) from None
     try:
         parsed = parse_action(clean)
     except NotationError:

@@ -1,0 +1,89 @@
+"""The catalogs themselves: :class:`Catalog`, :func:`load_catalog`, :func:`detect_lang`."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from functools import cache
+from typing import Final, TypeAlias
+
+from . import en, it, ko
+from .grammar import fill
+
+__all__ = ["DEFAULT_LANG", "LANGS", "Catalog", "catalog_json", "detect_lang", "load_catalog"]
+
+Entry: TypeAlias = str | list[str]
+
+LANGS: Final[tuple[str, ...]] = ("en", "ko", "it")
+"""The languages with a catalog."""
+DEFAULT_LANG: Final = "en"
+
+_CATALOGS: Final[Mapping[str, Mapping[str, Entry]]] = {
+    "en": en.MESSAGES,
+    "ko": ko.MESSAGES,
+    "it": it.MESSAGES,
+}
+
+
+class Catalog:
+    """One language's messages: :meth:`t` formats a template, :meth:`words` lists input words."""
+
+    __slots__ = ("lang", "messages")
+
+    def __init__(self, lang: str, messages: Mapping[str, Entry]) -> None:
+        self.lang = lang
+        self.messages = messages
+
+    def t(self, key: str, /, **fields: object) -> str:
+        """The message ``key`` with ``fields`` filled in.
+
+        :raises KeyError: for a key the catalog lacks (every key exists in every catalog).
+        """
+        entry = self.messages[key]
+        if not isinstance(entry, str):
+            raise KeyError(f"{key!r} is a word list, not a message")
+        return fill(entry, **fields) if fields else entry
+
+    def words(self, key: str) -> tuple[str, ...]:
+        """The words a player may type for ``key`` (an ``input.…`` key), lower case."""
+        entry = self.messages[key]
+        if isinstance(entry, str):
+            return (entry.lower(),)
+        return tuple(w.lower() for w in entry)
+
+    def __repr__(self) -> str:
+        return f"<Catalog {self.lang}>"
+
+
+@cache
+def load_catalog(lang: str) -> Catalog:
+    """The catalog for ``lang`` (``en``, ``ko``, ``it``; a region such as ``ko_KR`` is fine).
+
+    :raises ValueError: for a language without a catalog, listing the known ones.
+    """
+    key = _base_lang(lang)
+    if key not in _CATALOGS:
+        raise ValueError(f"no messages for language {lang!r}; known: {', '.join(LANGS)}")
+    return Catalog(key, _CATALOGS[key])
+
+
+def _base_lang(tag: str) -> str:
+    return tag.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+
+
+def detect_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for (``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``, as
+    POSIX orders them), or English when it names none of :data:`LANGS`."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            lang = _base_lang(value)
+            return lang if lang in _CATALOGS else DEFAULT_LANG
+    return DEFAULT_LANG
+
+
+def catalog_json(lang: str) -> str:
+    """The whole catalog for ``lang`` as JSON text (for a browser client)."""
+    return json.dumps(dict(load_catalog(lang).messages), ensure_ascii=False, sort_keys=True)
