@@ -1,5 +1,5 @@
 """Cross-check with OpenSpiel: ``liars_dice_openspiel`` with one die each for two players is
-exactly one round of OpenSpiel's ``liars_dice`` (RULES.md, presets; V-3 ``none``).
+exactly one round of OpenSpiel's ``liars_dice`` (docs/rules.md, presets; V-3 ``none``).
 
 OpenSpiel's game has 13 actions: bid ``a`` in 0…11 is quantity ``a // 6 + 1`` of face
 ``a % 6 + 1``, and 12 is the challenge ("Liar"). Its ``reset-face`` bidding allows any bid of

@@ -1,7 +1,7 @@
 """The bot protocol.
 
 A bot is a name plus ``act(view) -> action``. It sees only a seat's
-:class:`~perudo.core.PlayerView` (RULES.md P-70), never a game state, so the same bot plays in
+:class:`~perudo.core.PlayerView` (docs/rules.md P-70), never a game state, so the same bot plays in
 a simulation, in the terminal and in a server seat unchanged. Its randomness is a seeded
 :class:`random.Random` given at construction.
 

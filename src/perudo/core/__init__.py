@@ -1,4 +1,4 @@
-"""The rules core: every rule of RULES.md, pure and standard-library only.
+"""The rules core: every rule of docs/rules.md, pure and standard-library only.
 
 Nothing here imports outside the standard library or from perudo's other packages; the
 layering test in ``tests/test_layers.py`` checks it.

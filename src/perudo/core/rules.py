@@ -1,4 +1,4 @@
-"""The rule set: every switch of RULES.md Part B as a field, and the named presets.
+"""The rule set: every switch of docs/rules.md's variants as a field, and the named presets.
 
 Variants are data (ARCHITECTURE.md): one frozen :class:`RuleSet`, no subclass per variant.
 The defaults are Part A (the ``perudo`` preset). A combination that makes no sense is refused
@@ -70,7 +70,7 @@ MAX_FACES: Final = 9
 class RuleSet:
     """A complete, validated set of rules. Hashable; works with :func:`dataclasses.replace`.
 
-    Every field is a switch of RULES.md Part B; the defaults are Part A (``perudo``).
+    Every field is a switch of docs/rules.md's variants; the defaults are plain Perudo (``perudo``).
     """
 
     raise_order: RaiseOrder = "perudo"

@@ -10,7 +10,7 @@ Templates may make a Korean particle or a noun's number agree with a field
 (:mod:`perudo.i18n.refusals`), with :func:`refusal_catalog` for the web page.
 
 The games' own words are kept: dudo / 두도 / dubito, calza / 칼자 / calza,
-palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco (RULES.md, terms).
+palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco (docs/rules.md, terms).
 
 >>> load_catalog("it").t("word.dudo")
 'dubito'

@@ -4,7 +4,7 @@
 as an append-only action log; :mod:`.tables` runs one serialized worker per table;
 :mod:`.protocol` holds the wire messages; ``static/`` is the page (HTML, CSS and JS, no build).
 The server decides no rule: actions go through :mod:`perudo.core`, and clients receive only
-seat views and audience-filtered events (RULES.md P-70).
+seat views and audience-filtered events (docs/rules.md P-70).
 
 The names below are imported on first use, so that ``perudo --help`` (which imports
 :mod:`perudo.server.cli`) does not load the web stack.

@@ -1,6 +1,6 @@
 """One heads-up round as a game for the solver, built from the rules core and nothing else.
 
-A two-player round is a game of bids and one dudo (RULES.md P-10…P-16, P-20, P-30…P-33 and the
+A two-player round is a game of bids and one dudo (docs/rules.md P-10…P-16, P-20, P-30…P-33 and the
 switches V-1…V-8, V-11). The solver does not re-derive any rule:
 
 * the bids and their order are :func:`perudo.core.bidding.bid_table`'s (a bid's index there is

@@ -1,13 +1,17 @@
 """The page: one HTML file for the lobby (``/``), a table (``/t/{id}``) and a replay
-(``/replay/{id}``), and its scripts and styles under ``/static``."""
+(``/replay/{id}``), and its scripts and styles under ``/static``; and the rule book
+(``/rules/{lang}`` in ``en``, ``ko`` or ``it``, :mod:`..rulebook`; ``/rules`` picks one from
+``Accept-Language``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+
+from .. import rulebook
 
 __all__ = ["STATIC_DIR", "mount_static", "router"]
 
@@ -34,6 +38,27 @@ async def page_table(table_id: str) -> FileResponse:
 @router.get("/replay/{game_id}")
 async def page_replay(game_id: str) -> FileResponse:
     return _index()
+
+
+@router.get("/rules")
+async def page_rules_any(request: Request) -> RedirectResponse:
+    """The rule book in the browser's language (Accept-Language), else English."""
+    lang = rulebook.pick_language(request.headers.get("accept-language"))
+    return RedirectResponse(f"/rules/{lang}", status_code=302)
+
+
+@router.get("/rules/{lang}")
+async def page_rules(lang: str) -> HTMLResponse:
+    if lang not in rulebook.LANGUAGES:
+        links = ", ".join(
+            f'<a href="/rules/{code}">{name}</a>' for code, name in rulebook.LANGUAGES.items()
+        )
+        return HTMLResponse(
+            f"<!doctype html><meta charset=utf-8><title>Perudo</title>"
+            f"<p>The rules are in {links}.</p>",
+            status_code=404,
+        )
+    return HTMLResponse(rulebook.render(lang), headers={"Cache-Control": "no-cache"})
 
 
 def mount_static(app: FastAPI) -> None:

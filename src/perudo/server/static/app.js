@@ -157,6 +157,8 @@ const HEARTBEAT = (() => {
 function renderChrome() {
   document.querySelectorAll("[data-t]").forEach((el) => (el.textContent = t(el.dataset.t)));
   document.title = t("app.title");
+  // The rule book is a page of its own (served in each language: /rules/en, /rules/ko, …).
+  document.getElementById("nav-rules").href = `/rules/${lang()}`;
   const sel = document.getElementById("lang");
   sel.replaceChildren(...Object.entries(LANGS).map(([k, v]) => h("option", { value: k, selected: k === lang() }, v)));
   const logo = document.getElementById("logo");
