@@ -8,7 +8,8 @@
   ``POST /api/tables/{id}/join`` (take a seat under a display name → ``{seat, token}``);
 * :mod:`.games`: ``GET /api/games`` (recent finished public games),
   ``GET /api/games/{id}/replay`` (a replay, public information only);
-* :mod:`.pages`: the page (``/``, ``/t/{id}``, ``/replay/{id}``) and its ``/static`` files;
+* :mod:`.pages`: the page (``/``, ``/t/{id}``, ``/replay/{id}``), its ``/static`` files and
+  the rule book (``/rules/{lang}``);
 * :mod:`.socket`: the table socket ``/ws/tables/{id}``: :mod:`perudo.server.protocol`
   messages; a bad message gets an ``error`` reply and changes nothing, the connection and the
   table live on;
