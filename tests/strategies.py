@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 
 from perudo.core import (
     PRESETS,
+    SWITCHES,
     Action,
     Bid,
     Calza,
@@ -38,6 +38,7 @@ __all__ = [
     "Step",
     "bids_around",
     "interesting_indices",
+    "pairwise_rulesets",
     "playthroughs",
     "random_play",
     "random_rulesets",
@@ -173,26 +174,16 @@ def rerolled_others(state: GameState, seat: int | None, rng: random.Random) -> G
     return state._replace(hands=hands)
 
 
-_SWITCHES: dict[str, Sequence[object]] = {
-    "raise_order": ("perudo", "monotone"),
-    "wild_conversion": ("perudo", "bluff", "none"),
-    "loss": ("one", "difference"),
-    "next_opener": ("loser", "winner"),
-    "palifico": ("on", "off", "not_two_players"),
-    "calza": ("off", "on", "to_act"),
-    "reveal": ("until_proven", "all"),
-    "set_aside": (False, True),
-    "passing": (False, True),
-    "straight_counts_nothing": (False, True),
-}
-
-
 @st.composite
 def random_rulesets(draw: st.DrawFn) -> RuleSet:
-    """A preset with every switch redrawn (``dataclasses.replace``), on a small table."""
+    """A preset with every switch redrawn (``dataclasses.replace``), on a small table.
+
+    The switches and their values are :data:`perudo.core.SWITCHES`, derived from
+    :class:`~perudo.core.RuleSet`'s fields: a new switch is fuzzed without touching this file.
+    """
     base = draw(st.sampled_from(list(PRESETS.values())))
     changes: dict[str, object] = {
-        name: draw(st.sampled_from(values)) for name, values in _SWITCHES.items()
+        name: draw(st.sampled_from(values)) for name, values in SWITCHES.items()
     }
     faces = draw(st.integers(3, 6))
     changes["faces"] = faces
@@ -221,3 +212,52 @@ def bids_around(state: GameState) -> list[Bid]:
     """Every bid of up to one more die than in play and one face past the die (legal or not)."""
     rules = state.rules
     return [Bid(q, f) for q in range(1, state.total_dice + 2) for f in range(1, rules.faces + 2)]
+
+
+def pairwise_rulesets(**table: int) -> list[RuleSet]:
+    """Rule sets in which every pair of values of any two switches appears together at least
+    once (a pairwise covering array, built greedily and deterministically), on ``table``'s
+    numeric settings (``dice_per_player=2``, …).
+
+    The switches are :data:`perudo.core.SWITCHES` (derived from :class:`RuleSet`'s fields)
+    plus V-2's wild face (aces, the die's top face, or none): a new switch joins by itself.
+    """
+    faces = table.get("faces", RuleSet().faces)
+    domains: dict[str, tuple[object, ...]] = {**SWITCHES, "wild_face": (1, faces, None)}
+    names = list(domains)
+    uncovered = {
+        ((a, va), (b, vb))
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+        for va in domains[a]
+        for vb in domains[b]
+    }
+    out: list[RuleSet] = []
+    while uncovered:
+        (a, va), (b, vb) = min(uncovered, key=lambda pair: (names.index(pair[0][0]), repr(pair)))
+        row: dict[str, object] = {a: va, b: vb}
+        for name in names:
+            if name in row:
+                continue
+
+            def gain(value: object, name: str = name, row: dict[str, object] = row) -> int:
+                return sum(
+                    1
+                    for other, v in row.items()
+                    if _pair(name, value, other, v, names) in uncovered
+                )
+
+            row[name] = max(domains[name], key=gain)
+        for i, x in enumerate(names):
+            for y in names[i + 1 :]:
+                uncovered.discard(((x, row[x]), (y, row[y])))
+        out.append(RuleSet(**row, **table))  # type: ignore[arg-type]
+    return out
+
+
+def _pair(
+    a: str, va: object, b: str, vb: object, names: list[str]
+) -> tuple[tuple[str, object], tuple[str, object]]:
+    if names.index(a) < names.index(b):
+        return ((a, va), (b, vb))
+    return ((b, vb), (a, va))

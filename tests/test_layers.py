@@ -3,12 +3,13 @@
 Arrows point down only::
 
     core  ←  bots  ←  sim, arena, bench, testing  ←  cli, server, research
-                  ↖  solve (may import core and bots)
+                  ↖  solve (may import core and bots)  ←  registry (every bot by level)
 
 ``perudo.core`` imports only the standard library and itself. ``import perudo`` counts as
 importing the core: the root package re-exports the core and nothing else (checked here
-too). Imports inside functions count (``ast.walk`` sees them). A new subpackage must be given
-its place in ``ALLOWED`` below.
+too). Imports inside functions count (``ast.walk`` sees them), and so do ``__import__(…)``
+and ``importlib.import_module(…)`` calls; one whose module is not a string literal cannot be
+followed and fails the walk. A new subpackage must be given its place in ``ALLOWED`` below.
 """
 
 from __future__ import annotations
@@ -22,38 +23,27 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "perudo"
 
+_TOOLS = frozenset(
+    {"core", "bots", "sim", "arena", "solve", "registry", "bench", "i18n", "testing"}
+)
+"""Everything below the front ends (the server, the terminal, the research adapters)."""
+
 # What each part of the package may import from perudo (itself included).
 ALLOWED: dict[str, frozenset[str]] = {
     "core": frozenset({"core"}),
     "i18n": frozenset({"i18n"}),
     "bots": frozenset({"core", "bots"}),
     "solve": frozenset({"core", "bots", "solve"}),
+    # Every bot by name and level: above the bots and the solver (the expert is the solver's).
+    "registry": frozenset({"core", "bots", "solve", "registry"}),
     "sim": frozenset({"core", "bots", "sim"}),
     "bench": frozenset({"core", "bots", "sim", "bench"}),
     "testing": frozenset({"core", "bots", "sim", "testing"}),
-    "arena": frozenset({"core", "bots", "sim", "arena"}),
-    "research": frozenset(
-        {"core", "bots", "sim", "arena", "solve", "bench", "i18n", "testing", "research"}
-    ),
-    "server": frozenset(
-        {"core", "bots", "sim", "arena", "solve", "bench", "i18n", "testing", "server"}
-    ),
+    "arena": frozenset({"core", "bots", "sim", "registry", "arena"}),
+    "research": _TOOLS | {"research"},
+    "server": _TOOLS | {"server"},
     # The terminal is the top: it launches the server (perudo serve) and the research tools.
-    "cli": frozenset(
-        {
-            "core",
-            "bots",
-            "sim",
-            "arena",
-            "solve",
-            "bench",
-            "i18n",
-            "testing",
-            "research",
-            "server",
-            "cli",
-        }
-    ),
+    "cli": _TOOLS | {"research", "server", "cli"},
     # ``import perudo`` re-exports the core only; ``python -m perudo`` runs the terminal.
     "__init__": frozenset({"core"}),
     "__main__": frozenset({"cli"}),
@@ -69,10 +59,26 @@ def modules() -> Iterator[tuple[str, Path, bool]]:
         yield name, path, is_pkg
 
 
-def imported(name: str, path: Path, is_pkg: bool) -> Iterator[tuple[str, int]]:
-    """Every module ``path`` imports, absolute, with its line number."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+DYNAMIC = "<dynamic import>"
+"""What :func:`imported` yields for an import it cannot follow (a computed module name)."""
+
+
+def imported(
+    name: str, path: Path, is_pkg: bool, source: str | None = None
+) -> Iterator[tuple[str, int]]:
+    """Every module ``path`` (or ``source``) imports, absolute, with its line number: import
+    statements anywhere, and ``__import__(…)`` / ``importlib.import_module(…)`` calls."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    tree = ast.parse(text, str(path))
     package = name if is_pkg else name.rpartition(".")[0]
+
+    def absolute(module: str | None, level: int, lineno: int) -> str:
+        base = package.split(".")
+        if level > 1:
+            base = base[: -(level - 1)]
+        assert base, f"{path}:{lineno}: relative import beyond the top package"
+        return ".".join([*base, module]) if module else ".".join(base)
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -81,16 +87,27 @@ def imported(name: str, path: Path, is_pkg: bool) -> Iterator[tuple[str, int]]:
             if node.level == 0:
                 assert node.module is not None
                 yield node.module, node.lineno
-                continue
-            base = package.split(".")
-            if node.level > 1:
-                base = base[: -(node.level - 1)]
-            assert base, f"{path}:{node.lineno}: relative import beyond the top package"
-            if node.module:
-                yield ".".join([*base, node.module]), node.lineno
+            elif node.module:
+                yield absolute(node.module, node.level, node.lineno), node.lineno
             else:
                 for alias in node.names:
-                    yield ".".join([*base, alias.name]), node.lineno
+                    yield absolute(alias.name, node.level, node.lineno), node.lineno
+        elif isinstance(node, ast.Call) and _imports_by_call(node.func):
+            arg = node.args[0] if node.args else None
+            if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                yield DYNAMIC, node.lineno
+            elif arg.value.startswith("."):
+                dots = len(arg.value) - len(arg.value.lstrip("."))
+                yield absolute(arg.value[dots:] or None, dots, node.lineno), node.lineno
+            else:
+                yield arg.value, node.lineno
+
+
+def _imports_by_call(func: ast.expr) -> bool:
+    """``__import__``, ``import_module`` or ``importlib.import_module``."""
+    if isinstance(func, ast.Name):
+        return func.id in ("__import__", "import_module")
+    return isinstance(func, ast.Attribute) and func.attr in ("__import__", "import_module")
 
 
 def part_of(name: str) -> str:
@@ -138,6 +155,10 @@ def test_layers_arrows_point_down_only(name: str, path: Path, is_pkg: bool) -> N
     part = part_of(name)
     allowed = ALLOWED.get(part, frozenset())
     for module, line in imported(name, path, is_pkg):
+        assert module != DYNAMIC, (
+            f"{path.relative_to(SRC.parent)}:{line}: an import of a computed module name; "
+            "name the module so that the layers can be checked"
+        )
         if module != "perudo" and not module.startswith("perudo."):
             continue
         # ``import perudo`` is the core's public API (the root re-exports the core only).
@@ -146,6 +167,36 @@ def test_layers_arrows_point_down_only(name: str, path: Path, is_pkg: bool) -> N
             f"{path.relative_to(SRC.parent)}:{line}: perudo.{part} imports {module}; "
             f"{part} may import only {sorted(allowed)}"
         )
+
+
+def test_layers_the_walk_sees_import_calls() -> None:
+    """``__import__`` and ``importlib`` are imports too: the old registry reached up from the
+    bots into the solver with ``__import__("perudo.solve.expert")``, unseen."""
+    source = (
+        "import importlib\n"
+        "from importlib import import_module\n"
+        "def f():\n"
+        "    __import__('perudo.solve.expert', fromlist=['_'])\n"
+        "    importlib.import_module('perudo.server')\n"
+        "    import_module('.strong_bot', __package__)\n"
+        "    importlib.import_module(name)\n"
+    )
+    found = {m for m, _ in imported("perudo.bots.x", SRC / "bots" / "x.py", False, source)}
+    assert {"perudo.solve.expert", "perudo.server", "perudo.bots.strong_bot", DYNAMIC} <= found
+
+
+def test_layers_nothing_imports_by_a_computed_name() -> None:
+    for name, path, is_pkg in ALL:
+        for module, line in imported(name, path, is_pkg):
+            assert module != DYNAMIC, f"{path.relative_to(SRC.parent)}:{line}"
+
+
+def test_layers_the_registry_is_above_the_bots_and_the_solver() -> None:
+    """No circle: the bots and the solver never reach the registry (the expert's fallback is
+    built directly)."""
+    for part in ("bots", "solve"):
+        assert "registry" not in ALLOWED[part]
+    assert {"bots", "solve"} <= ALLOWED["registry"]
 
 
 def test_layers_bots_never_import_the_server_or_the_terminal() -> None:

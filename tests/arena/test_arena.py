@@ -29,7 +29,8 @@ def test_bots_cycle_to_fill_the_seats() -> None:
 
 def test_seats_turn_one_place_each_game() -> None:
     lineup = ("a", "b", "c")
-    from perudo.bots import BOTS, RandomBot
+    from perudo.bots import RandomBot
+    from perudo.registry import BOTS
 
     for name in lineup:
         BOTS[name] = lambda seed, n=name: _named(RandomBot(seed), n)

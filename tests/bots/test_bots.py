@@ -7,19 +7,9 @@ import random
 import pytest
 
 from perudo import PERUDO, PERUDO_CALZA, Bid, Dudo, GameState, PlayerAction, PlayerView
-from perudo.bots import (
-    BOTS,
-    LEVELS,
-    Bot,
-    PolicyBot,
-    ProbBot,
-    RandomBot,
-    StrongBot,
-    bot_names,
-    make_bot,
-    register_bot,
-)
+from perudo.bots import Bot, PolicyBot, ProbBot, RandomBot, StrongBot
 from perudo.bots.base import BotBase
+from perudo.registry import BOTS, LEVELS, bot_names, make_bot, register_bot
 from perudo.sim.match import play_game
 from perudo.testing import CHECK_RULESETS, check_bot
 

@@ -18,7 +18,7 @@ from perudo import (
     start_game,
     view,
 )
-from perudo.bots import make_bot
+from perudo.registry import make_bot
 
 
 def _bot_game(seed: int, players: int = 3) -> GameState:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from perudo import PERUDO, Bid, ChoosePalifico, Dudo, Phase, apply, start_round, view
-from perudo.bots import make_bot
+from perudo.registry import make_bot
 from perudo.solve.expert import ExpertBot, StrategyBook
 from perudo.solve.match import solve_match
 

@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from perudo.bots.registry import make_bot
 from perudo.core import RuleSet, preset_name
+from perudo.registry import make_bot
 from perudo.sim.match import play_game
 
 from .stats import BotFigures, GameOutcome, tally

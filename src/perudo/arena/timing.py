@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from perudo.bots.base import Bot
-from perudo.bots.registry import make_bot
 from perudo.core import GameState, PlayerAction, PlayerView, RuleSet
+from perudo.registry import make_bot
 from perudo.sim.match import play_game
 
 __all__ = ["DecisionTimes", "percentile", "time_bot"]

@@ -57,9 +57,9 @@ def play(
     """Play Perudo against the computer."""
     from rich.console import Console
 
-    from perudo.bots import bot_names
     from perudo.core import GameRecord, PerudoError, find_ruleset
     from perudo.i18n import LANGS, detect_lang
+    from perudo.registry import bot_names
 
     from .tui.session import PlayConfig, Session
 

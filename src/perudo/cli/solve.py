@@ -271,7 +271,7 @@ def exploit(
     from rich.console import Console
     from rich.table import Table
 
-    from perudo.bots import make_bot
+    from perudo.registry import make_bot
     from perudo.solve import Solution
     from perudo.solve.exploit import exploit as run_exploit
     from perudo.solve.exploit import policy_of

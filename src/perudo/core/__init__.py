@@ -55,9 +55,11 @@ from .rules import (
     PERUDO,
     PERUDO_CALZA,
     PRESETS,
+    SWITCHES,
     RuleSet,
     find_ruleset,
     preset_name,
+    unsupported,
 )
 from .state import GameState, LogEntry, Phase, RoundRecord
 from .views import PlayerView, round_to_json, view
@@ -69,6 +71,7 @@ __all__ = [
     "PERUDO",
     "PERUDO_CALZA",
     "PRESETS",
+    "SWITCHES",
     "Action",
     "ActionTaken",
     "Bid",
@@ -125,6 +128,7 @@ __all__ = [
     "round_to_json",
     "start_game",
     "start_round",
+    "unsupported",
     "view",
     "visible_to",
 ]

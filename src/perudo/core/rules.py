@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -24,6 +25,7 @@ __all__ = [
     "PERUDO",
     "PERUDO_CALZA",
     "PRESETS",
+    "SWITCHES",
     "CalzaRule",
     "LossRule",
     "NextOpener",
@@ -34,6 +36,7 @@ __all__ = [
     "WildConversion",
     "find_ruleset",
     "preset_name",
+    "unsupported",
 ]
 
 RaiseOrder = Literal["perudo", "monotone"]
@@ -50,16 +53,6 @@ CalzaRule = Literal["off", "on", "to_act"]
 """V-7: calza off, out of turn (P-50), or only by the player to act."""
 RevealOrder = Literal["until_proven", "all"]
 """V-8: reveal until the bid is proven (P-21) or reveal every hand."""
-
-_CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
-    "raise_order": ("perudo", "monotone"),
-    "wild_conversion": ("perudo", "bluff", "none"),
-    "loss": ("one", "difference"),
-    "next_opener": ("loser", "winner"),
-    "palifico": ("on", "off", "not_two_players"),
-    "calza": ("off", "on", "to_act"),
-    "reveal": ("until_proven", "all"),
-}
 
 MAX_PLAYERS: Final = 10
 MAX_DICE: Final = 10
@@ -114,13 +107,13 @@ class RuleSet:
         return self._hash
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
+        for name, allowed in SWITCHES.items():
             value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"{name}={value!r} is not one of {', '.join(allowed)}")
-        for name in ("set_aside", "passing", "straight_counts_nothing"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+            if allowed == (False, True):
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name} must be true or false, not {value!r}")
+            elif value not in allowed:
+                raise ValueError(f"{name}={value!r} is not one of {', '.join(map(str, allowed))}")
         for name in ("dice_per_player", "faces", "min_players", "max_players"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -172,6 +165,57 @@ class RuleSet:
     def __str__(self) -> str:
         name = preset_name(self)
         return name if name is not None else "custom"
+
+
+def _switches() -> dict[str, tuple[object, ...]]:
+    hints = typing.get_type_hints(RuleSet)
+    out: dict[str, tuple[object, ...]] = {}
+    for f in dataclasses.fields(RuleSet):
+        kind = hints[f.name]
+        if typing.get_origin(kind) is Literal:
+            out[f.name] = typing.get_args(kind)
+        elif kind is bool:
+            out[f.name] = (False, True)
+    return out
+
+
+SWITCHES: Final[Mapping[str, tuple[object, ...]]] = _switches()
+"""Every switch with a fixed set of values (a ``Literal`` or a ``bool`` field of
+:class:`RuleSet`), its values default first: ``SWITCHES["calza"] == ("off", "on", "to_act")``.
+Derived from the fields, so a new switch is validated, fuzzed by the property tests and
+refused by the fast paths (:func:`unsupported`) without another list to update. The numeric
+fields (V-12's table, ``wild_face``) are not switches of this kind."""
+
+
+def unsupported(
+    rules: RuleSet, supports: Mapping[str, object], *, table: frozenset[str] = frozenset()
+) -> list[str]:
+    """What of ``rules`` a second implementation does not play, as ``field=value`` strings.
+
+    ``supports`` maps each field the implementation knows to the values it plays (a
+    collection), or to ``...`` for any value; ``table`` names further fields it takes as they
+    come. A field in neither — a switch added to :class:`RuleSet` after the implementation was
+    written — is reported whenever it differs from its default, so a fast path refuses it
+    until someone adds it (ARCHITECTURE.md: one thing, one place; the core stays the
+    reference).
+
+    >>> unsupported(RuleSet(calza="on"), {"calza": ("off",)})
+    ['calza=on']
+    """
+    out: list[str] = []
+    for f in dataclasses.fields(rules):
+        if not f.compare or f.name in table:
+            continue
+        value = getattr(rules, f.name)
+        allowed = supports.get(f.name)
+        if allowed is ...:
+            continue
+        if allowed is None:
+            if value != f.default:
+                out.append(f"{f.name}={value}")
+        elif value not in allowed:  # type: ignore[operator]
+            out.append(f"{f.name}={value}")
+    return out
 
 
 PERUDO: Final = RuleSet()

@@ -34,8 +34,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from perudo.bots import Bot, make_bot
+from perudo.bots import Bot
 from perudo.core import Calza, IllegalActionError, RoundResolved, RuleSet, find_ruleset
+from perudo.registry import make_bot
 
 from .observation import ObservationEncoder
 from .pettingzoo_env import placement_rewards

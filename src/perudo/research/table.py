@@ -1,13 +1,14 @@
-"""The decision sequence every research adapter shares: the core's turns plus calza windows.
+"""The decision sequence every research adapter shares, one step at a time.
 
-The core lets any eligible seat call calza *out of turn* while a bid stands (P-50). Turn-based
-interfaces (PettingZoo's AEC, OpenSpiel's sequential games, a Gymnasium agent) need one seat at
-a time, so the adapters model calza with explicit **calza windows**:
+The order of decisions is :mod:`perudo.sim.driver`'s — the same as in the arena, the terminal
+and the server: chance (a deal, a V-9 re-roll), the seat to act (the P-34 palifico choice
+included), and the **calza windows** of out-of-turn calza (P-50). Turn-based interfaces
+(PettingZoo's AEC, OpenSpiel's sequential games, a Gymnasium agent) need one seat at a time, and
+a window is exactly that:
 
-* after every bid, and after every V-9 re-roll (new public information while the bid stands),
-  when the rules play calza out of turn (``calza="on"``), each seat that
-  :func:`perudo.core.calza_callers` names gets one decision, in that order (P-53: left of the
-  bidder first);
+* it opens where :func:`perudo.sim.driver.calza_window` says (after every bid, and after every
+  V-9 re-roll under a standing bid, when the rules play calza out of turn, ``calza="on"``); each
+  seat it names gets one decision, in that order (P-53: left of the bidder first);
 * its legal actions are ``Calza()`` and **no calza** (the adapter's extra id ``no_calza``,
   one past the core encoding's last id);
 * the first seat that calls calza resolves the round (P-53: the first call received wins); if
@@ -16,7 +17,7 @@ a time, so the adapters model calza with explicit **calza windows**:
 Under ``calza="to_act"`` (V-7) calza is an ordinary in-turn action and no window opens.
 
 A :class:`Table` only translates: which actions are legal, what happens, who is out and who
-wins all come from :mod:`perudo.core`.
+wins all come from :mod:`perudo.core`, and what comes next from :mod:`perudo.sim.driver`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from collections.abc import Sequence
 from typing import Final
 
 from perudo.core import (
-    Bid,
     Calza,
     ChanceAction,
     DiceDealt,
@@ -36,10 +36,8 @@ from perudo.core import (
     IllegalActionError,
     PlayerAction,
     PlayerView,
-    Reroll,
     RuleSet,
     apply,
-    calza_callers,
     chance_action,
     check_action,
     legal_actions,
@@ -48,6 +46,7 @@ from perudo.core import (
     visible_to,
 )
 from perudo.core.encoding import ActionEncoding, encoding
+from perudo.sim.driver import CalzaWindow, Pending, Roll, calza_window, pending
 
 __all__ = ["NO_CALZA_NAME", "Table", "num_ids"]
 
@@ -80,7 +79,7 @@ class Table:
         self.no_calza: int | None = self.enc.num_actions if state.rules.calza == "on" else None
         """The adapters' extra id for declining calza in a window, or ``None`` without
         out-of-turn calza."""
-        self.asking: tuple[int, ...] = ()
+        self.asking: tuple[int, ...] = calza_window(state)
         """Seats still to be asked in the open calza window, in P-53 order (empty: none)."""
         self.private: list[tuple[tuple[int, tuple[int, ...]], ...]] = [
             () for _ in range(state.num_players)
@@ -119,6 +118,14 @@ class Table:
         return self.enc.num_actions + (0 if self.no_calza is None else 1)
 
     @property
+    def pending(self) -> Pending:
+        """What the game waits for (:func:`perudo.sim.driver.pending`), the open window
+        reduced to the seats still to be asked."""
+        if self.asking:
+            return CalzaWindow(self.asking)
+        return pending(self.state, window_answered=True)
+
+    @property
     def actor(self) -> int | None:
         """The seat that decides now: the head of the calza window, else the seat to act;
         ``None`` while chance acts or once the game is over."""
@@ -133,7 +140,7 @@ class Table:
     @property
     def needs_chance(self) -> bool:
         """Whether chance acts now: a new round's deal, or a V-9 re-roll."""
-        return not self.asking and self.state.to_act is None and not self.state.is_over
+        return isinstance(self.pending, Roll)
 
     def legal_actions(self, seat: int) -> list[PlayerAction | None]:
         """What ``seat`` may do now, from the core; ``None`` stands for *no calza*."""
@@ -208,16 +215,12 @@ class Table:
             )
         state, events = apply(self.state, action, seat)
         self._advance(state, events)
-        if isinstance(action, Bid):
-            self._open_window()
         return events
 
     def chance(self, action: ChanceAction) -> tuple[Event, ...]:
         """Apply a chance action (a :class:`Deal` or a V-9 :class:`Reroll`)."""
         state, events = apply(self.state, action)
         self._advance(state, events)
-        if isinstance(action, Reroll):
-            self._open_window()
         return events
 
     def roll(self, rng: random.Random) -> tuple[Event, ...]:
@@ -233,16 +236,12 @@ class Table:
 
     def _advance(self, state: GameState, events: Sequence[Event]) -> None:
         self.state = state
-        self.asking = ()
+        self.asking = calza_window(state)
         for event in events:
             if isinstance(event, DiceDealt):
                 self.private[event.seat] = (*self.private[event.seat], (state.round, event.hand))
             elif isinstance(event, DiceRerolled):
                 self.private[event.seat] = (*self.private[event.seat], (state.round, event.dice))
-
-    def _open_window(self) -> None:
-        if self.no_calza is not None:
-            self.asking = calza_callers(self.state)
 
     @staticmethod
     def visible(events: Sequence[Event], seat: int | None) -> list[Event]:

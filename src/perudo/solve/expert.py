@@ -19,8 +19,8 @@ import os
 import threading
 from pathlib import Path
 
-from perudo.bots.base import BotBase
-from perudo.bots.registry import make_bot
+from perudo.bots.base import Bot, BotBase
+from perudo.bots.strong_bot import StrongBot
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
 from .match import MatchSolution, Position, solve_match
@@ -150,11 +150,12 @@ class ExpertBot(BotBase):
         seed: int | None = None,
         *,
         book: StrategyBook | None = None,
-        fallback: str = "strong",
+        fallback: Bot | None = None,
     ) -> None:
         super().__init__(seed)
         self.book = book if book is not None else default_book()
-        self.fallback = make_bot(fallback, seed)
+        self.fallback: Bot = fallback if fallback is not None else StrongBot(seed)
+        """Who plays where the book has nothing (default: ``strong`` with the same seed)."""
 
     def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
         """The action probabilities: the equilibrium's where solved, else the fallback's."""

@@ -30,7 +30,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from perudo.bots import Bot, make_bot
+from perudo.bots import Bot
 from perudo.core import (
     Action,
     ActionTaken,
@@ -57,6 +57,7 @@ from perudo.core import (
     visible_to,
 )
 from perudo.i18n import load_catalog, refusal_text
+from perudo.registry import make_bot
 from perudo.sim.driver import run
 
 from .hint import chance

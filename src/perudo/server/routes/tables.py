@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from perudo.bots import LEVELS
+from perudo.registry import LEVELS
 from perudo.core import PRESETS
 
 from ..proxy import base_url

@@ -14,8 +14,9 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from perudo.bots import Bot, make_bot
+from perudo.bots import Bot
 from perudo.core import RuleSet, find_ruleset, preset_name
+from perudo.registry import make_bot
 
 from ..store import SeatRow
 

@@ -1,8 +1,12 @@
-"""Bots by name and by user-facing level.
+"""Every bot by name and by user-facing level, the solver's ``expert`` included.
 
-``BOTS`` maps a name to a factory ``seed -> bot``; ``LEVELS`` maps a level to a bot name.
-Both are plain dicts: add a bot with :func:`register_bot` (``level=`` also names a level for
-it), and it appears in :func:`bot_names`, the arena and every ``--bot`` option.
+The registry sits above the bots and the solver (it imports both; neither imports it), so it
+can name every level without a circle; the arena, the terminal, the server and the research
+environments build their bots here.
+
+``BOTS`` maps a name to a factory ``seed -> bot``; ``LEVELS`` maps a level to a bot name. Both
+are plain dicts: add a bot with :func:`register_bot` (``level=`` also names a level for it), and
+it appears in :func:`bot_names`, the arena and every ``--bot`` option.
 
 >>> make_bot("medium", seed=1).name
 'prob'
@@ -14,10 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Bot
-from .prob_bot import ProbBot
-from .random_bot import RandomBot
-from .strong_bot import StrongBot
+from perudo.bots import Bot, ProbBot, RandomBot, StrongBot
+from perudo.solve.expert import ExpertBot
 
 __all__ = ["BOTS", "LEVELS", "BotFactory", "bot_names", "make_bot", "register_bot"]
 
@@ -35,7 +37,7 @@ BOTS: dict[str, BotFactory] = {
     "noisy": _noisy,
     "prob": lambda seed: ProbBot(seed),
     "strong": lambda seed: StrongBot(seed),
-    "exact": lambda seed: __import__("perudo.solve.expert", fromlist=["_"]).ExpertBot(seed),
+    "exact": lambda seed: ExpertBot(seed),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""
 
