@@ -24,7 +24,7 @@ def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProce
         assert (ann.seat, bo.seat) == (0, 1)
         await ann.send({"type": "add_bot", "level": "easy"})
         await ann.next(lambda m: m["type"] == "table" and m["table"]["seats"][2] is not None)
-        await bo.send({"type": "start"})
+        await ann.send({"type": "start"})
         await ann.next(lambda m: m["type"] == "update" and m["view"]["phase"] != "deal")
         await play_until_over([ann, bo], random.Random(1))
         assert ann.view is not None and ann.view["winner"] is not None

@@ -127,7 +127,9 @@ class Lobby:
             self.settings,
         )
         token = secrets.token_urlsafe(24)
-        table.seats[0] = Seat("human", clean_name(player, "your name", 24), hash_token(token))
+        table.seats[0] = Seat(
+            "human", clean_name(player, "your name", 24), hash_token(token), host=True
+        )
         table.version = table.state_version = table.backlog.floor = 1
         await self.store.create_table(
             table_id,

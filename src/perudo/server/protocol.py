@@ -12,7 +12,8 @@ Act(type='act', action='3x5', version=7)
 Traceback (most recent call last):
 ...
 perudo.server.protocol.ProtocolError: unknown message type 'fly'; known: hello, act, chat, \
-add_bot, fill_bots, remove_seat, leave, start, rematch, sync, ping, back
+add_bot, fill_bots, remove_seat, leave, start, rematch, sync, ping, back, transfer_seat, \
+make_host
 """
 
 from __future__ import annotations
@@ -33,15 +34,19 @@ __all__ = [
     "FillBots",
     "Hello",
     "Leave",
+    "MakeHost",
     "Ping",
     "Pong",
     "ProtocolError",
     "Rematch",
     "RemoveSeat",
+    "SeatChanged",
+    "SeatTransfer",
     "Snapshot",
     "Start",
     "Sync",
     "TableMessage",
+    "TransferSeat",
     "Update",
     "parse_client_message",
 ]
@@ -57,10 +62,15 @@ class _Msg(BaseModel):
 
 
 class Hello(_Msg):
-    """First message on a connection: the seat token (if any) and the last version seen."""
+    """First message on a connection: the seat token (if any) and the last version seen.
+
+    ``transfer`` instead of ``token``: a seat's transfer token (the ``#transfer=…`` of the link
+    :class:`TransferSeat` gives): the seat moves to this connection, which gets a new seat token
+    (:class:`SeatChanged`); the seat's other connections become spectators."""
 
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=100)
+    transfer: str | None = Field(default=None, max_length=100)
     last_version: int | None = Field(default=None, ge=0)
 
 
@@ -94,16 +104,32 @@ class FillBots(_Msg):
 
 
 class RemoveSeat(_Msg):
-    """Before the game: remove a bot from a seat."""
+    """The host only: remove a bot before the game, or a person who is away (no live
+    connection): before or after a game their seat is emptied; during one a bot takes it."""
 
     type: Literal["remove_seat"]
     seat: int = Field(ge=0)
 
 
 class Leave(_Msg):
-    """Before the game: give up one's seat (and its token)."""
+    """Give up one's seat (and its token): before or after a game the seat is emptied; during
+    one a bot plays it to the end. A leaving host passes the role on."""
 
     type: Literal["leave"]
+
+
+class TransferSeat(_Msg):
+    """Ask for a private, expiring link that moves one's seat to another device
+    (:class:`SeatTransfer`, sent to the asking connection only)."""
+
+    type: Literal["transfer_seat"]
+
+
+class MakeHost(_Msg):
+    """The host only: hand the host role to the person in ``seat``."""
+
+    type: Literal["make_host"]
+    seat: int = Field(ge=0)
 
 
 class Start(_Msg):
@@ -147,7 +173,9 @@ ClientMessage = Annotated[
     | Rematch
     | Sync
     | Ping
-    | Back,
+    | Back
+    | TransferSeat
+    | MakeHost,
     Field(discriminator="type"),
 ]
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -164,6 +192,8 @@ _TYPES = (
     "sync",
     "ping",
     "back",
+    "transfer_seat",
+    "make_host",
 )
 
 
@@ -270,3 +300,28 @@ class ErrorMessage(_Msg):
 class Pong(_Msg):
     type: Literal["pong"] = "pong"
     version: int
+
+
+class SeatTransfer(_Msg):
+    """To the seat holder's asking connection only: the link that moves the seat to another
+    device. ``path`` is ``/t/{id}#transfer={token}`` (the token after ``#`` never reaches a
+    server log); ``url`` is it made absolute (on ``PERUDO_PUBLIC_URL`` or the address the page
+    came from). Single use; a new request replaces it; it expires after ``expires_in`` s."""
+
+    type: Literal["seat_transfer"] = "seat_transfer"
+    seat: int
+    path: str
+    url: str
+    expires_in: float
+
+
+class SeatChanged(_Msg):
+    """This connection's seat changed: ``reason`` ``transferred_in`` (``token`` is the seat's
+    new token, to keep instead of the old one), ``transferred_out`` (the seat moved to another
+    device), ``left`` or ``removed`` (by the host); ``seat`` ``None``: now a spectator. A
+    snapshot for the new seat follows."""
+
+    type: Literal["seat"] = "seat"
+    seat: int | None
+    token: str | None = None
+    reason: Literal["transferred_in", "transferred_out", "left", "removed"]

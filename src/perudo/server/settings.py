@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     """Chat lines sent to a client when it (re)connects."""
     max_open_tables: int = Field(default=1000, ge=1)
     """Tables waiting for players or playing, at most; creating more is refused."""
+    transfer_seconds: float = Field(default=600.0, ge=1, le=86400)
+    """How long a seat's transfer link (moving the seat to another device) stays valid."""
     log_level: str = "info"
     trusted_proxies: str = ""
     """Comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``) of the

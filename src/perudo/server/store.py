@@ -41,13 +41,16 @@ from sqlalchemy import (
     Text,
     delete,
     event,
+    false,
     func,
     insert,
+    inspect,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.schema import CreateColumn
 
 __all__ = [
     "ChatRow",
@@ -84,6 +87,8 @@ seats_t = Table(
     Column("name", String(40), nullable=False),
     Column("token_hash", String(64), nullable=True),
     Column("level", String(16), nullable=True),
+    # The table's host (who starts the game, manages bots, removes an absent player): one seat.
+    Column("host", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("table_id", "seat", name="seats_pk"),
 )
 
@@ -139,6 +144,7 @@ class SeatRow:
     name: str
     token_hash: str | None
     level: str | None
+    host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +239,7 @@ class Store:
 
         async with engine.begin() as conn:
             await conn.run_sync(metadata.create_all)
+            await conn.run_sync(_add_missing_columns)
         self.engine = engine
         # The writer keeps one connection for good: no pool checkout (and reset) per commit.
         self._wconn = await engine.connect()
@@ -623,8 +630,23 @@ def _seat_values(s: SeatRow) -> dict[str, Any]:
         "name": s.name,
         "token_hash": s.token_hash,
         "level": s.level,
+        "host": s.host,
     }
 
 
 def _seat_row(r: Any) -> SeatRow:
-    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level)
+    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host))
+
+
+def _add_missing_columns(conn: Any) -> None:
+    """A database made by an older version gets the columns added since (each has a server
+    default), so that ``./data/perudo.db`` keeps working across upgrades. ``create_all``
+    makes missing tables, never missing columns."""
+    found = inspect(conn)
+    for table in metadata.sorted_tables:
+        have = {c["name"] for c in found.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                ddl = CreateColumn(column).compile(dialect=conn.dialect)
+                conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {ddl}")
+                log.info("database: added column %s.%s", table.name, column.name)

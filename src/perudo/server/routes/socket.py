@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol as p
 from ..connection import Connection
+from ..proxy import base_url
 from ..settings import Settings
 from ..tables import LiveTable, TableError
 from .common import lobby_of, settings_of
@@ -93,7 +94,7 @@ async def _serve(ws: WebSocket, conn: Connection, table: LiveTable, settings: Se
             _reply_error(conn, table, err.code, str(err))
             continue
         try:
-            await _dispatch(table, conn, msg)
+            await _dispatch(ws, table, conn, msg)
         except TableError as err:
             _reply_error(conn, table, err.code, err.message)
         except Exception:
@@ -106,7 +107,9 @@ def _reply_error(conn: Connection, table: LiveTable, code: str, message: str) ->
     conn.send(p.ErrorMessage(code=code, message=message, version=table.version).model_dump_json())
 
 
-async def _dispatch(table: LiveTable, conn: Connection, msg: p.ClientMessage) -> None:
+async def _dispatch(
+    ws: WebSocket, table: LiveTable, conn: Connection, msg: p.ClientMessage
+) -> None:
     if isinstance(msg, p.Hello):
         await table.hello(conn, msg)
         return
@@ -137,3 +140,7 @@ async def _dispatch(table: LiveTable, conn: Connection, msg: p.ClientMessage) ->
         await table.sync(conn, msg.last_version)
     elif isinstance(msg, p.Back):
         await table.back(conn)
+    elif isinstance(msg, p.TransferSeat):
+        await table.transfer_seat(conn, base_url(ws))
+    elif isinstance(msg, p.MakeHost):
+        await table.make_host(conn, msg.seat)

@@ -119,6 +119,12 @@ class Seat:
     away: bool = False
     """A person whose seat a stand-in bot plays until they return."""
     drop_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    host: bool = False
+    """The table's host: starts the game, manages bots, removes an absent player."""
+    transfer_hash: str | None = field(default=None, repr=False)
+    """:func:`hash_token` of the seat's pending transfer token (moving the seat to another
+    device), valid until :attr:`transfer_until` (``time.monotonic()``); kept in memory only."""
+    transfer_until: float = 0.0
 
     def driver(self) -> Bot | None:
         if self.kind == "bot" or self.away:
@@ -131,7 +137,7 @@ class Seat:
         return None
 
     def row(self, index: int) -> SeatRow:
-        return SeatRow(index, self.kind, self.name, self.token_hash, self.level)
+        return SeatRow(index, self.kind, self.name, self.token_hash, self.level, self.host)
 
     def info(self, index: int) -> dict[str, Any]:
         return {
@@ -141,4 +147,5 @@ class Seat:
             "level": self.level,
             "connected": self.kind == "bot" or self.connections > 0,
             "away": self.away,
+            "host": self.host,
         }

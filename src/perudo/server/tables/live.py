@@ -44,7 +44,7 @@ from ..store import Store, StoreError, TableRow
 from . import presenter
 from .backlog import Backlog
 from .chat import TableChat
-from .config import Seat, TableConfig, TableError, hash_token
+from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token
 from .schedule import Scheduler
 
 __all__ = ["LiveTable"]
@@ -89,6 +89,9 @@ class LiveTable:
         self.chat = TableChat(self, settings.chat_history)
         self.schedule = Scheduler(self)
         self.closed = False
+        self.host_timer: asyncio.TimerHandle | None = None
+        """Runs while the host has no live connection: after the drop grace the role passes
+        to a person who is here (:meth:`_host_gone`)."""
         self.finished_at: float | None = None
         """``time.monotonic()`` when the game ended (or when a finished table was restored)."""
 
@@ -132,7 +135,7 @@ class LiveTable:
             if s.seat >= len(table.seats):
                 table.seats.extend([None] * (s.seat + 1 - len(table.seats)))
             table.seats[s.seat] = Seat(
-                "bot" if s.kind == "bot" else "human", s.name, s.token_hash, s.level
+                "bot" if s.kind == "bot" else "human", s.name, s.token_hash, s.level, host=s.host
             )
         if row.status == "playing":
             table.status = "playing"
@@ -188,6 +191,7 @@ class LiveTable:
             "seat_count": len(self.seats),
             "private": self.private,
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],
+            "host": self.host_seat(),
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "game_id": self.game_id,
             "to_act": None if st is None else st.to_act,
@@ -233,7 +237,9 @@ class LiveTable:
         """Attach a connection: as its seat if the token is right, else as a spectator."""
         async with self.lock:
             seat: int | None = None
-            if msg.token:
+            if msg.transfer:
+                seat = await self._take_transfer(conn, msg.transfer)
+            elif msg.token:
                 seat = self.seat_of_token(msg.token)
                 if seat is None:
                     self._error(
@@ -249,7 +255,7 @@ class LiveTable:
                 self._claim_seat(seat)
             conn.greeted = True
             self.conns.add(conn)
-            last = msg.last_version
+            last = None if msg.transfer else msg.last_version
             if last is not None and self.backlog.covers(last, self.version):
                 presenter.missed(self, conn, last)
             else:
@@ -278,6 +284,9 @@ class LiveTable:
         if s.away:
             s.away = False
             s.bot = None
+        if s.host and self.host_timer is not None:
+            self.host_timer.cancel()
+            self.host_timer = None
 
     def _release_seat(self, seat: int) -> None:
         s = self.seats[seat] if seat < len(self.seats) else None
@@ -286,6 +295,8 @@ class LiveTable:
         s.connections = max(0, s.connections - 1)
         if s.connections == 0 and s.kind == "human" and self.status == "playing":
             self.schedule.start_drop_timer(seat)
+        if s.connections == 0 and s.host and not self.closed:
+            self._start_host_timer(s)
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
@@ -315,6 +326,15 @@ class LiveTable:
         if conn.seat is None:
             raise TableError("no_seat", "only a seated player may do that; spectators watch")
         return conn.seat
+
+    def _require_host(self, conn: Connection) -> int:
+        seat = self._require_seated(conn)
+        s = self.seats[seat]
+        if s is None or not s.host:
+            host = next((h for h in self.seats if h is not None and h.host), None)
+            who = "" if host is None else f" ({host.name})"
+            raise TableError("not_host", f"only the table's host{who} can do that")
+        return seat
 
     def _require_open(self, what: str) -> None:
         if self.status != "open":
@@ -351,7 +371,7 @@ class LiveTable:
 
     async def add_bot(self, conn: Connection, level: str, seat: int | None) -> None:
         async with self.lock:
-            self._require_seated(conn)
+            self._require_host(conn)
             self._require_open("adding a bot")
             free = [i for i, s in enumerate(self.seats) if s is None]
             if seat is not None:
@@ -366,7 +386,7 @@ class LiveTable:
 
     async def fill_bots(self, conn: Connection, level: str) -> None:
         async with self.lock:
-            self._require_seated(conn)
+            self._require_host(conn)
             self._require_open("adding bots")
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
@@ -391,36 +411,212 @@ class LiveTable:
         self.changed()
 
     async def remove_seat(self, conn: Connection, seat: int) -> None:
+        """The host removes a bot before the game, or a person who is away (no live
+        connection) at any time: their seat is emptied, or during a game a bot takes it."""
         async with self.lock:
-            self._require_seated(conn)
-            self._require_open("removing a bot")
+            me = self._require_host(conn)
             s = self.seats[seat] if seat < len(self.seats) else None
-            if s is None or s.kind != "bot":
-                raise TableError("bad_seat", f"seat {seat} holds no bot to remove")
-            self.seats[seat] = None
-            try:
-                await self._save_seats()
-            except StoreError as err:
-                self.seats[seat] = s
-                raise TableError("store_error", str(err)) from None
-            self.changed()
+            if s is None:
+                raise TableError("bad_seat", f"seat {seat} is empty")
+            if seat == me:
+                raise TableError("bad_seat", "to give up your own seat, leave the table")
+            if s.kind == "bot":
+                if self.status == "playing":
+                    raise TableError("not_now", "a bot plays its seat to the end of the game")
+            elif s.connections > 0:
+                raise TableError(
+                    "not_absent",
+                    f"{s.name} is at the table: only a player who is away can be removed",
+                )
+            await self._vacate(seat, "removed")
 
     async def leave(self, conn: Connection) -> None:
+        """Give up one's seat: emptied before or after a game; during a game a bot plays it
+        to the end. A leaving host passes the role on."""
         async with self.lock:
             seat = self._require_seated(conn)
-            self._require_open("leaving a seat")
-            s = self.seats[seat]
-            self.seats[seat] = None
-            try:
-                await self._save_seats()
-            except StoreError as err:
-                self.seats[seat] = s
-                raise TableError("store_error", str(err)) from None
-            for c in self.conns:
-                if c.seat == seat:
-                    c.seat = None
-                    c.send(self.snapshot(None))
+            await self._vacate(seat, "left")
+
+    # -- seats that follow people ------------------------------------------------------------
+
+    def host_seat(self) -> int | None:
+        """The seat of the table's host (``None``: nobody holds the role, e.g. bots only)."""
+        return next((i for i, s in enumerate(self.seats) if s is not None and s.host), None)
+
+    def _next_host(self, after: int) -> tuple[int, Seat] | None:
+        """Who takes the host role from the seat ``after``: the next person in seat order who
+        is here, else the next person at all (``None``: only bots are left)."""
+        n = len(self.seats)
+        people = [
+            (i, s)
+            for i in ((after + k) % n for k in range(1, n))
+            if (s := self.seats[i]) is not None and s.kind == "human"
+        ]
+        here = [(i, s) for i, s in people if s.connections > 0]
+        return (here or people)[0] if people else None
+
+    def _pass_host(self, seat: int) -> None:
+        """Move the host role away from ``seat`` (call before saving the seats)."""
+        s = self.seats[seat]
+        if s is None or not s.host:
+            return
+        s.host = False
+        if self.host_timer is not None:
+            self.host_timer.cancel()
+            self.host_timer = None
+        nxt = self._next_host(seat)
+        if nxt is not None:
+            nxt[1].host = True
+            if nxt[1].connections == 0:
+                self._start_host_timer(nxt[1])
+
+    def _start_host_timer(self, who: Seat) -> None:
+        if self.host_timer is not None:
+            self.host_timer.cancel()
+        loop = asyncio.get_running_loop()
+        self.host_timer = loop.call_later(
+            self.settings.drop_grace, lambda: asyncio.ensure_future(self._host_gone(who))
+        )
+
+    async def _host_gone(self, who: Seat) -> None:
+        """The host has had no live connection for the drop grace: the role passes to the next
+        person who is here (if nobody is, it stays until the host comes back or leaves)."""
+        async with self.lock:
+            self.host_timer = None
+            if self.closed or not who.host or who.connections:
+                return
+            seat = next((i for i, s in enumerate(self.seats) if s is who), None)
+            nxt = None if seat is None else self._next_host(seat)
+            if nxt is None or nxt[1].connections == 0:
+                return
+            heir = nxt[1]
+            who.host, heir.host = False, True
+            await self._save_or_undo(lambda: _swap_host(heir, who))
             self.changed()
+
+    async def _save_or_undo(self, undo: Callable[[], None]) -> None:
+        try:
+            await self._save_seats()
+        except StoreError as err:
+            undo()
+            raise TableError("store_error", str(err)) from None
+
+    async def make_host(self, conn: Connection, seat: int) -> None:
+        """The host hands the role to the person in ``seat``."""
+        async with self.lock:
+            me = self._require_host(conn)
+            s = self.seats[seat] if seat < len(self.seats) else None
+            if s is None or s.kind != "human":
+                raise TableError("bad_seat", f"seat {seat} holds no person to make host")
+            if seat == me:
+                return
+            mine = self.seats[me]
+            assert mine is not None
+            mine.host, s.host = False, True
+            await self._save_or_undo(lambda: _swap_host(mine, s))
+            if s.connections == 0:
+                self._start_host_timer(s)
+            elif self.host_timer is not None:
+                self.host_timer.cancel()
+                self.host_timer = None
+            self.changed()
+
+    async def _vacate(self, seat: int, reason: Literal["left", "removed"]) -> None:
+        """The person leaves ``seat`` (or the host removes them): during a game a bot plays
+        it to the end (the person's name stays on it), else it is emptied; the seat's token
+        dies and its connections become spectators."""
+        s = self.seats[seat]
+        assert s is not None
+        was = (s.kind, s.token_hash, s.level, s.host, s.away, s.bot)
+        playing = self.status == "playing"
+        self._pass_host(seat)
+        if playing:
+            s.kind, s.token_hash, s.level = "bot", None, STANDIN_LEVEL
+            s.away, s.bot, s.transfer_hash = False, None, None
+            if s.drop_timer is not None:
+                s.drop_timer.cancel()
+                s.drop_timer = None
+        else:
+            self.seats[seat] = None
+
+        def undo() -> None:
+            self.seats[seat] = s
+            s.kind, s.token_hash, s.level, s.host, s.away, s.bot = was
+
+        await self._save_or_undo(undo)
+        s.connections = 0
+        for c in self.conns:
+            if c.seat == seat:
+                c.seat = None
+                c.send(p.SeatChanged(seat=None, reason=reason).model_dump_json())
+                c.send(self.snapshot(None))
+        self.changed()
+        self.schedule.plan()
+
+    async def transfer_seat(self, conn: Connection, base: str) -> None:
+        """A private, expiring link that moves the asker's seat to another device, sent to
+        this connection only (never broadcast, never stored: only its hash is kept, in
+        memory)."""
+        async with self.lock:
+            seat = self._require_seated(conn)
+            s = self.seats[seat]
+            assert s is not None
+            if s.kind != "human":
+                raise TableError("no_seat", "a bot plays this seat now")
+            token = secrets.token_urlsafe(24)
+            s.transfer_hash = hash_token(token)
+            seconds = self.settings.transfer_seconds
+            s.transfer_until = time.monotonic() + seconds
+            path = f"/t/{self.id}#transfer={token}"
+            url = self.settings.absolute(path, base)
+            conn.send(
+                p.SeatTransfer(seat=seat, path=path, url=url, expires_in=seconds).model_dump_json()
+            )
+
+    async def _take_transfer(self, conn: Connection, transfer: str) -> int | None:
+        """``conn`` presents a transfer token (under the lock): the seat moves to it with a
+        new token; the seat's other connections become spectators. ``None`` (and an error to
+        ``conn``) when the token is unknown, used or expired."""
+        digest = hash_token(transfer)
+        now = time.monotonic()
+        seat = next(
+            (
+                i
+                for i, s in enumerate(self.seats)
+                if s is not None
+                and s.kind == "human"
+                and s.transfer_hash is not None
+                and hmac.compare_digest(s.transfer_hash, digest)
+            ),
+            None,
+        )
+        s = None if seat is None else self.seats[seat]
+        if seat is None or s is None or s.transfer_until < now:
+            if s is not None:
+                s.transfer_hash = None
+            self._error(
+                conn,
+                "bad_transfer",
+                "that link to move a seat has expired or was already used: ask for a new one "
+                "on the device that holds the seat; you are watching as a spectator",
+            )
+            return None
+        token = secrets.token_urlsafe(24)
+        old = s.token_hash
+        s.token_hash, s.transfer_hash = hash_token(token), None
+
+        def undo() -> None:
+            s.token_hash = old
+
+        await self._save_or_undo(undo)
+        for c in self.conns:
+            if c.seat == seat and c is not conn:
+                c.seat = None
+                s.connections = max(0, s.connections - 1)
+                c.send(p.SeatChanged(seat=None, reason="transferred_out").model_dump_json())
+                c.send(self.snapshot(None))
+        conn.send(p.SeatChanged(seat=seat, token=token, reason="transferred_in").model_dump_json())
+        return seat
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -428,7 +624,7 @@ class LiveTable:
         """Start a game with the seated players, in seat order (empty seats dropped)."""
         async with self.lock:
             if conn is not None:
-                self._require_seated(conn)
+                self._require_host(conn)
             self._require_open("starting")
             order = [i for i, s in enumerate(self.seats) if s is not None]
             rules = self.rules
@@ -567,10 +763,18 @@ class LiveTable:
 
     async def close(self) -> None:
         self.closed = True
+        if self.host_timer is not None:
+            self.host_timer.cancel()
         for s in self.seats:
             if s is not None and s.drop_timer is not None:
                 s.drop_timer.cancel()
         await self.schedule.close()
+
+
+def _swap_host(a: Seat | None, b: Seat | None) -> None:
+    """Undo a hand-over of the host role from ``b`` to ``a``."""
+    if a is not None and b is not None:
+        a.host, b.host = b.host, a.host
 
 
 def _is_player_action(action: object) -> bool:
