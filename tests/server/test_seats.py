@@ -239,6 +239,54 @@ def test_the_host_leaving_during_a_game_passes_the_role_on(server: ServerProcess
     run(go())
 
 
+def test_at_a_table_where_nobody_takes_the_seat_leaving_concedes(server: ServerProcess) -> None:
+    """P-24 through the one action path: the leaver is out with their dice, the round is void
+    (no hand revealed), the others play on; with two left, the other wins at once."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2, vacated="nobody")
+        tid = t["table_id"]
+        j = server.join(tid, "Bo")
+        ann = await Client(server, tid, t["token"]).connect()
+        bo = await Client(server, tid, j["token"]).connect()
+        assert _table(ann)["vacated"] == "nobody"
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.until(lambda: _table(ann)["seats"][2] is not None)
+        await ann.send({"type": "start"})
+        await _started(bo)
+        await bo.act("concede")
+        assert "leave your seat" in (await bo.error())["message"]
+        await bo.send({"type": "leave"})
+        conceded = await ann.next(
+            lambda m: m["type"] == "update"
+            and any(e["type"] == "round_resolved" for e in m["events"])
+        )
+        (result,) = [e for e in conceded["events"] if e["type"] == "round_resolved"]
+        assert result["kind"] == "concede" and result["caller"] == 1 and result["reveals"] == []
+        await ann.until(lambda: ann.view is not None and ann.view["dice_counts"][1] == 0)
+        await ann.until(lambda: not _table(ann)["seats"][1]["connected"])
+        seat = _table(ann)["seats"][1]
+        assert (seat["kind"], seat["name"], seat["connected"]) == ("human", "Bo", False)
+        await bo.until(lambda: bo.seat is None)
+        await play_until_over([ann], random.Random(7))
+        game_id = _table(ann)["game_id"]
+        assert _assert_no_leak(server, game_id, bo, seat_before=1) > 3
+        # Two players: the one who stays wins when the other leaves.
+        t2 = server.create_table(seats=2, dice=2, vacated="nobody")
+        j2 = server.join(t2["table_id"], "Cy")
+        ann2 = await Client(server, t2["table_id"], t2["token"]).connect()
+        cy = await Client(server, t2["table_id"], j2["token"]).connect()
+        await ann2.send({"type": "start"})
+        await _started(cy)
+        await ann2.send({"type": "leave"})
+        await cy.until(lambda: cy.view is not None and cy.view["winner"] == 1)
+        await cy.until(lambda: _table(cy)["status"] == "finished" and _table(cy)["host"] == 1)
+        for c in (ann, bo, ann2, cy):
+            await c.close()
+
+    run(go())
+
+
 # -- moving a seat to another device --------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "Calza",
     "ChanceAction",
     "ChoosePalifico",
+    "Concede",
     "Deal",
     "Dudo",
     "Pass",
@@ -198,13 +199,27 @@ class Reroll:
         return f"Reroll({self.dice!r})"
 
 
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """Give up the game (P-24): the seat leaves it with all its dice, at any moment, out of
+    turn. Never among a view's legal actions: a player concedes by leaving the table, and the
+    web app's table decides whether a bot plays the seat instead."""
+
+    def __str__(self) -> str:
+        return "concede"
+
+    def __repr__(self) -> str:
+        return "Concede()"
+
+
 PlayerAction: TypeAlias = Bid | Dudo | Calza | Pass | ChoosePalifico | SetAside
 ChanceAction: TypeAlias = Deal | Reroll
-Action: TypeAlias = PlayerAction | ChanceAction
+Action: TypeAlias = PlayerAction | ChanceAction | Concede
 
 DUDO: Final = Dudo()
 CALZA: Final = Calza()
 PASS: Final = Pass()
+CONCEDE: Final = Concede()
 
 _WORDS: Final[dict[str, PlayerAction]] = {
     "dudo": DUDO,
@@ -249,6 +264,8 @@ def parse_action(text: str) -> Action:
     head = words[0]
     if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
+    if words == ["concede"]:
+        return CONCEDE
     if head == "aside" and len(words) == 2:
         return SetAside(_digits(words[1], "aside"))
     if head == "reroll" and len(words) == 2:

@@ -19,6 +19,7 @@ from .actions import (
     Bid,
     Calza,
     ChoosePalifico,
+    Concede,
     Deal,
     Dudo,
     Pass,
@@ -29,7 +30,7 @@ from .actions import (
 from .bidding import bid_refusal, is_raise, raises_after
 from .errors import IllegalActionError, Refusal
 from .events import ActionTaken, DiceDealt, DiceRerolled, Event, PalificoChosen, RoundStarted
-from .resolve import next_seat, resolve_calza, resolve_dudo, resolve_pass
+from .resolve import next_seat, resolve_calza, resolve_concede, resolve_dudo, resolve_pass
 from .rules import MAX_FACES, RuleSet
 from .state import GameState, Phase
 
@@ -383,7 +384,7 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
             )
         _check_chance(state, action)
         return None
-    if not isinstance(action, _PLAYER_ACTIONS):
+    if not isinstance(action, (*_PLAYER_ACTIONS, Concede)):
         raise IllegalActionError(
             f"{action!r} is not a Perudo action",
             code="action.unknown",
@@ -410,6 +411,9 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
             code="seat.out",
             params={"seat": seat},
         )
+    if isinstance(action, Concede):
+        # P-24: any seat still in, at any moment, out of turn.
+        return seat
     if isinstance(action, Calza):
         refusal = _calza_error(state, seat)
         if refusal is not None:
@@ -674,6 +678,8 @@ def apply(
         )
         return new, (ActionTaken(seat, action),)
     logged = state._replace(log=(state.log, seat, action))
+    if isinstance(action, Concede):
+        return resolve_concede(logged, seat)
     if isinstance(action, Dudo):
         if state.passer is not None:
             return resolve_pass(logged, seat)

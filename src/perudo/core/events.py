@@ -102,12 +102,14 @@ class Reveal:
     """How many of these dice count toward the bid."""
 
 
-ResolutionKind: TypeAlias = Literal["dudo", "calza", "pass"]
+ResolutionKind: TypeAlias = Literal["dudo", "calza", "pass", "concede"]
 
 
 @dataclass(frozen=True, slots=True)
 class RoundResolved:
-    """A challenge ended the round (P-20…P-23, P-51, V-4, V-10).
+    """A challenge ended the round (P-20…P-23, P-51, V-4, V-10), or a concession voided it
+    (``concede``, P-24: ``caller`` and ``target`` are the seat that gave up, nobody reveals,
+    every hand dealt stays hidden).
 
     ``reveals`` are the hands lifted, in order (P-21); ``hidden`` are the seats in the round
     whose dice stayed secret for good. ``count`` is the running count when revealing stopped

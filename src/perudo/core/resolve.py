@@ -122,6 +122,28 @@ def resolve_pass(state: GameState, caller: int) -> tuple[GameState, tuple[Event,
     )
 
 
+def resolve_concede(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ...]]:
+    """P-24: ``seat`` gives up the game. It loses all its dice; the round in play is void
+    (nobody reveals: every hand dealt in it stays secret for good) and a new round is dealt,
+    opened by the seat whose turn it was (or the round's opener between deals), or the next
+    seat in when that is the one conceding. One seat left wins (P-23)."""
+    dealt = tuple(s for s, hand in enumerate(state.hands) if hand or state.shown[s])
+    opener = state.to_act if state.to_act is not None else state.opener
+    return _end_round(
+        state,
+        "concede",
+        seat,
+        seat,
+        state.bid,
+        (),
+        dealt,
+        0,
+        False,
+        {seat: -state.dice_counts[seat]},
+        opener,
+    )
+
+
 def _end_round(
     state: GameState,
     kind: ResolutionKind,
@@ -145,8 +167,12 @@ def _end_round(
         counts[seat] = after
     eliminated = tuple(s for s in range(len(counts)) if old[s] and not counts[s])
     alive = [s for s, c in enumerate(counts) if c]
-    action: PlayerAction = CALZA if kind == "calza" else DUDO
-    actions = (*state.actions, (caller, action))
+    if kind == "concede":
+        # P-24: the round is void; the concession is the result, not one of its actions.
+        actions = state.actions
+    else:
+        action: PlayerAction = CALZA if kind == "calza" else DUDO
+        actions = (*state.actions, (caller, action))
     winner = alive[0] if len(alive) == 1 else None
     if winner is None and counts[opener] == 0:
         opener = next_seat(counts, opener)
@@ -174,7 +200,7 @@ def _end_round(
     )
     n = len(counts)
     counts_t = tuple(counts)
-    events: list[Event] = [ActionTaken(caller, action), result]
+    events: list[Event] = [result] if kind == "concede" else [ActionTaken(caller, action), result]
     base = state._replace(
         round=state.round + 1,
         to_act=None,

@@ -19,8 +19,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from perudo.registry import LEVELS
 from perudo.core import PRESETS
+from perudo.registry import LEVELS
 
 from ..proxy import base_url
 from ..tables import TableConfig, TableError
@@ -44,6 +44,9 @@ class CreateTable(BaseModel):
     memory: bool = False
     turn_seconds: float | None = Field(default=None, ge=0, le=600)
     private: bool = False
+    vacated: Literal["bot", "nobody"] = "bot"
+    """Who takes the seat of a person who leaves (or is removed) during a game: a bot plays it
+    to the end, or nobody (they concede: out with their dice, P-24)."""
 
 
 class JoinTable(BaseModel):
@@ -84,6 +87,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
             palifico=body.palifico,
             dice=body.dice,
             memory=body.memory,
+            vacated=body.vacated,
             turn_seconds=(
                 settings.turn_seconds if body.turn_seconds is None else body.turn_seconds
             ),

@@ -51,6 +51,9 @@ class TableConfig:
     """P-40: per-seat dice counts are hidden from everyone but their owner."""
     turn_seconds: float = 60.0
     """0: no turn timer."""
+    vacated: Literal["bot", "nobody"] = "bot"
+    """Who takes the seat of a person who leaves (or is removed) during a game: a bot plays it
+    to the end, or nobody: the person concedes (P-24)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +62,7 @@ class TableConfig:
             "seats": self.seats,
             "memory": self.memory,
             "turn_seconds": self.turn_seconds,
+            "vacated": self.vacated,
         }
 
     @classmethod
@@ -69,6 +73,7 @@ class TableConfig:
             seats=int(data["seats"]),
             memory=bool(data.get("memory", False)),
             turn_seconds=float(data.get("turn_seconds", 60.0)),
+            vacated="nobody" if data.get("vacated") == "nobody" else "bot",
         )
 
     @classmethod
@@ -82,6 +87,7 @@ class TableConfig:
         dice: int | None = None,
         memory: bool = False,
         turn_seconds: float = 60.0,
+        vacated: Literal["bot", "nobody"] = "bot",
     ) -> TableConfig:
         """A preset with the table's switches applied.
 
@@ -102,7 +108,7 @@ class TableConfig:
                 "players (P-1)"
             )
         name = preset_name(base) or preset
-        return cls(name, rules, seats, memory, turn_seconds)
+        return cls(name, rules, seats, memory, turn_seconds, vacated)
 
 
 @dataclass(slots=True)

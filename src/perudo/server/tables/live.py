@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from perudo.core import (
     Calza,
+    Concede,
     GameRecord,
     GameState,
     IllegalActionError,
@@ -188,6 +189,7 @@ class LiveTable:
             "rules": self.rules.to_dict(),
             "memory": self.config.memory,
             "turn_seconds": self.config.turn_seconds,
+            "vacated": self.config.vacated,
             "seat_count": len(self.seats),
             "private": self.private,
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],
@@ -522,17 +524,24 @@ class LiveTable:
             self.changed()
 
     async def _vacate(self, seat: int, reason: Literal["left", "removed"]) -> None:
-        """The person leaves ``seat`` (or the host removes them): during a game a bot plays
-        it to the end (the person's name stays on it), else it is emptied; the seat's token
-        dies and its connections become spectators."""
+        """The person leaves ``seat`` (or the host removes them). During a game, as the table
+        chose: a bot plays the seat to the end (the person's name stays on it), or nobody: the
+        person concedes (P-24, through the one action path) and the seat stays out. Before or
+        after a game the seat is emptied. The seat's token dies and its connections become
+        spectators."""
         s = self.seats[seat]
         assert s is not None
         was = (s.kind, s.token_hash, s.level, s.host, s.away, s.bot)
-        playing = self.status == "playing"
+        playing = self.status == "playing" and self.state is not None
+        in_game = playing and self.state is not None and self.state.dice_counts[seat] > 0
+        nobody = playing and (self.config.vacated == "nobody" or not in_game)
+        if in_game and self.config.vacated == "nobody":
+            await self.apply_move(seat, Concede())
         self._pass_host(seat)
         if playing:
-            s.kind, s.token_hash, s.level = "bot", None, STANDIN_LEVEL
-            s.away, s.bot, s.transfer_hash = False, None, None
+            if not nobody:
+                s.kind, s.level = "bot", STANDIN_LEVEL
+            s.token_hash, s.away, s.bot, s.transfer_hash = None, False, None, None
             if s.drop_timer is not None:
                 s.drop_timer.cancel()
                 s.drop_timer = None
@@ -704,6 +713,12 @@ class LiveTable:
                 action = parse_action(text)
             except NotationError as err:
                 raise TableError("notation", str(err)) from None
+            if isinstance(action, Concede):
+                raise TableError(
+                    "illegal",
+                    "to give up the game, leave your seat (the table decides whether a bot "
+                    "plays it or you concede)",
+                )
             if not _is_player_action(action):
                 raise TableError("illegal", f"{text!r} is a chance move; players cannot take it")
             s = self.seats[seat]
