@@ -127,3 +127,40 @@ def test_the_public_list_of_finished_games_is_full_when_private_games_are_newer(
             await store.close()
 
     asyncio.run(go())
+
+
+def test_a_database_from_before_the_host_column_opens_and_gains_it(tmp_path: Path) -> None:
+    """An older ./data/perudo.db (seats without ``host``) keeps working: Store.open adds the
+    missing column with its default, and the tables load back (their creator not yet host)."""
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(
+            """
+            CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, name VARCHAR(80) NOT NULL,
+                config TEXT NOT NULL, status VARCHAR(16) NOT NULL, private BOOLEAN NOT NULL,
+                version INTEGER NOT NULL, created_at FLOAT NOT NULL);
+            CREATE TABLE seats (table_id VARCHAR(32) NOT NULL REFERENCES tables (id),
+                seat INTEGER NOT NULL, kind VARCHAR(8) NOT NULL, name VARCHAR(40) NOT NULL,
+                token_hash VARCHAR(64), level VARCHAR(16),
+                CONSTRAINT seats_pk PRIMARY KEY (table_id, seat));
+            INSERT INTO tables VALUES ('old', 'Old table', '{"preset": "perudo"}', 'open', 0, 3,
+                1.0);
+            INSERT INTO seats VALUES ('old', 0, 'human', 'Ann', NULL, NULL);
+            """
+        )
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{db}")
+        await store.open()
+        try:
+            (row,) = await store.load_tables(0.0)
+            assert row.seats == [SeatRow(0, "human", "Ann", None, None, False)]
+            await store.set_seats("old", [SeatRow(0, "human", "Ann", None, None, True)], 4)
+            (row,) = await store.load_tables(0.0)
+            assert row.seats[0].host is True
+        finally:
+            await store.close()
+
+    asyncio.run(go())
