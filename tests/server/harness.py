@@ -51,6 +51,17 @@ class ServerProcess:
             "PERUDO_BOT_DELAY": "0",
             "PERUDO_ROUND_PAUSE": "0",
             "PERUDO_DROP_GRACE": "1",
+            "PERUDO_MIN_TURN_SECONDS": "0.1",
+            # Many tests share one server and one address: the per-client limits are set out
+            # of their way here; tests/server/test_security.py sets them tight.
+            "PERUDO_TABLES_PER_CLIENT": "10000",
+            "PERUDO_CREATES_PER_MINUTE": "100000",
+            "PERUDO_CONNECTIONS_PER_CLIENT": "10000",
+            "PERUDO_CLIENT_RATE_PER_SECOND": "100000",
+            "PERUDO_CHAT_PER_SECOND": "1000",
+            "PERUDO_TABLE_CHAT_PER_SECOND": "1000",
+            "PERUDO_TABLE_SPECTATOR_RATE": "100000",
+            "PERUDO_PRESENCE_DELAY": "0.05",
             "PERUDO_LOG_LEVEL": "warning",
             **env,
         }
@@ -288,10 +299,10 @@ def run(coro: Any) -> Any:
 # -- the server's record ------------------------------------------------------------------
 
 
-def _stored_game(srv: ServerProcess, game_id: int) -> tuple[Any, list[tuple[int | None, str]]]:
+def _stored_game(srv: ServerProcess, game_key: str) -> tuple[Any, list[tuple[int | None, str]]]:
     with sqlite3.connect(srv.db) as db:
-        rules, players, rolloff = db.execute(
-            "select rules, players, rolloff from games where id = ?", (game_id,)
+        game_id, rules, players, rolloff = db.execute(
+            "select id, rules, players, rolloff from games where key = ?", (game_key,)
         ).fetchone()
         moves = db.execute(
             "select seat, action from game_actions where game_id = ? order by seq", (game_id,)
@@ -300,11 +311,11 @@ def _stored_game(srv: ServerProcess, game_id: int) -> tuple[Any, list[tuple[int 
 
 
 def replay_game(
-    srv: ServerProcess, game_id: int
+    srv: ServerProcess, game_id: str
 ) -> tuple[Any, list[tuple[Any, ...]], list[RoundResolved]]:
-    """Game ``game_id`` replayed in the core from the server's SQLite record (its rules, players,
-    roll-off and every move in order): the state it reaches, every hand dealt as
-    ``(seat, hand)``, and every round's result."""
+    """Game ``game_id`` (its key, as the wire carries it) replayed in the core from the
+    server's SQLite record (its rules, players, roll-off and every move in order): the state
+    it reaches, every hand dealt as ``(seat, hand)``, and every round's result."""
     (rules, players, rolloff), moves = _stored_game(srv, game_id)
     state = start_game(rules, players, rolloff)
     dealt: list[tuple[Any, ...]] = []

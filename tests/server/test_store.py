@@ -41,7 +41,7 @@ def test_the_action_log_is_append_only_and_unique_per_game_and_seq(
                 SeatRow(1, "bot", "B", None, "easy"),
             ]
             await store.create_table(tid, "t", {"preset": "perudo"}, False, seats, 1)
-            gid = await store.start_game(
+            gid, key = await store.start_game(
                 tid, {"dice_per_player": 1}, ["Ann", "B"], [[6, 2]], seats, 2
             )
             await store.append_actions(gid, 0, [(None, "deal 3 5")], 5)
@@ -54,7 +54,7 @@ def test_the_action_log_is_append_only_and_unique_per_game_and_seq(
             )
             assert isinstance(results[0], StoreError)
             assert results[1] is None
-            game = await store.game(gid)
+            game = await store.game(key)
             assert game is not None
             assert game.moves == [(None, "deal 3 5"), (0, "1x3")]
             await store.finish_game(tid, gid, 0, 9)
@@ -113,14 +113,14 @@ def test_the_public_list_of_finished_games_is_full_when_private_games_are_newer(
                 SeatRow(0, "human", "Ann", "h" * 64, None),
                 SeatRow(1, "bot", "B", None, "easy"),
             ]
-            public: list[int] = []
+            public: list[str] = []
             for private in [False] * 3 + [True] * 5:
                 tid = uuid.uuid4().hex[:12]
                 await store.create_table(tid, "t", {"preset": "perudo"}, private, seats, 1)
-                gid = await store.start_game(tid, {}, ["Ann", "B"], [[6, 2]], seats, 2)
+                gid, key = await store.start_game(tid, {}, ["Ann", "B"], [[6, 2]], seats, 2)
                 await store.finish_game(tid, gid, 0, 3)
                 if not private:
-                    public.append(gid)
+                    public.append(key)
             listed = await store.finished_games(limit=3)
             assert sorted(g["id"] for g in listed) == sorted(public)
         finally:

@@ -19,6 +19,7 @@ from .lobby import Lobby
 from .routes import register_routes
 from .settings import Settings
 from .store import Store
+from .transport import BodyLimit, guarded_protocol
 
 __all__ = ["create_app", "serve"]
 
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     register_routes(app)
     proxy.install(app, settings)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app
 
 
@@ -81,4 +83,6 @@ def serve(settings: Settings | None = None) -> None:
         # Forwarded headers are believed only from PERUDO_TRUSTED_PROXIES (create_app installs
         # that middleware); uvicorn's own would trust 127.0.0.1 whatever the settings say.
         proxy_headers=False,
+        # Slow headers cut off, half-open connections per peer capped (docs/security.md).
+        http=guarded_protocol(settings),
     )

@@ -1,4 +1,5 @@
-"""The lobby: every live table by id; creating, joining, restoring them from the store."""
+"""The lobby: every live table by id; creating, joining, restoring them from the store, and
+letting them go (finished tables nobody watches, waiting tables nobody attends)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import secrets
 import time
 from typing import Any
 
+from .guard import Guard
 from .settings import Settings
-from .store import Store
+from .store import Store, StoreError
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
+from .tables.text import clean_name
 
-__all__ = ["Lobby", "clean_name"]
+__all__ = ["Lobby"]
 
 log = logging.getLogger("perudo.server")
 
@@ -23,19 +26,9 @@ KEEP_FINISHED_FOR = 3600.0
 """A finished table nobody is connected to leaves memory after this long (its games stay in
 the store, with their replays)."""
 SWEEP_EVERY = 300.0
-
-
-def clean_name(text: str, what: str, limit: int) -> str:
-    """A display name: whitespace collapsed, no control characters, 1..``limit`` characters.
-
-    :raises TableError: naming what is wrong.
-    """
-    name = " ".join("".join(ch for ch in text if ch.isprintable()).split())
-    if not name:
-        raise TableError("bad_name", f"{what} must not be empty")
-    if len(name) > limit:
-        raise TableError("bad_name", f"{what} must be at most {limit} characters")
-    return name
+"""Seconds between sweeps at most (less when waiting tables expire sooner)."""
+TABLE_ID_BYTES = 12
+"""Random bytes in a table id (its invite): 96 bits, not found by guessing."""
 
 
 class Lobby:
@@ -45,6 +38,7 @@ class Lobby:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
+        self.guard = Guard(settings)
         self._sweeper: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -85,15 +79,47 @@ class Lobby:
             t.closed = True
         return len(gone)
 
+    async def expire(self, now: float) -> int:
+        """Close the waiting tables no seated person has attended for
+        ``waiting_table_seconds``: they leave the lobby and the store marks them ``closed``
+        (never restored). Their spectators are told and disconnected."""
+        limit = self.settings.waiting_table_seconds
+        stale = [
+            t
+            for t in self.tables.values()
+            if t.status == "open"
+            and t.unattended_since is not None
+            and now - t.unattended_since > limit
+        ]
+        for t in stale:
+            async with t.lock:
+                if t.status != "open" or t.unattended_since is None:
+                    continue
+                try:
+                    await self.store.set_status(t.id, "closed", t.version + 1)
+                except StoreError as err:
+                    log.warning("table %s could not be closed (will retry): %s", t.id, err)
+                    continue
+                del self.tables[t.id]
+                t.expire()
+        self.guard.sweep(now, {t.id for t in self.tables.values() if t.status == "open"})
+        return len(stale)
+
     async def _sweep_forever(self) -> None:
+        every = max(0.2, min(SWEEP_EVERY, self.settings.waiting_table_seconds / 4))
         while True:
-            await asyncio.sleep(SWEEP_EVERY)
-            self.sweep(time.monotonic())
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            self.sweep(now)
+            try:
+                await self.expire(now)
+            except Exception:  # the sweeper must live on; the next sweep retries
+                log.exception("expiring waiting tables failed")
 
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError("no_table", f"there is no table {table_id!r}")
+            raise TableError("no_table", f"there is no table {table_id[:40]!r}")
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
@@ -108,16 +134,38 @@ class Lobby:
         player: str,
         config: TableConfig,
         private: bool,
+        client: str = "local",
     ) -> tuple[LiveTable, int, str]:
-        """A new table with its creator in seat 0; returns (table, seat, token)."""
+        """A new table with its creator in seat 0; returns (table, seat, token).
+
+        ``client`` (its address) may have ``tables_per_client`` tables waiting for players
+        and create ``creates_per_minute``.
+        """
         live = sum(1 for t in self.tables.values() if t.status != "finished")
         if live >= self.settings.max_open_tables:
             raise TableError(
                 "too_many_tables", f"the server holds {live} open tables, its limit; try later"
             )
-        table_id = secrets.token_urlsafe(6)
+        limits = self.guard.of(client)
+        waiting = [
+            tid for tid in limits.tables if tid in self.tables and self.tables[tid].status == "open"
+        ]
+        limits.tables = set(waiting)
+        if len(waiting) >= self.settings.tables_per_client:
+            raise TableError(
+                "client_limit",
+                f"you have {len(waiting)} tables waiting for players, the most one may have; "
+                "start a game at one of them, or wait until they expire",
+            )
+        if not limits.creates.take():
+            raise TableError(
+                "client_limit",
+                f"at most {self.settings.creates_per_minute:g} new tables a minute; "
+                "try again in a moment",
+            )
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         while table_id in self.tables:
-            table_id = secrets.token_urlsafe(6)
+            table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         table = LiveTable(
             table_id,
             clean_name(name, "the table's name", 60),
@@ -140,6 +188,7 @@ class Lobby:
             table.version,
         )
         self.tables[table_id] = table
+        limits.tables.add(table_id)
         return table, 0, token
 
     async def join(self, table_id: str, player: str) -> tuple[int, str]:

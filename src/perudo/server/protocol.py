@@ -214,6 +214,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
         raise ProtocolError(f"a message must be a JSON object: {err}", "bad_json") from None
+    except RecursionError:
+        raise ProtocolError(
+            "a message must be a JSON object, not nested this deeply", "bad_json"
+        ) from None
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object with a type", "bad_json")
     kind = data.get("type")

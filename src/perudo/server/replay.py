@@ -61,7 +61,7 @@ def replay_frames(game: GameRow) -> dict[str, Any]:
             }
         )
     return {
-        "game_id": game.id,
+        "game_id": game.key,
         "table_id": game.table_id,
         "names": game.names,
         "winner": game.winner,

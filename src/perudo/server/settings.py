@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     turn_seconds: float = Field(default=60.0, ge=0)
     """Default turn timer for new tables; 0 = no timer. A table may choose its own."""
+    min_turn_seconds: float = Field(default=5.0, ge=0.1, le=600)
+    """The shortest turn timer a table may choose (other than 0, no timer)."""
     bot_delay: float = Field(default=1.2, ge=0)
     """Seconds a bot (or a stand-in for an absent player) waits before acting: pacing for
     humans watching; 0 in tests and benchmarks."""
@@ -68,6 +70,39 @@ class Settings(BaseSettings):
     """Tables waiting for players or playing, at most; creating more is refused."""
     transfer_seconds: float = Field(default=600.0, ge=1, le=86400)
     """How long a seat's transfer link (moving the seat to another device) stays valid."""
+    # -- limits per client (its address, or the forwarded one from a trusted proxy) --------
+    tables_per_client: int = Field(default=5, ge=1)
+    """Tables one client may have waiting for players at once (docs/security.md)."""
+    creates_per_minute: float = Field(default=10.0, gt=0)
+    """Tables one client may create per minute (sustained; bursts of ``tables_per_client``)."""
+    connections_per_client: int = Field(default=30, ge=1)
+    """Open WebSocket connections from one client (and half-open HTTP connections from one
+    peer that is not a trusted proxy)."""
+    client_rate_per_second: float = Field(default=20.0, gt=0)
+    """Messages per second from one client over all its connections (bursts of 3 s' worth)."""
+    chat_per_second: float = Field(default=1.0, gt=0)
+    """Chat lines per second from one client (bursts of 5)."""
+    table_chat_per_second: float = Field(default=4.0, gt=0)
+    """Chat lines per second at one table, from everyone (bursts of 10)."""
+    table_spectator_rate: float = Field(default=30.0, gt=0)
+    """Messages per second from all of a table's spectators together (pings excepted): a
+    crowd of spectators cannot starve the players, whose messages never wait on it."""
+    chat_stored_per_table: int = Field(default=500, ge=10)
+    """Chat lines kept in the store per table (older ones are deleted)."""
+    # -- lifetimes and timeouts ---------------------------------------------------------------
+    waiting_table_seconds: float = Field(default=1800.0, gt=0)
+    """A table waiting for players with no one connected for this long is closed: it leaves
+    the lobby and is not restored after a restart."""
+    header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a client has to send a request's headers; a slower one is cut off."""
+    ws_idle_seconds: float = Field(default=120.0, gt=0)
+    """A WebSocket that sends nothing (not even a ping; the page pings every 10 s) for this
+    long is closed."""
+    presence_delay: float = Field(default=0.5, ge=0)
+    """Seconds a table waits to tell its clients who connected or left, so that a crowd
+    arriving costs one table message per client, not one per client per arrival."""
+    max_body_bytes: int = Field(default=65536, ge=1024)
+    """Largest HTTP request body; a larger one is refused with 413."""
     log_level: str = "info"
     trusted_proxies: str = ""
     """Comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``) of the

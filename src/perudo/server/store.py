@@ -4,12 +4,16 @@ Tables (SQLAlchemy Core, one code path for SQLite and PostgreSQL):
 
 * ``tables``: a table's name, settings (JSON), status and last persisted version;
 * ``seats``: who sits where (a person with a hashed seat token, or a bot with its level);
-* ``games``: one row per game started at a table (rules, players' names, the P-2 roll-off);
+* ``games``: one row per game started at a table (rules, players' names, the P-2 roll-off),
+  with an unguessable ``key``: the only id of a game that leaves the server (URLs, messages);
 * ``game_actions(game_id, seq, seat, action, at, version)``, UNIQUE(game_id, seq): every move
   of every game in order, chance moves (``Deal``, ``Reroll``) included, in the core's
   notation. A game's state is the fold of :func:`perudo.core.apply` over its actions, so a
   restart rebuilds every table exactly (:mod:`perudo.server.tables`);
-* ``chat_messages``: each table's chat.
+* ``chat_messages``: each table's chat (the last ``chat_stored_per_table`` lines of each).
+
+A table's ``status`` is ``open`` (waiting for players), ``playing``, ``finished`` or
+``closed`` (a waiting table that expired: never loaded again).
 
 All writes go through one writer task that commits whatever is queued in one transaction
 (group commit): a caller's ``await`` returns once its write is durable, so the table worker
@@ -22,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +101,7 @@ games_t = Table(
     "games",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(32), nullable=True),
     Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
     Column("rules", Text, nullable=False),
     Column("players", Integer, nullable=False),
@@ -159,6 +165,8 @@ class ChatRow:
 @dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
+    key: str
+    """The game's unguessable id (its integer ``id`` never leaves the server)."""
     table_id: str
     rules: dict[str, Any]
     players: int
@@ -170,6 +178,8 @@ class GameRow:
     moves: list[tuple[int | None, str]] = field(default_factory=list)
     """The game's actions in ``seq`` order: (seat or ``None`` for chance, notation)."""
     last_version: int = 0
+    private: bool = False
+    """Whether the game's table is private (its replay then leaves the table's id out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +250,7 @@ class Store:
         async with engine.begin() as conn:
             await conn.run_sync(metadata.create_all)
             await conn.run_sync(_add_missing_columns)
+            await _migrate(conn)
         self.engine = engine
         # The writer keeps one connection for good: no pool checkout (and reset) per commit.
         self._wconn = await engine.connect()
@@ -401,9 +412,12 @@ class Store:
         rolloff: Sequence[Sequence[int]],
         seats: Sequence[SeatRow],
         version: int,
-    ) -> int:
-        """Start a game at a table (seats compacted, status ``playing``); returns its id."""
+    ) -> tuple[int, str]:
+        """Start a game at a table (seats compacted, status ``playing``); returns its id and
+        its key (:attr:`GameRow.key`)."""
         now = time.time()
+
+        game_key = new_game_key()
 
         async def op(conn: AsyncConnection) -> int:
             await conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
@@ -416,6 +430,7 @@ class Store:
             )
             result = await conn.execute(
                 insert(games_t).values(
+                    key=game_key,
                     table_id=table_id,
                     rules=json.dumps(rules),
                     players=len(names),
@@ -429,7 +444,7 @@ class Store:
             return int(key[0])
 
         game_id: int = await self._write(op)
-        return game_id
+        return game_id, game_key
 
     async def append_actions(
         self, game_id: int, first_seq: int, moves: Sequence[tuple[int | None, str]], version: int
@@ -468,9 +483,11 @@ class Store:
 
         await self._write(op)
 
-    async def add_chat(self, table_id: str, row: ChatRow) -> None:
+    async def add_chat(self, table_id: str, row: ChatRow, keep: int = 500) -> None:
+        """Add a chat line; only the table's last ``keep`` lines stay stored."""
+
         async def op(conn: AsyncConnection) -> None:
-            await conn.execute(
+            result = await conn.execute(
                 insert(chat_t).values(
                     table_id=table_id,
                     seat=row.seat,
@@ -480,6 +497,21 @@ class Store:
                     version=row.version,
                 )
             )
+            key = result.inserted_primary_key
+            if key is not None and int(key[0]) % 50 == 0:
+                # Now and then (ids are shared by every table: about once per 50 lines) the
+                # table's older lines go.
+                oldest_kept = (
+                    select(chat_t.c.id)
+                    .where(chat_t.c.table_id == table_id)
+                    .order_by(chat_t.c.id.desc())
+                    .offset(keep - 1)
+                    .limit(1)
+                    .scalar_subquery()
+                )
+                await conn.execute(
+                    delete(chat_t).where(chat_t.c.table_id == table_id, chat_t.c.id < oldest_kept)
+                )
 
         await self._write(op)
 
@@ -488,7 +520,13 @@ class Store:
     async def load_tables(self, finished_since: float) -> list[TableRow]:
         """Every table waiting or playing, and those finished after ``finished_since``."""
         async with self._engine().connect() as conn:
-            rows = (await conn.execute(select(tables_t).order_by(tables_t.c.created_at))).all()
+            rows = (
+                await conn.execute(
+                    select(tables_t)
+                    .where(tables_t.c.status != "closed")
+                    .order_by(tables_t.c.created_at)
+                )
+            ).all()
             out: list[TableRow] = []
             for t in rows:
                 game = await self._latest_game(conn, t.id)
@@ -561,8 +599,12 @@ class Store:
                 .order_by(game_actions_t.c.seq)
             )
         ).all()
+        private = (
+            await conn.execute(select(tables_t.c.private).where(tables_t.c.id == g.table_id))
+        ).scalar()
         return GameRow(
             id=g.id,
+            key=g.key,
             table_id=g.table_id,
             rules=json.loads(g.rules),
             players=g.players,
@@ -573,12 +615,13 @@ class Store:
             winner=g.winner,
             moves=[(m.seat, m.action) for m in moves],
             last_version=max((m.version for m in moves), default=0),
+            private=bool(private),
         )
 
-    async def game(self, game_id: int) -> GameRow | None:
-        """One game with all its moves, or ``None``."""
+    async def game(self, key: str) -> GameRow | None:
+        """One game by its key, with all its moves, or ``None``."""
         async with self._engine().connect() as conn:
-            g = (await conn.execute(select(games_t).where(games_t.c.id == game_id))).first()
+            g = (await conn.execute(select(games_t).where(games_t.c.key == key))).first()
             if g is None:
                 return None
             return await self._game_with_moves(conn, g)
@@ -589,7 +632,7 @@ class Store:
             rows = (
                 await conn.execute(
                     select(
-                        games_t.c.id,
+                        games_t.c.key,
                         games_t.c.table_id,
                         games_t.c.names,
                         games_t.c.winner,
@@ -606,7 +649,7 @@ class Store:
             ).all()
         return [
             {
-                "id": r.id,
+                "id": r.key,
                 "table_id": r.table_id,
                 "table_name": r.table_name,
                 "names": json.loads(r.names),
@@ -621,6 +664,22 @@ class Store:
             return int(
                 (await conn.execute(select(func.count()).select_from(game_actions_t))).scalar_one()
             )
+
+
+def new_game_key() -> str:
+    """An unguessable game id (96 random bits)."""
+    return secrets.token_urlsafe(12)
+
+
+async def _migrate(conn: AsyncConnection) -> None:
+    """After :func:`_add_missing_columns`: games of a database made by an older version get
+    their ``key`` (and its unique index)."""
+    await conn.exec_driver_sql("CREATE UNIQUE INDEX IF NOT EXISTS ix_games_key ON games (key)")
+    missing = (await conn.execute(select(games_t.c.id).where(games_t.c.key.is_(None)))).all()
+    for (game_id,) in missing:
+        await conn.execute(
+            update(games_t).where(games_t.c.id == game_id).values(key=new_game_key())
+        )
 
 
 def _seat_values(s: SeatRow) -> dict[str, Any]:

@@ -38,6 +38,12 @@ def register_routes(app: FastAPI) -> None:
         )
         return JSONResponse({"error": "bad_request", "message": problems}, status_code=400)
 
+    @app.exception_handler(RecursionError)
+    async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:
+        return JSONResponse(
+            {"error": "bad_request", "message": "body: JSON nested too deeply"}, status_code=400
+        )
+
     for module in (health, tables, games, pages, socket):
         app.include_router(module.router)
     pages.mount_static(app)

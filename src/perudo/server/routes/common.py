@@ -19,6 +19,8 @@ _STATUS = {
     "table_full": 409,
     "not_now": 409,
     "too_many_tables": 503,
+    "client_limit": 429,
+    "name_taken": 409,
     "store_error": 503,
 }
 """HTTP status of a refusal by its code (400 for any other)."""

@@ -2,7 +2,8 @@
 
 * ``GET /api/games``: recent finished games of public tables, newest first;
 * ``GET /api/games/{id}/replay``: a finished game move by move, public information only
-  (:func:`perudo.server.replay.replay_frames`).
+  (:func:`perudo.server.replay.replay_frames`); ``id`` is the game's unguessable key, and a
+  private table's replay leaves out the table's id (its invite).
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from ..replay import replay_frames
 from ..tables import TableError
 from .common import error_response, store_of
 
-__all__ = ["router"]
+__all__ = ["MAX_KEY", "router"]
+
+MAX_KEY = 64
+"""Longer ids are no game's (answered 404 without asking the store)."""
 
 router = APIRouter()
 
@@ -27,15 +31,21 @@ async def finished_games(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/games/{game_id}/replay", response_model=None)
-async def replay(request: Request, game_id: int) -> JSONResponse | dict[str, Any]:
-    game = await store_of(request).game(game_id)
+async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any]:
+    """``game_id``: the game's key, as the table and the list of games give it (an
+    unguessable string: games of private tables cannot be found by counting)."""
+    game = None if len(game_id) > MAX_KEY else await store_of(request).game(game_id)
     if game is None:
-        return error_response(TableError("no_game", f"there is no game {game_id}"))
+        return error_response(TableError("no_game", f"there is no game {game_id[:MAX_KEY]!r}"))
     if game.finished_at is None:
         # A replay shows the whole public story; a game still being played has none yet
         # (and its live view is at its table).
-        return error_response(TableError("not_now", f"game {game_id} is not finished yet"))
+        return error_response(TableError("not_now", f"game {game_id!r} is not finished yet"))
     try:
-        return replay_frames(game)
+        frames = replay_frames(game)
     except ValueError as err:
         return error_response(TableError("bad_record", str(err)))
+    if game.private:
+        # The table's id is its invite: a replay passed around must not give it away.
+        frames["table_id"] = None
+    return frames

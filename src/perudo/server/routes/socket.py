@@ -1,12 +1,17 @@
 """The table socket ``/ws/tables/{id}``: one connection of a seat or a spectator.
 
 Each message is a :mod:`perudo.server.protocol` client message, read under the connection's
-rate limit and size limit and handed to the table. A bad message gets an ``error`` reply and
+size limit and rate limits (the connection's, the client's over all its connections, the
+table's spectator budget, the client's chat budget: docs/security.md) and handed to the
+table. A client has at most ``connections_per_client`` sockets open; one silent for
+``ws_idle_seconds`` is closed. A bad message gets an ``error`` reply and
 changes nothing; the connection and the table live on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 
@@ -14,7 +19,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol as p
 from ..connection import Connection
-from ..proxy import base_url
+from ..guard import ClientLimits
+from ..proxy import base_url, client_host
 from ..settings import Settings
 from ..tables import LiveTable, TableError
 from .common import lobby_of, settings_of
@@ -29,6 +35,8 @@ router = APIRouter()
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     settings = settings_of(ws)
+    lobby = lobby_of(ws)
+    client = client_host(ws)
     await ws.accept()
     conn = Connection(
         ws.send_text,
@@ -37,29 +45,53 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         burst=settings.rate_burst,
     )
     conn.start()
-    table = lobby_of(ws).tables.get(table_id)
+    if not lobby.guard.open_connection(client):
+        await _refuse(
+            conn,
+            "too_many_connections",
+            f"{settings.connections_per_client} connections from one address at most; "
+            "close some tabs and reconnect",
+            1008,
+        )
+        return
+    table = lobby.tables.get(table_id)
     try:
         if table is None:
-            conn.send(
-                p.ErrorMessage(
-                    code="no_table", message=f"there is no table {table_id!r}"
-                ).model_dump_json()
-            )
-            conn.send_close()
-            await conn.wait_closed()
+            await _refuse(conn, "no_table", f"there is no table {table_id[:40]!r}", 1000)
             return
-        await _serve(ws, conn, table, settings)
+        await _serve(ws, conn, table, settings, lobby.guard.of(client))
     finally:
+        lobby.guard.close_connection(client)
         if table is not None:
             await table.detach(conn)
         await conn.stop()
 
 
-async def _serve(ws: WebSocket, conn: Connection, table: LiveTable, settings: Settings) -> None:
+async def _refuse(conn: Connection, code: str, message: str, close_code: int) -> None:
+    """Say why, then close (once the message is sent)."""
+    conn.send(p.ErrorMessage(code=code, message=message).model_dump_json())
+    conn.send_close(close_code)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(conn.wait_closed(), 5)
+    await conn.stop()
+
+
+async def _serve(
+    ws: WebSocket, conn: Connection, table: LiveTable, settings: Settings, limits: ClientLimits
+) -> None:
     limit = settings.max_message_bytes
     while True:
         try:
-            message = await ws.receive()
+            message = await asyncio.wait_for(ws.receive(), settings.ws_idle_seconds)
+        except TimeoutError:
+            await _refuse(
+                conn,
+                "idle",
+                f"nothing received for {settings.ws_idle_seconds:g} s: closed (reconnect "
+                "with your last version to carry on)",
+                1000,
+            )
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if message["type"] == "websocket.disconnect":
@@ -69,16 +101,21 @@ async def _serve(ws: WebSocket, conn: Connection, table: LiveTable, settings: Se
             raw = message.get("bytes") or b""
         size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
         if not conn.bucket.take():
-            now = time.monotonic()
-            if now - conn.last_limit_error >= 1.0:
-                conn.last_limit_error = now
-                _reply_error(
-                    conn,
-                    table,
-                    "rate_limited",
-                    f"too many messages: at most {settings.rate_per_second:g} a second "
-                    f"(bursts of {settings.rate_burst}); this one was ignored",
-                )
+            _rate_limited(
+                conn,
+                table,
+                f"too many messages: at most {settings.rate_per_second:g} a second "
+                f"(bursts of {settings.rate_burst}); this one was ignored",
+            )
+            continue
+        if not limits.messages.take():
+            _rate_limited(
+                conn,
+                table,
+                f"too many messages from your address: at most "
+                f"{settings.client_rate_per_second:g} a second over all its connections; "
+                "this one was ignored",
+            )
             continue
         if size > limit:
             _reply_error(
@@ -93,6 +130,10 @@ async def _serve(ws: WebSocket, conn: Connection, table: LiveTable, settings: Se
         except p.ProtocolError as err:
             _reply_error(conn, table, err.code, str(err))
             continue
+        refusal = _over_budget(conn, table, msg, settings, limits)
+        if refusal is not None:
+            _rate_limited(conn, table, refusal)
+            continue
         try:
             await _dispatch(ws, table, conn, msg)
         except TableError as err:
@@ -101,6 +142,40 @@ async def _serve(ws: WebSocket, conn: Connection, table: LiveTable, settings: Se
             # A bug must not cost the player their connection: say so and carry on.
             log.exception("table %s: %s message failed", table.id, msg.type)
             _reply_error(conn, table, "internal", "the server failed on that message; try again")
+
+
+def _over_budget(
+    conn: Connection,
+    table: LiveTable,
+    msg: p.ClientMessage,
+    settings: Settings,
+    limits: ClientLimits,
+) -> str | None:
+    """Why ``msg`` is over a budget beyond the connection's and the client's, or ``None``:
+    a spectator's message (other than a ping or its first hello) draws on the table's
+    spectator budget, which the players' never wait on; a chat line on the client's chat
+    budget."""
+    first_hello = isinstance(msg, p.Hello) and not conn.greeted
+    spectator = conn.seat is None and not isinstance(msg, p.Ping) and not first_hello
+    if spectator and not table.spectator_budget.take():
+        return (
+            f"this table's spectators may send {settings.table_spectator_rate:g} messages "
+            "a second together; this one was ignored"
+        )
+    if isinstance(msg, p.ChatSend) and not limits.chat.take():
+        return (
+            f"at most {settings.chat_per_second:g} chat lines a second from your address; "
+            "this one was not sent"
+        )
+    return None
+
+
+def _rate_limited(conn: Connection, table: LiveTable, message: str) -> None:
+    """Refuse a message over a rate limit (saying so at most once a second)."""
+    now = time.monotonic()
+    if now - conn.last_limit_error >= 1.0:
+        conn.last_limit_error = now
+        _reply_error(conn, table, "rate_limited", message)
 
 
 def _reply_error(conn: Connection, table: LiveTable, code: str, message: str) -> None:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from perudo.core import PRESETS
 from perudo.registry import LEVELS
 
-from ..proxy import base_url
+from ..proxy import base_url, client_host
 from ..tables import TableConfig, TableError
 from .common import error_response, lobby_of, settings_of
 
@@ -91,12 +91,17 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
             turn_seconds=(
                 settings.turn_seconds if body.turn_seconds is None else body.turn_seconds
             ),
+            min_turn_seconds=settings.min_turn_seconds,
         )
     except ValueError as err:
         return error_response(TableError("bad_rules", str(err)))
     try:
         table, seat, token = await lobby.create(
-            name=body.name, player=body.player, config=cfg, private=body.private
+            name=body.name,
+            player=body.player,
+            config=cfg,
+            private=body.private,
+            client=client_host(request),
         )
     except TableError as err:
         return error_response(err)

@@ -117,7 +117,7 @@ function route() {
   const path = location.pathname;
   let m;
   if ((m = /^\/t\/([\w-]+)$/.exec(path))) page = new TablePage(m[1]);
-  else if ((m = /^\/replay\/(\d+)$/.exec(path))) page = new ReplayPage(Number(m[1]));
+  else if ((m = /^\/replay\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = new ReplayPage(m[1]);
   else page = new LobbyPage();
   document.getElementById("nav-lobby").classList.toggle("active", page instanceof LobbyPage);
   page.start();

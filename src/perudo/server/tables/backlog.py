@@ -32,6 +32,11 @@ class Backlog:
             self.floor = self.items[0][0]
         self.items.append((version, audience, kind, payload))
 
+    def reset(self, version: int) -> None:
+        """Forget everything: only items after ``version`` will be kept (a new game)."""
+        self.items.clear()
+        self.floor = version
+
     def covers(self, last: int, now: int) -> bool:
         """Whether every item after version ``last`` (up to ``now``) is still kept."""
         return self.floor <= last <= now

@@ -1,8 +1,10 @@
 """The table's chat: one line at a time, from a seat or a spectator.
 
-A line is written to the store first, then gets the table's next version, joins the recent
-lines that every snapshot carries (``Settings.chat_history``) and the backlog, and goes to
-everyone at the table.
+A line is cleaned (:func:`.text.clean_text`: no control, bidi or zero-width characters), held
+to the table's chat budget (``Settings.table_chat_per_second``, everyone together), written to
+the store first (which keeps the table's last ``chat_stored_per_table`` lines), then gets the
+table's next version, joins the recent lines that every snapshot carries
+(``Settings.chat_history``) and the backlog, and goes to everyone at the table.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..connection import Connection
 from ..store import ChatRow, StoreError
 from . import presenter
 from .config import TableError
+from .text import clean_text
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -32,10 +35,16 @@ class TableChat:
         """The recent lines every snapshot carries."""
 
     async def post(self, conn: Connection, text: str) -> None:
-        text = " ".join(text.split())
+        text = clean_text(text)
         if not text:
             raise TableError("bad_message", "an empty chat line")
         table = self.table
+        if not table.chat_budget.take():
+            raise TableError(
+                "rate_limited",
+                f"this table's chat takes at most {table.settings.table_chat_per_second:g} "
+                "lines a second; this one was not sent",
+            )
         async with table.lock:
             if conn.seat is not None:
                 s = table.seats[conn.seat]
@@ -45,7 +54,7 @@ class TableChat:
             version = table.version + 1
             row = ChatRow(conn.seat, name, text, time.time(), version)
             try:
-                await table.store.add_chat(table.id, row)
+                await table.store.add_chat(table.id, row, table.settings.chat_stored_per_table)
             except StoreError as err:
                 raise TableError("store_error", str(err)) from None
             table.version = version

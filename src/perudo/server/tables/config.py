@@ -20,10 +20,23 @@ from perudo.registry import make_bot
 
 from ..store import SeatRow
 
-__all__ = ["STANDIN_LEVEL", "Seat", "TableConfig", "TableError", "hash_token"]
+__all__ = [
+    "MAX_TURN_SECONDS",
+    "MIN_TURN_SECONDS",
+    "STANDIN_LEVEL",
+    "Seat",
+    "TableConfig",
+    "TableError",
+    "hash_token",
+]
 
 STANDIN_LEVEL = "medium"
 """The level of the bot that plays for an absent person."""
+
+MIN_TURN_SECONDS = 5.0
+"""The shortest turn timer a table may have by default (``PERUDO_MIN_TURN_SECONDS``)."""
+MAX_TURN_SECONDS = 600.0
+"""The longest turn timer a table may have."""
 
 
 class TableError(Exception):
@@ -88,6 +101,7 @@ class TableConfig:
         memory: bool = False,
         turn_seconds: float = 60.0,
         vacated: Literal["bot", "nobody"] = "bot",
+        min_turn_seconds: float = MIN_TURN_SECONDS,
     ) -> TableConfig:
         """A preset with the table's switches applied.
 
@@ -106,6 +120,11 @@ class TableConfig:
             raise ValueError(
                 f"{seats} seats: these rules take {rules.min_players} to {rules.max_players} "
                 "players (P-1)"
+            )
+        if turn_seconds != 0 and not min_turn_seconds <= turn_seconds <= MAX_TURN_SECONDS:
+            raise ValueError(
+                f"a turn timer of {turn_seconds:g} seconds: it is 0 (no timer) or from "
+                f"{min_turn_seconds:g} to {MAX_TURN_SECONDS:g} seconds"
             )
         name = preset_name(base) or preset
         return cls(name, rules, seats, memory, turn_seconds, vacated)
@@ -131,6 +150,10 @@ class Seat:
     """:func:`hash_token` of the seat's pending transfer token (moving the seat to another
     device), valid until :attr:`transfer_until` (``time.monotonic()``); kept in memory only."""
     transfer_until: float = 0.0
+    since: int = 0
+    """The table version from which this occupant holds the seat (their join, or the start of
+    the game, which renumbers seats): a client catching up from an older version gets a fresh
+    snapshot, never items meant for an earlier occupant (P-70)."""
 
     def driver(self) -> Bot | None:
         if self.kind == "bot" or self.away:

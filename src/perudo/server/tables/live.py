@@ -39,7 +39,7 @@ from perudo.core import (
 from perudo.core import apply as apply_action
 
 from .. import protocol as p
-from ..connection import Connection
+from ..connection import Connection, TokenBucket
 from ..settings import Settings
 from ..store import Store, StoreError, TableRow
 from . import presenter
@@ -47,6 +47,7 @@ from .backlog import Backlog
 from .chat import TableChat
 from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token
 from .schedule import Scheduler
+from .text import check_person_name, name_key
 
 __all__ = ["LiveTable"]
 
@@ -82,6 +83,9 @@ class LiveTable:
         """The version at which the game state last changed (older actions are stale)."""
         self.state: GameState | None = None
         self.game_id: int | None = None
+        """The current (or last) game's row in the store; never sent to anyone."""
+        self.game_key: str | None = None
+        """The game's unguessable id: the only one clients see (``game_id`` on the wire)."""
         self.names: list[str] = []
         self.seq = 0
         self.lock = asyncio.Lock()
@@ -95,6 +99,17 @@ class LiveTable:
         to a person who is here (:meth:`_host_gone`)."""
         self.finished_at: float | None = None
         """``time.monotonic()`` when the game ended (or when a finished table was restored)."""
+        self.unattended_since: float | None = time.monotonic()
+        """``time.monotonic()`` since when no seated person has a live connection (``None``
+        while one has): a waiting table unattended for ``waiting_table_seconds`` expires."""
+        self.spectator_budget = TokenBucket(
+            settings.table_spectator_rate, int(settings.table_spectator_rate * 2)
+        )
+        """Messages from all the table's spectators together (the players' never wait on it)."""
+        self.chat_budget = TokenBucket(settings.table_chat_per_second, 10)
+        """Chat lines at the table, from everyone."""
+        self._flush: asyncio.TimerHandle | None = None
+        self._flush_due = 0.0
 
     # -- building ---------------------------------------------------------------------------
 
@@ -136,7 +151,12 @@ class LiveTable:
             if s.seat >= len(table.seats):
                 table.seats.extend([None] * (s.seat + 1 - len(table.seats)))
             table.seats[s.seat] = Seat(
-                "bot" if s.kind == "bot" else "human", s.name, s.token_hash, s.level, host=s.host
+                "bot" if s.kind == "bot" else "human",
+                s.name,
+                s.token_hash,
+                s.level,
+                host=s.host,
+                since=row.version,
             )
         if row.status == "playing":
             table.status = "playing"
@@ -159,6 +179,7 @@ class LiveTable:
             )
             table.state = record.replay()
             table.game_id = game.id
+            table.game_key = game.key
             table.names = list(game.names)
             table.seq = len(game.moves)
         return table
@@ -195,7 +216,7 @@ class LiveTable:
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],
             "host": self.host_seat(),
             "spectators": sum(1 for c in self.conns if c.seat is None),
-            "game_id": self.game_id,
+            "game_id": self.game_key,
             "to_act": None if st is None else st.to_act,
             "turn_remaining": remaining,
             "winner": None if st is None else st.winner,
@@ -224,11 +245,44 @@ class LiveTable:
     def snapshot(self, seat: int | None) -> str:
         return presenter.snapshot(self, seat)
 
-    def changed(self) -> None:
-        """The seats, presence or status changed: tell everyone at the table (and the lobby)."""
+    def changed(self, delay: float = 0.0) -> None:
+        """The seats, presence or status changed: tell everyone at the table (and the lobby).
+
+        With a ``delay`` (who connected or left), the message waits that long and carries
+        every change made meanwhile: a crowd arriving costs one message per client, not one
+        per client per arrival. Without, it goes now (and carries any change waiting).
+        """
+        if delay > 0:
+            loop = asyncio.get_running_loop()
+            due = loop.time() + delay
+            if self._flush is not None:
+                if self._flush_due <= due:
+                    return
+                self._flush.cancel()
+            self._flush_due = due
+            self._flush = loop.call_at(due, self._flush_now)
+            return
+        self._flush_now()
+
+    def _flush_now(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        if self.closed:
+            return
         presenter.broadcast_table(self)
         if self.on_change is not None:
             self.on_change(self)
+
+    def _may_catch_up(self, seat: int | None, last: int) -> bool:
+        """Whether a client of ``seat`` may be sent the items after version ``last`` (else it
+        gets a snapshot): the backlog must still hold them all, and they must all be from
+        the time the seat's current occupant held it (P-70: a newcomer in a seat never gets
+        what was dealt to the one before)."""
+        if not self.backlog.covers(last, self.version):
+            return False
+        s = None if seat is None else self.seats[seat]
+        return s is None or last >= s.since
 
     def _error(self, conn: Connection, code: str, message: str) -> None:
         conn.send(presenter.error(code, message, self.version))
@@ -258,11 +312,11 @@ class LiveTable:
             conn.greeted = True
             self.conns.add(conn)
             last = None if msg.transfer else msg.last_version
-            if last is not None and self.backlog.covers(last, self.version):
+            if last is not None and self._may_catch_up(seat, last):
                 presenter.missed(self, conn, last)
             else:
                 conn.send(self.snapshot(seat))
-            self.changed()
+            self.changed(self.settings.presence_delay)
             self.schedule.plan()
 
     async def sync(self, conn: Connection, last: int) -> None:
@@ -270,7 +324,7 @@ class LiveTable:
         now (seats, status: a lost ``table`` message is made good too), or a snapshot when the
         gap is older than the buffer."""
         async with self.lock:
-            if self.backlog.covers(last, self.version):
+            if self._may_catch_up(conn.seat, last):
                 presenter.missed(self, conn, last)
                 conn.send(presenter.table_message(self))
             else:
@@ -280,6 +334,8 @@ class LiveTable:
         s = self.seats[seat]
         assert s is not None
         s.connections += 1
+        if s.kind == "human":
+            self.unattended_since = None
         if s.drop_timer is not None:
             s.drop_timer.cancel()
             s.drop_timer = None
@@ -299,6 +355,14 @@ class LiveTable:
             self.schedule.start_drop_timer(seat)
         if s.connections == 0 and s.host and not self.closed:
             self._start_host_timer(s)
+        self._attendance()
+
+    def _attendance(self) -> None:
+        """Note when the last seated person's connection went (see :attr:`unattended_since`)."""
+        if any(s is not None and s.kind == "human" and s.connections for s in self.seats):
+            self.unattended_since = None
+        elif self.unattended_since is None:
+            self.unattended_since = time.monotonic()
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
@@ -308,7 +372,7 @@ class LiveTable:
             if conn.seat is not None:
                 self._release_seat(conn.seat)
             if not self.closed:
-                self.changed()
+                self.changed(self.settings.presence_delay)
 
     async def back(self, conn: Connection) -> None:
         """The person at this seat is back: the stand-in bot stops playing for them."""
@@ -360,6 +424,7 @@ class LiveTable:
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 raise TableError("table_full", f"all {len(self.seats)} seats are taken")
+            check_person_name(name, [s.name for s in self.seats if s is not None])
             token = secrets.token_urlsafe(24)
             seat = free[0]
             self.seats[seat] = Seat("human", name, hash_token(token))
@@ -368,6 +433,7 @@ class LiveTable:
             except StoreError as err:
                 self.seats[seat] = None
                 raise TableError("store_error", str(err)) from None
+            self.seats[seat].since = self.version  # type: ignore[union-attr]
             self.changed()
             return seat, token
 
@@ -396,13 +462,13 @@ class LiveTable:
             await self._seat_bots(free, level)
 
     async def _seat_bots(self, seats: list[int], level: str) -> None:
-        taken = {s.name for s in self.seats if s is not None}
+        taken = {name_key(s.name) for s in self.seats if s is not None}
         for i in seats:
             n = 1
-            while f"{level.capitalize()} bot {n}" in taken:
+            while name_key(f"{level.capitalize()} bot {n}") in taken:
                 n += 1
             name = f"{level.capitalize()} bot {n}"
-            taken.add(name)
+            taken.add(name_key(name))
             self.seats[i] = Seat("bot", name, level=level)
         try:
             await self._save_seats()
@@ -559,6 +625,7 @@ class LiveTable:
                 c.seat = None
                 c.send(p.SeatChanged(seat=None, reason=reason).model_dump_json())
                 c.send(self.snapshot(None))
+        self._attendance()
         self.changed()
         self.schedule.plan()
 
@@ -650,7 +717,7 @@ class LiveTable:
             version = self.version + 1
             names = [s.name for s in seats if s is not None]
             try:
-                game_id = await self.store.start_game(
+                game_id, game_key = await self.store.start_game(
                     self.id,
                     rules.to_dict(),
                     names,
@@ -666,13 +733,23 @@ class LiveTable:
                 if c.seat is not None:
                     c.seat = remap.get(c.seat)
             self.version = self.state_version = version
+            # The backlog belongs to one game and its seats (renumbered just now): nothing
+            # from before reaches a client catching up, only a snapshot (P-70).
+            self.backlog.reset(version)
             self.backlog.remember(version, None, "table", "{}")
             self.state, self.game_id, self.names, self.seq = state, game_id, names, 0
+            self.game_key = game_key
             self.status = "playing"
             self.schedule.new_game()
             for c in self.conns:
                 c.send(self.snapshot(c.seat))
             self.changed()
+            for i, s in enumerate(self.seats):
+                if s is not None:
+                    s.since = version
+                    # A person with no live connection (who took the seat over HTTP and never
+                    # came, or has gone) gets a stand-in after the drop grace.
+                    self.schedule.start_drop_timer(i)
             await self.schedule.chance()
 
     async def rematch(self, conn: Connection) -> None:
@@ -689,10 +766,11 @@ class LiveTable:
             self.backlog.remember(version, None, "table", "{}")
             self.status = "open"
             self.finished_at = None
-            self.state, self.game_id, self.seq = None, None, 0
+            self.state, self.game_id, self.game_key, self.seq = None, None, None, 0
             for s in self.seats:
                 if s is not None:
                     s.away = False
+            self._attendance()
             for c in self.conns:
                 c.send(self.snapshot(c.seat))
             self.changed()
@@ -775,6 +853,20 @@ class LiveTable:
                 s.drop_timer = None
 
     # -- shutting down ----------------------------------------------------------------------
+
+    def expire(self) -> None:
+        """The lobby let this waiting table go (nobody attended it): its spectators are told
+        and disconnected."""
+        self.closed = True
+        self.schedule.cancel()
+        text = presenter.error(
+            "table_closed",
+            "this table waited too long with nobody at it and was closed; create a new one",
+            self.version,
+        )
+        for c in self.conns:
+            c.send(text)
+            c.send_close(1000)
 
     async def close(self) -> None:
         self.closed = True

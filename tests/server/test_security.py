@@ -1,0 +1,330 @@
+"""Issue 14, each defect found by trying the server as an attacker would, shown gone: no dice
+of an earlier occupant or game (P-70), no private game found by counting, no client that fills
+the server or slows the players, no table frozen by an absent person, no slow or greedy client
+held for good, no crash on odd input. Real server processes on loopback, real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import random
+import socket
+import sqlite3
+import time
+from typing import Any
+
+import pytest
+from tests.server.harness import Client, ServerProcess, die_lists, play_until_over, run
+
+from perudo.server.tables import TableConfig
+
+
+def _http_from(srv: ServerProcess, source: str, method: str, path: str, body: Any = None) -> Any:
+    """An HTTP request from another loopback address (``127.0.0.2``: another client)."""
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body)
+        conn.request(method, path, body=data, headers={"content-type": "application/json"})
+        r = conn.getresponse()
+        return {"status": r.status, **json.loads(r.read())}
+    finally:
+        conn.close()
+
+
+async def _play_a_game(srv: ServerProcess, **kw: Any) -> tuple[dict[str, Any], Client, Client]:
+    t = srv.create_table(seats=2, dice=1, turn_seconds=0, **kw)
+    j = srv.join(t["table_id"], "Bo")
+    ann = await Client(srv, t["table_id"], t["token"]).connect()
+    bo = await Client(srv, t["table_id"], j["token"]).connect()
+    await ann.send({"type": "start"})
+    await ann.until(lambda: ann.view is not None and ann.view["phase"] != "deal")
+    await play_until_over([ann, bo], random.Random(3))
+    await ann.until(lambda: ann.table is not None and ann.table["status"] == "finished")
+    return t, ann, bo
+
+
+# 1 -------------------------------------------------------------------------------------------
+
+
+def test_p70_a_newcomer_in_a_seat_never_receives_the_previous_occupants_dice(
+    server: ServerProcess,
+) -> None:
+    """Finish a game, rematch, Bo leaves, Cy takes his seat and asks for everything since
+    version 1: nothing dealt to Bo (in this game or the last) reaches Cy."""
+
+    async def go() -> None:
+        t, ann, bo = await _play_a_game(server)
+        await ann.send({"type": "rematch"})
+        await ann.until(lambda: ann.table is not None and ann.table["status"] == "open")
+        await bo.send({"type": "leave"})
+        await ann.until(lambda: ann.table is not None and ann.table["seats"][1] is None)
+        j = server.join(t["table_id"], "Cy")
+        assert j["seat"] == 1
+        cy = await Client(server, t["table_id"], j["token"]).connect(last_version=1)
+        await cy.send({"type": "sync", "last_version": 1})
+        await cy.next(lambda m: m["type"] in ("update", "snapshot", "table"))
+        await cy.ping()
+        for m in cy.messages:
+            found: list[tuple[str, int | None, tuple[int, ...]]] = []
+            die_lists(m, None, found)
+            assert all(not dice for _, _, dice in found), m
+            for e in m.get("events", []):
+                assert e["type"] != "dice_dealt", e
+        for c in (ann, bo, cy):
+            await c.close()
+
+    run(go())
+
+
+# 2 -------------------------------------------------------------------------------------------
+
+
+def test_games_and_tables_have_unguessable_ids_and_private_replays_hide_the_invite(
+    server: ServerProcess,
+) -> None:
+    async def go() -> None:
+        t, ann, bo = await _play_a_game(server, private=True)
+        assert len(t["table_id"]) >= 16  # 96 random bits
+        assert ann.table is not None
+        key = ann.table["game_id"]
+        assert isinstance(key, str) and len(key) >= 16
+        for n in range(1, 4):  # counting finds nothing
+            assert server.http("GET", f"/api/games/{n}/replay")["status"] == 404
+        replay = server.http("GET", f"/api/games/{key}/replay")
+        assert replay["game_id"] == key and replay["table_id"] is None
+        assert key not in {g["id"] for g in server.http("GET", "/api/games")["games"]}
+        await ann.close()
+        await bo.close()
+
+    run(go())
+
+
+# 3 -------------------------------------------------------------------------------------------
+
+
+def test_one_client_cannot_fill_the_server_with_tables_and_unattended_ones_expire(
+    make_server: Any,
+) -> None:
+    srv = make_server(
+        PERUDO_TABLES_PER_CLIENT="3",
+        PERUDO_CREATES_PER_MINUTE="600",
+        PERUDO_WAITING_TABLE_SECONDS="1.5",
+    ).start()
+    made = [srv.create_table(private=True)["table_id"] for _ in range(3)]
+    refused = srv.http("POST", "/api/tables", {"name": "t", "player": "A", "private": True})
+    assert refused["status"] == 429 and refused["error"] == "client_limit", refused
+    other = _http_from(srv, "127.0.0.2", "POST", "/api/tables", {"name": "mine", "player": "Zoe"})
+    assert other["status"] == 200 and "table_id" in other, other
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and srv.http("GET", "/api/tables")["tables"]:
+        time.sleep(0.25)
+    assert srv.http("GET", "/api/tables")["tables"] == []
+    for tid in made:
+        assert srv.http("GET", f"/api/tables/{tid}")["status"] == 404
+    srv.stop()
+    srv.start()
+    for tid in [*made, other["table_id"]]:
+        assert srv.http("GET", f"/api/tables/{tid}")["status"] == 404
+    assert "table_id" in srv.create_table()  # the client's tables expired: it may create again
+
+
+# 4 -------------------------------------------------------------------------------------------
+
+
+def test_many_connections_of_one_client_share_its_budgets_and_chat_is_capped_per_table(
+    make_server: Any,
+) -> None:
+    """Twenty spectator sockets from one address, each sending 20 chat lines at once: the
+    table's chat budget (and the client's) lets only a few through, the rest are refused
+    with an error; the store keeps at most ``CHAT_STORED_PER_TABLE`` lines."""
+    srv = make_server(
+        PERUDO_CHAT_PER_SECOND="1",
+        PERUDO_TABLE_CHAT_PER_SECOND="4",
+        PERUDO_CLIENT_RATE_PER_SECOND="20",
+    ).start()
+
+    async def go() -> None:
+        t = srv.create_table()
+        watchers = [await Client(srv, t["table_id"]).connect() for _ in range(20)]
+        started = time.monotonic()
+        for w in watchers:
+            for i in range(20):
+                await w.send({"type": "chat", "text": f"spam {i}"})
+        await asyncio.sleep(1.5)  # pings would be over the client's budget too
+        elapsed = time.monotonic() - started
+        lines = [m for m in watchers[0].messages if m["type"] == "chat"]
+        # Table: bursts of 10, 4 a second; the client: bursts of 5, 1 a second.
+        assert len(lines) <= 5 + elapsed * 1 + 1, (len(lines), elapsed)
+        refused = [m for w in watchers for m in w.messages if m["type"] == "error"]
+        assert refused and all(m["code"] == "rate_limited" for m in refused)
+        for w in watchers:
+            await w.close()
+
+    run(go())
+    srv.stop()
+    srv2 = make_server(
+        PERUDO_CHAT_STORED_PER_TABLE="10",
+        PERUDO_CHAT_PER_SECOND="1000",
+        PERUDO_TABLE_CHAT_PER_SECOND="1000",
+        PERUDO_RATE_PER_SECOND="1000",
+        PERUDO_RATE_BURST="1000",
+    ).start()
+
+    async def flood() -> None:
+        t = srv2.create_table()
+        w = await Client(srv2, t["table_id"]).connect()
+        for i in range(120):
+            await w.send({"type": "chat", "text": f"line {i}"})
+            if i % 20 == 19:
+                await w.ping()
+        await w.close()
+
+    run(flood())
+    with sqlite3.connect(srv2.db) as db:
+        (stored,) = db.execute("select count(*) from chat_messages").fetchone()
+    assert stored <= 10 + 50  # pruned about once per 50 lines
+
+
+# 5 -------------------------------------------------------------------------------------------
+
+
+def test_a_seat_taken_over_http_but_never_connected_gets_a_stand_in(
+    server: ServerProcess,
+) -> None:
+    """No turn timer; Bo takes a seat and never opens the table: after the drop grace a bot
+    plays for him and the game reaches its end."""
+
+    async def go() -> None:
+        t = server.create_table(seats=2, dice=2, turn_seconds=0)
+        server.join(t["table_id"], "Bo")
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "start"})
+        await play_until_over([ann], random.Random(5), timeout=60)
+        assert ann.table is not None
+        await ann.until(lambda: ann.table is not None and ann.table["status"] == "finished")
+        await ann.close()
+
+    run(go())
+
+
+# 6 -------------------------------------------------------------------------------------------
+
+
+def test_slow_headers_are_cut_off_and_one_peer_holds_few_connections(make_server: Any) -> None:
+    srv = make_server(PERUDO_HEADER_TIMEOUT="1", PERUDO_CONNECTIONS_PER_CLIENT="5").start()
+    socks = []
+    for _ in range(5):
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        s.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n")  # never finished
+        socks.append(s)
+    extra = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+    assert extra.recv(100) == b""  # over the cap: closed at once
+    extra.close()
+    for s in socks:
+        assert s.recv(100) == b""  # closed within the header timeout (blocks at most 10 s)
+        s.close()
+    # A whole request still gets its answer.
+    assert srv.http("GET", "/api/tables") == {"tables": []}
+
+
+def test_a_silent_socket_is_closed_and_one_client_opens_few_sockets(make_server: Any) -> None:
+    srv = make_server(PERUDO_WS_IDLE_SECONDS="1", PERUDO_CONNECTIONS_PER_CLIENT="3").start()
+
+    async def go() -> None:
+        t = srv.create_table()
+        quiet = await Client(srv, t["table_id"]).connect()
+        err = await quiet.error(timeout=10)
+        assert err["code"] == "idle"
+        assert quiet._reader is not None
+        await asyncio.wait_for(quiet._reader, 5)  # and the server closed it
+        open_ = [await Client(srv, t["table_id"]).connect() for _ in range(3)]
+        fourth = await Client(srv, t["table_id"]).connect(hello=False)
+        err = await fourth.error()
+        assert err["code"] == "too_many_connections"
+        for c in open_:
+            await c.close()
+
+    run(go())
+
+
+# 7 -------------------------------------------------------------------------------------------
+
+
+def test_a_crowd_of_spectators_costs_table_messages_in_proportion_to_its_size(
+    make_server: Any,
+) -> None:
+    """60 spectators arrive: each receives a few table messages, not one per arrival (which
+    made N connections cost N² messages)."""
+    srv = make_server(PERUDO_PRESENCE_DELAY="1").start()
+
+    async def go() -> None:
+        t = srv.create_table()
+        crowd = await asyncio.gather(*(Client(srv, t["table_id"]).connect() for _ in range(60)))
+        await asyncio.sleep(2.5)
+        tables = sum(1 for c in crowd for m in c.messages if m["type"] == "table")
+        assert tables <= 4 * len(crowd), tables
+        assert all(c.table is not None and c.table["spectators"] == 60 for c in crowd)
+        for c in crowd:
+            await c.close()
+
+    run(go())
+
+
+# 8, 9 ----------------------------------------------------------------------------------------
+
+
+def test_deep_nesting_gets_an_error_reply_and_the_socket_lives_on(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table()
+        a = await Client(server, t["table_id"], t["token"]).connect()
+        await a.send("[" * 1500 + "]" * 1500)
+        err = await a.error()
+        assert err["code"] == "bad_json" and "nested" in err["message"]
+        await a.ping()
+        await a.close()
+
+    run(go())
+    assert "RecursionError" not in server.log.read_text()
+
+
+def test_oversize_ids_are_not_found_not_server_errors(server: ServerProcess) -> None:
+    assert server.http("GET", "/api/games/99999999999999999999999/replay")["status"] == 404
+    assert server.http("GET", "/api/games/" + "7" * 3000 + "/replay")["status"] == 404
+    assert server.http("GET", "/api/tables/" + "x" * 3000)["status"] == 404
+    joined = server.http("POST", "/api/tables/" + "x" * 3000 + "/join", {"name": "Eve"})
+    assert joined["status"] == 404 and len(joined["message"]) < 200
+
+
+# 10 ------------------------------------------------------------------------------------------
+
+
+def test_names_are_unique_per_table_and_names_and_chat_are_cleaned(server: ServerProcess) -> None:
+    async def go() -> None:
+        t = server.create_table(player="Ann")
+        tid = t["table_id"]
+        for name in ("Ann", "ann", "ＡＮＮ", "Spectator", "Easy bot 1"):
+            out = server.http("POST", f"/api/tables/{tid}/join", {"name": name})
+            assert out["status"] == 409 and out["error"] == "name_taken", (name, out)
+        j = server.join(tid, "Cy\u200b\u202e\x00")
+        ann = await Client(server, tid, t["token"]).connect()
+        assert ann.table is not None and ann.table["seats"][j["seat"]]["name"] == "Cy"
+        await ann.send({"type": "chat", "text": "hi\u202e dlrow\u200b\u2066\x00 !"})
+        line = await ann.next(lambda m: m["type"] == "chat")
+        assert line["entry"]["text"] == "hi dlrow !"
+        await ann.close()
+
+    run(go())
+
+
+# 11 ------------------------------------------------------------------------------------------
+
+
+def test_turn_seconds_must_be_none_or_a_sensible_time(server: ServerProcess) -> None:
+    for bad in (1e-9, 0.01, 601):
+        out = server.http("POST", "/api/tables", {"name": "t", "player": "A", "turn_seconds": bad})
+        assert out["status"] == 400 and "turn" in out["message"], out
+    assert "table_id" in server.create_table(turn_seconds=0)
+    with pytest.raises(ValueError, match="turn timer"):
+        TableConfig.build(preset="perudo", seats=2, turn_seconds=1)
+    assert TableConfig.build(preset="perudo", seats=2, turn_seconds=5).turn_seconds == 5
