@@ -35,6 +35,39 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_healthy(
+    proc: subprocess.Popen[bytes],
+    url: str,
+    log: Callable[[], str],
+    seconds: float = 30,
+    context: Any = None,
+) -> None:
+    """Wait until ``url`` answers 200 (``context``: an SSL context for https), or raise with
+    ``log()`` when ``proc`` exits first or the time runs out."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args!r} exited: {log()}")
+        try:
+            with urllib.request.urlopen(url, timeout=1, context=context) as r:
+                if r.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer: {log()}")
+
+
+def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM, then SIGKILL after 10 s, to a child process still running."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
 class ServerProcess:
     """``python -m perudo serve [args]`` as a child process; :meth:`kill` sends SIGKILL."""
 
@@ -85,17 +118,8 @@ class ServerProcess:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return self
-            except (OSError, urllib.error.URLError):
-                time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+        wait_healthy(self.proc, self.url + "/healthz", lambda: self.log.read_text()[-2000:])
+        return self
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -104,13 +128,7 @@ class ServerProcess:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_process(self.proc)
 
     # -- HTTP -----------------------------------------------------------------------------
 

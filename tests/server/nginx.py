@@ -15,12 +15,10 @@ import os
 import shutil
 import ssl
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from tests.server.harness import ROOT, free_port
+from tests.server.harness import ROOT, free_port, stop_process, wait_healthy
 
 NGINX = Path("/usr/sbin/nginx")
 CONF = ROOT / "deploy" / "nginx" / "perudo.conf"
@@ -123,25 +121,14 @@ class Nginx:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nginx exited: {(self.dir / 'error.log').read_text()}")
-            try:
-                with urllib.request.urlopen(
-                    self.url + "/healthz", timeout=1, context=self.tls()
-                ) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"nginx did not answer: {(self.dir / 'error.log').read_text()}")
+        wait_healthy(
+            self.proc,
+            self.url + "/healthz",
+            lambda: (self.dir / "error.log").read_text(),
+            seconds=15,
+            context=self.tls(),
+        )
+        return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        stop_process(self.proc)

@@ -20,8 +20,6 @@ from tests.server.harness import (
     run,
 )
 
-FIRST_DEAL = "update"
-
 
 def _table(c: Client) -> dict[str, Any]:
     assert c.table is not None
@@ -70,16 +68,31 @@ def _assert_no_leak(
     return checked
 
 
+async def _ann_and_bo(
+    server: ServerProcess, *, bot: bool = False, start: bool = False, **table: Any
+) -> tuple[dict[str, Any], dict[str, Any], Client, Client]:
+    """A table of Ann (its creator and host, seat 0) and Bo (seat 1), both connected; an easy
+    bot in seat 2 if ``bot``; the game started if ``start``. Returns both HTTP answers too."""
+    t = server.create_table(**table)
+    j = server.join(t["table_id"], "Bo")
+    ann = await Client(server, t["table_id"], t["token"]).connect()
+    bo = await Client(server, t["table_id"], j["token"]).connect()
+    if bot:
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.until(lambda: _table(ann)["seats"][2] is not None)
+    if start:
+        await ann.send({"type": "start"})
+        await _started(ann)
+        await _started(bo)
+    return t, j, ann, bo
+
+
 # -- the host ------------------------------------------------------------------------------
 
 
 def test_only_the_host_starts_the_game_and_manages_bots(server: ServerProcess) -> None:
     async def go() -> None:
-        t = server.create_table(seats=4, dice=1)
-        tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
+        _, _, ann, bo = await _ann_and_bo(server, seats=4, dice=1)
         assert _table(bo)["host"] == 0
         assert [s["host"] for s in _table(bo)["seats"] if s] == [True, False]
         for msg in (
@@ -107,11 +120,7 @@ def test_only_the_host_starts_the_game_and_manages_bots(server: ServerProcess) -
 
 def test_a_host_who_leaves_before_the_game_passes_the_role_on(server: ServerProcess) -> None:
     async def go() -> None:
-        t = server.create_table(seats=3, dice=1)
-        tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
+        _, _, ann, bo = await _ann_and_bo(server, seats=3, dice=1)
         await ann.send({"type": "leave"})
         await bo.until(lambda: _table(bo)["seats"][0] is None)
         assert _table(bo)["host"] == 1
@@ -131,11 +140,8 @@ def test_an_absent_host_passes_the_role_to_someone_here(server: ServerProcess) -
     """The harness's drop grace is 1 s: a host gone that long hands the role on."""
 
     async def go() -> None:
-        t = server.create_table(seats=3, dice=1)
+        t, _, ann, bo = await _ann_and_bo(server, seats=3, dice=1)
         tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
         await ann.close()
         await bo.until(lambda: _table(bo)["host"] == 1, timeout=10)
         # Ann comes back: she is a guest now, and the host can hand the role back.
@@ -156,15 +162,8 @@ def test_the_host_removes_only_an_absent_player_and_a_bot_plays_their_seat(
     server: ServerProcess,
 ) -> None:
     async def go() -> None:
-        t = server.create_table(seats=3, dice=2)
+        t, j, ann, bo = await _ann_and_bo(server, bot=True, start=True, seats=3, dice=2)
         tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
-        await ann.send({"type": "add_bot", "level": "easy"})
-        await ann.until(lambda: _table(ann)["seats"][2] is not None)
-        await ann.send({"type": "start"})
-        await _started(ann)
         await ann.send({"type": "remove_seat", "seat": 1})
         err = await ann.error()
         assert err["code"] == "not_absent" and "Bo" in err["message"]
@@ -192,15 +191,7 @@ def test_leaving_during_a_game_hands_the_seat_to_a_bot_and_leaks_nothing(
     server: ServerProcess,
 ) -> None:
     async def go() -> None:
-        t = server.create_table(seats=3, dice=2)
-        tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
-        await ann.send({"type": "add_bot", "level": "easy"})
-        await ann.until(lambda: _table(ann)["seats"][2] is not None)
-        await ann.send({"type": "start"})
-        await _started(bo)
+        _, _, ann, bo = await _ann_and_bo(server, bot=True, start=True, seats=3, dice=2)
         assert bo.view is not None and bo.view["hand"]
         await bo.send({"type": "leave"})
         await bo.next(lambda m: m["type"] == "seat")
@@ -223,13 +214,7 @@ def test_leaving_during_a_game_hands_the_seat_to_a_bot_and_leaks_nothing(
 
 def test_the_host_leaving_during_a_game_passes_the_role_on(server: ServerProcess) -> None:
     async def go() -> None:
-        t = server.create_table(seats=2, dice=1)
-        tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
-        await ann.send({"type": "start"})
-        await _started(bo)
+        _, _, ann, bo = await _ann_and_bo(server, start=True, seats=2, dice=1)
         await ann.send({"type": "leave"})
         await bo.until(lambda: _table(bo)["host"] == 1 and _table(bo)["seats"][0]["kind"] == "bot")
         await play_until_over([bo], random.Random(5))
@@ -244,16 +229,10 @@ def test_at_a_table_where_nobody_takes_the_seat_leaving_concedes(server: ServerP
     (no hand revealed), the others play on; with two left, the other wins at once."""
 
     async def go() -> None:
-        t = server.create_table(seats=3, dice=2, vacated="nobody")
-        tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        ann = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
+        _, _, ann, bo = await _ann_and_bo(
+            server, bot=True, start=True, seats=3, dice=2, vacated="nobody"
+        )
         assert _table(ann)["vacated"] == "nobody"
-        await ann.send({"type": "add_bot", "level": "easy"})
-        await ann.until(lambda: _table(ann)["seats"][2] is not None)
-        await ann.send({"type": "start"})
-        await _started(bo)
         await bo.act("concede")
         assert "leave your seat" in (await bo.error())["message"]
         await bo.send({"type": "leave"})
@@ -272,12 +251,7 @@ def test_at_a_table_where_nobody_takes_the_seat_leaving_concedes(server: ServerP
         game_id = _table(ann)["game_id"]
         assert _assert_no_leak(server, game_id, bo, seat_before=1) > 3
         # Two players: the one who stays wins when the other leaves.
-        t2 = server.create_table(seats=2, dice=2, vacated="nobody")
-        j2 = server.join(t2["table_id"], "Cy")
-        ann2 = await Client(server, t2["table_id"], t2["token"]).connect()
-        cy = await Client(server, t2["table_id"], j2["token"]).connect()
-        await ann2.send({"type": "start"})
-        await _started(cy)
+        _, _, ann2, cy = await _ann_and_bo(server, start=True, seats=2, dice=2, vacated="nobody")
         await ann2.send({"type": "leave"})
         await cy.until(lambda: cy.view is not None and cy.view["winner"] == 1)
         await cy.until(lambda: _table(cy)["status"] == "finished" and _table(cy)["host"] == 1)
@@ -292,16 +266,9 @@ def test_at_a_table_where_nobody_takes_the_seat_leaving_concedes(server: ServerP
 
 def test_a_seat_moves_to_another_device_and_the_old_one_watches(server: ServerProcess) -> None:
     async def go() -> None:
-        t = server.create_table(seats=3, dice=2)
+        t, _, laptop, bo = await _ann_and_bo(server, bot=True, start=True, seats=3, dice=2)
         tid = t["table_id"]
-        j = server.join(tid, "Bo")
-        laptop = await Client(server, tid, t["token"]).connect()
-        bo = await Client(server, tid, j["token"]).connect()
         watcher = await Client(server, tid).connect()
-        await laptop.send({"type": "add_bot", "level": "easy"})
-        await laptop.until(lambda: _table(laptop)["seats"][2] is not None)
-        await laptop.send({"type": "start"})
-        await _started(laptop)
         await laptop.send({"type": "transfer_seat"})
         offer = await laptop.next(lambda m: m["type"] == "seat_transfer")
         assert offer["seat"] == 0 and offer["expires_in"] == 600
