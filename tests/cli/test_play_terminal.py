@@ -152,9 +152,9 @@ def test_end_of_input_says_goodbye_and_exits_zero(terminal, english):
     term = terminal([*GAME, "--lang", "en"])
     term.expect_text(english.t("prompt.turn"))
     term.child.sendeof()
-    term.expect_text(english.t("bye"))
     term.expect_text(english.t("save.prompt_partial"))  # a terminal is offered to save
     term.child.sendeof()
+    term.expect_text(english.t("bye"))  # and told goodbye after the question
     assert term.finish() == 0
     assert "Traceback" not in term.text
 
@@ -163,11 +163,11 @@ def test_ctrl_c_says_goodbye_and_exits_zero(terminal, english, tmp_path):
     term = terminal([*GAME, "--lang", "en"])
     term.expect_text(english.t("prompt.turn"))
     term.child.sendintr()
-    term.expect_text(english.t("bye"))
     term.expect_text(english.t("save.prompt_partial"))
     path = tmp_path / "so-far.json"
     term.sendline(str(path))
     term.expect_text(english.t("save.done", path=str(path)))
+    term.expect_text(english.t("bye"))
     assert term.finish() == 0
     assert "Traceback" not in term.text and "KeyboardInterrupt" not in term.text
     record = GameRecord.loads(path.read_text(encoding="utf-8"))
@@ -184,8 +184,8 @@ def test_ctrl_c_while_the_bots_think_exits_zero_and_saves_to_the_save_option(
         [re.escape(english.t("rolloff.throw", dice="")), re.escape(english.t("prompt.turn"))]
     )
     term.child.sendintr()
-    term.expect_text(english.t("bye"))
     term.expect_text(english.t("save.done", path=str(path)))
+    term.expect_text(english.t("bye"))
     assert term.finish() == 0
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == "perudo-record"
 
@@ -248,9 +248,9 @@ def test_play_with_no_options_starts_the_default_game(terminal):
     assert "라운드 · 주사위 20개" in screen
     assert all(f"봇 {n}" in screen for n in (1, 2, 3))
     term.sendline("종료")
-    term.expect_text(ko.t("bye"))
     term.expect_text(ko.t("save.prompt_partial"))
     term.sendline("")
+    term.expect_text(ko.t("bye"))
     assert term.finish() == 0
 
 

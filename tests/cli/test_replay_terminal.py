@@ -56,7 +56,7 @@ def test_replay_all_prints_every_round_and_the_winner(terminal, english, saved, 
     text = term.text
     rounds = re.findall(r"─ Round (\d+)", text)
     assert [int(r) for r in rounds] == [r.round for r in finished.past]
-    assert english.t("over.winner", who=f"Seat {finished.winner}") in text
+    assert english.t("over.winner", who=f"Seat {finished.winner + 1}") in text  # from 1
     assert english.t("replay.end") in text
 
 
@@ -68,9 +68,9 @@ def test_replay_marks_hands_revealed_at_the_table_and_hands_kept_hidden(terminal
     for block, record in zip(blocks, finished.past, strict=True):
         order = {r.seat: k for k, r in enumerate(record.result.reveals, 1)}
         for seat in order:
-            assert re.search(rf"Seat {seat} .*revealed at the table \(#{order[seat]}\)", block)
+            assert re.search(rf"Seat {seat + 1} .*revealed at the table \(#{order[seat]}\)", block)
         for seat in record.result.hidden:
-            assert re.search(rf"Seat {seat} .*never revealed at the table$", block, re.M)
+            assert re.search(rf"Seat {seat + 1} .*never revealed at the table$", block, re.M)
             assert "Kept hidden, never shown: " in block
 
 

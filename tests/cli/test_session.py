@@ -174,7 +174,7 @@ def test_a_failed_save_is_reported_not_raised(tmp_path):
         rules=PERUDO, players=3, level="easy", seed=5, delay=0, save=tmp_path / "no" / "x.json"
     )
     session = Session(config, Console(file=out, width=80, color_system=None), read=lambda p: "quit")
-    assert session.run() == 0
+    assert session.run() == 1  # reported, not raised; with nobody to ask again, exit status 1
     assert "Could not save to" in out.getvalue()
 
 

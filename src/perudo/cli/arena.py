@@ -31,8 +31,13 @@ def arena(
     out: Annotated[Path | None, typer.Option(help="Write the figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Draw the figures to this PNG.")] = None,
 ) -> None:
-    """Pit bots against each other: seats rotate every game; prints win rates with 95%
-    Wilson intervals, mean finishing places and OpenSkill ratings."""
+    """Pit bots against each other and print win rates, places and ratings.
+
+    Seats rotate every game; the figures are win rates with 95% Wilson intervals, mean
+    finishing places and OpenSkill ratings. The --out and --plot files are checked before any
+    game is played.
+    """
+    import importlib.util
     import os
     import time
 
@@ -44,6 +49,8 @@ def arena(
     from perudo.arena.report import plot as draw
     from perudo.core import find_ruleset
 
+    from .paths import check_output
+
     console = Console()
     if not console.is_terminal:  # piped or captured: room for the whole table
         console = Console(width=120)
@@ -53,6 +60,14 @@ def arena(
             ruleset = dataclasses.replace(ruleset, dice_per_player=dice)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--rules/--dice") from None
+    out = check_output(out, "--out", overwrite=True)
+    plot = check_output(plot, "--plot", overwrite=True)
+    if plot is not None and plot.suffix.lower() != ".png":
+        raise typer.BadParameter(f"{plot}: the chart is a PNG; name it ….png", param_hint="--plot")
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise typer.BadParameter(
+            "drawing needs matplotlib: pip install 'perudo[research]'", param_hint="--plot"
+        )
     names = _split(bots)
     workers = jobs or (os.cpu_count() or 1)
     start = time.perf_counter()
@@ -83,11 +98,16 @@ def arena(
         f"lineup: {', '.join(result.lineup)} (turned one seat each game); "
         f"{elapsed:.1f} s on {workers} processes"
     )
-    if out is not None:
-        write_json(result, out)
-        console.print(f"figures written to {out}")
+    try:  # checked before the games; a disk that fills up meanwhile is still told plainly
+        if out is not None:
+            write_json(result, out)
+            console.print(f"figures written to {out}")
+        if plot is not None:
+            draw(result, plot)
+    except OSError as err:
+        console.print(f"could not write {err.filename}: {err.strerror}", style="bold red")
+        raise typer.Exit(1) from None
     if plot is not None:
-        draw(result, plot)
         console.print(f"chart drawn to {plot}")
 
 

@@ -1,11 +1,30 @@
 """The ``perudo`` command: one typer app; each command lives in its own module.
 
 The command modules are imported inside the commands so that ``perudo --help`` stays fast.
+``perudo --version`` prints the version. A flag (``--ascii``, ``--memory``) is listed in the
+help as a flag, with no ``<bool>`` value after it (typer's rich help would print one).
 """
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+from typer.core import TyperOption
+
+from perudo import __version__
+
+
+def _flag_type(self: TyperOption, ctx: object) -> str | None:
+    """An option's value type for the help, or nothing for a flag: ``--ascii``, not
+    ``--ascii <bool>`` (a flag takes no value)."""
+    if self.is_flag:
+        return None
+    return _OPTION_TYPE(self, ctx)  # type: ignore[arg-type]
+
+
+_OPTION_TYPE = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
 app = typer.Typer(
     help="Perudo (Dudo, Liar's Dice, Bluff): play, pit bots against each other, benchmark.",
@@ -14,8 +33,21 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"perudo {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Perudo (Dudo, Liar's Dice, Bluff): play, pit bots against each other, benchmark."""
 
 

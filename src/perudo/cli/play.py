@@ -1,7 +1,11 @@
 """``perudo play``: a person plays Perudo against bots in the terminal.
 
 The loop lives in :mod:`perudo.cli.tui.session`; this module reads the options, checks them
-(an unknown rule set, level or language is refused with the known ones listed) and starts it.
+before anything is played (an unknown rule set, level or language is refused with the known ones
+listed; a ``--save`` path that cannot be written, or an existing file without ``--overwrite``, is
+refused at once; a ``--resume`` record that does not replay says which move and why) and starts
+it. Seats are counted from 1 for people. An output that is not UTF-8 gets ASCII drawing
+(:mod:`perudo.cli.tui.plain`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ def play(
         str, typer.Option(help="Rule set: perudo, perudo_calza, liars_dice, bluff, …")
     ] = "perudo",
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
-    level: Annotated[str, typer.Option(help="Bot level: easy, medium or hard.")] = "medium",
+    level: Annotated[
+        str, typer.Option(help="Bot level: easy, medium, hard or expert (the solver's).")
+    ] = "medium",
     seed: Annotated[
         int | None,
         typer.Option(help="Seed for reproducible dice and bots (default: system randomness)."),
@@ -31,7 +37,10 @@ def play(
         int | None, typer.Option(help="Dice per player (default: the rule set's, 5).")
     ] = None,
     memory: Annotated[
-        bool, typer.Option(help="Memory mode (P-40): other players' dice counts are not shown.")
+        bool,
+        typer.Option(
+            metavar="", help="Memory mode (P-40): other players' dice counts are not shown."
+        ),
     ] = False,
     name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
     lang: Annotated[
@@ -42,26 +51,48 @@ def play(
         float, typer.Option(min=0.0, help="Seconds of pause before each bot acts.")
     ] = 0.8,
     save: Annotated[
-        Path | None, typer.Option(help="Write the game record (JSON) to this file at the end.")
+        Path | None,
+        typer.Option(help="Write the game record (JSON) to this file at the end (checked first)."),
     ] = None,
-    seat: Annotated[int, typer.Option(help="Your seat (0 = first).")] = 0,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", metavar="", help="Let --save replace an existing file.")
+    ] = False,
+    seat: Annotated[int, typer.Option(help="Your seat, from 1.")] = 1,
+    calza_ask: Annotated[
+        str,
+        typer.Option(
+            help="When to offer you calza out of turn: likely (only when the bid has at least "
+            "a 1 in 4 chance of being exact), always (after every bid), or never."
+        ),
+    ] = "likely",
     ascii_only: Annotated[
         bool,
-        typer.Option("--ascii", help="Draw with plain ASCII (for terminals without box drawing)."),
+        typer.Option(
+            "--ascii",
+            metavar="",
+            help="Draw with plain ASCII (chosen by itself when the output is not UTF-8).",
+        ),
     ] = False,
-    from_record: Annotated[
+    resume: Annotated[
         Path | None,
-        typer.Option(hidden=True, help="Continue the game in this record (tests, teaching)."),
+        typer.Option(
+            "--resume",
+            "--from-record",
+            help="Go on with a game saved by --save or at the save question: same table, same "
+            "names, your seat.",
+        ),
     ] = None,
 ) -> None:
     """Play Perudo against the computer."""
     from rich.console import Console
 
     from perudo.core import GameRecord, PerudoError, find_ruleset
-    from perudo.i18n import LANGS, detect_lang
+    from perudo.i18n import LANGS, detect_lang, refusal_text
     from perudo.registry import bot_names
 
-    from .tui.session import PlayConfig, Session
+    from .paths import check_output
+    from .tui.plain import PlainStream, can_encode, output_encoding
+    from .tui.session import CALZA_ASK, PlayConfig, Session
 
     try:
         ruleset = find_ruleset(rules)
@@ -78,25 +109,48 @@ def play(
             "(P-1)",
             param_hint="--players",
         )
-    if level.strip().lower() not in bot_names():
+    level = level.strip().lower()
+    if level not in bot_names():
         raise typer.BadParameter(
             f"unknown level {level!r}; known: {', '.join(bot_names())}", param_hint="--level"
+        )
+    if calza_ask not in CALZA_ASK:
+        raise typer.BadParameter(
+            f"{calza_ask!r}: choose {', '.join(CALZA_ASK)}", param_hint="--calza-ask"
         )
     language = detect_lang() if lang is None else lang.strip().lower()
     if language not in LANGS:
         raise typer.BadParameter(
             f"no messages for {lang!r}; known: {', '.join(LANGS)}", param_hint="--lang"
         )
+    save = check_output(save, "--save", overwrite=overwrite)
     start = None
-    if from_record is not None:
+    seat_index = seat - 1
+    if resume is not None:
         try:
-            start = GameRecord.loads(from_record.read_text(encoding="utf-8"))
+            start = GameRecord.loads(resume.read_text(encoding="utf-8"))
             start.replay()
-        except (OSError, PerudoError, ValueError) as err:
-            raise typer.BadParameter(str(err), param_hint="--from-record") from None
+        except PerudoError as err:
+            why = refusal_text("en", err.code, err.params, lambda s: f"seat {s + 1}")
+            raise typer.BadParameter(why, param_hint="--resume") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise typer.BadParameter(
+                f"cannot read {resume}: {err}", param_hint="--resume"
+            ) from None
+        humans = [i for i, info in enumerate(start.seats) if info.kind == "human"]
+        if humans and seat == 1:
+            seat_index = humans[0]
     table = start.num_players if start is not None else players
-    if not 0 <= seat < table:
-        raise typer.BadParameter(f"seat {seat} is not at a {table}-seat table", param_hint="--seat")
+    if not 0 <= seat_index < table:
+        raise typer.BadParameter(
+            f"seat {seat} is not at a {table}-seat table (seats 1–{table})", param_hint="--seat"
+        )
+    encoding = output_encoding()
+    utf8 = encoding.startswith("utf") or os.environ.get("PERUDO_UNICODE") == "1"
+    if not utf8:
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+        if not can_encode("두도 dubito è", encoding):
+            language = "en" if language == "ko" else language  # Hangul cannot be shown at all
     config = PlayConfig(
         rules=ruleset,
         players=players,
@@ -107,20 +161,16 @@ def play(
         delay=delay,
         save=save,
         lang=language,
-        ascii_only=ascii_only or not _can_draw(),
-        seat=seat,
+        ascii_only=ascii_only or not utf8,
+        seat=seat_index,
         start=start,
+        calza_ask=calza_ask,
     )
-    console = Console(highlight=False, emoji=False)
+    stream = PlainStream(sys.stdout) if config.ascii_only else sys.stdout
+    console = Console(file=stream, highlight=False, emoji=False)  # type: ignore[arg-type]
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     code = Session(config, console, interactive=interactive).run()
     raise typer.Exit(code)
-
-
-def _can_draw() -> bool:
-    """Whether the output can carry box drawing and dice (a UTF-8 stream)."""
-    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
-    return encoding.startswith("utf") or os.environ.get("PERUDO_UNICODE") == "1"
 
 
 def register(app: typer.Typer) -> None:

@@ -1,15 +1,20 @@
 """``perudo replay``: show a saved game record round by round.
 
-Every hand is shown as the record holds it, marked revealed at the table (P-21) or hidden.
+Every hand is shown as the record holds it, marked revealed at the table (P-21) or hidden. A file
+that is not a game record, or a record whose moves do not replay, gets a clear message in the
+viewer's language and exit status 1, never a traceback.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["register", "replay"]
 
@@ -20,20 +25,25 @@ def replay(
     ],
     show_all: Annotated[
         bool,
-        typer.Option("--all", help="Print every round at once instead of waiting for Enter."),
+        typer.Option(
+            "--all", metavar="", help="Print every round at once instead of waiting for Enter."
+        ),
     ] = False,
     lang: Annotated[
         str | None,
         typer.Option(help="Language: en, ko or it (default: from the locale, else en)."),
     ] = None,
-    ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw with plain ASCII.")] = False,
+    ascii_only: Annotated[
+        bool, typer.Option("--ascii", metavar="", help="Draw with plain ASCII.")
+    ] = False,
 ) -> None:
     """Play a saved game back, round by round (Enter for the next round)."""
     from rich.console import Console
 
     from perudo.core import GameRecord, NotationError
-    from perudo.i18n import LANGS, detect_lang, load_catalog
+    from perudo.i18n import LANGS, detect_lang, load_catalog, refusal_text
 
+    from .tui.plain import PlainStream, output_encoding
     from .tui.replay import Replayer
 
     language = detect_lang() if lang is None else lang.strip().lower()
@@ -41,20 +51,30 @@ def replay(
         raise typer.BadParameter(
             f"no messages for {lang!r}; known: {', '.join(LANGS)}", param_hint="--lang"
         )
+    utf8 = output_encoding().startswith("utf")
+    if not utf8:
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+        language = "en" if language == "ko" else language  # Hangul cannot be shown at all
     cat = load_catalog(language)
-    console = Console(highlight=False, emoji=False)
+    stream = PlainStream(sys.stdout) if ascii_only or not utf8 else sys.stdout
+    console = Console(file=stream, highlight=False, emoji=False)  # type: ignore[arg-type]
     try:
         record = GameRecord.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, NotationError) as err:
-        console.print(
-            cat.t("replay.unreadable", path=str(file), error=str(err)),
-            style="bold red",
-            soft_wrap=True,
-        )
-        raise typer.Exit(1) from None
+    except NotationError as err:
+        why = refusal_text(language, err.code, err.params, lambda s: cat.t("seat.generic", n=s + 1))
+        _unreadable(console, cat.t("replay.unreadable", path=str(file), error=why))
+    except UnicodeDecodeError:
+        _unreadable(console, cat.t("replay.not_text", path=str(file)))
+    except OSError as err:
+        _unreadable(console, cat.t("replay.unreadable", path=str(file), error=err.strerror or err))
     pause = not show_all and sys.stdin.isatty()
-    code = Replayer(record, console, cat, pause=pause, ascii_only=ascii_only).run()
+    code = Replayer(record, console, cat, pause=pause, ascii_only=ascii_only or not utf8).run()
     raise typer.Exit(code)
+
+
+def _unreadable(console: Console, message: str) -> NoReturn:
+    console.print(message, style="bold red", soft_wrap=True)
+    raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,11 @@ __all__ = ["exploit", "register", "solve"]
 _RULES_HELP = "Rule set preset (perudo, liars_dice, liars_dice_openspiel, …)."
 
 
+def win_chance(value: float) -> float:
+    """The chance to win a round whose value (+1 won, −1 lost) is ``value``."""
+    return (1.0 + value) / 2.0
+
+
 def _rules(name: str) -> RuleSet:
     from perudo.core import find_ruleset
 
@@ -35,8 +40,12 @@ def _rules(name: str) -> RuleSet:
 def _pair(text: str, option: str, *, flags: bool = False) -> tuple[int, int]:
     parts = [p.strip() for p in text.replace("v", ",").split(",")]
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        what = "0 or 1 for the opener, then the other player" if flags else "two dice counts"
-        raise typer.BadParameter(f"{text!r}: expected {what}, like 1,0", param_hint=option)
+        what, like = (
+            ("0 or 1 for the opener, then the other player", "1,0")
+            if flags
+            else ("the dice of the opener, then of the other player", "2,1")
+        )
+        raise typer.BadParameter(f"{text!r}: expected {what}, like {like}", param_hint=option)
     a, b = int(parts[0]), int(parts[1])
     if flags and not {a, b} <= {0, 1}:
         raise typer.BadParameter(f"{text!r}: each flag is 0 or 1", param_hint=option)
@@ -60,7 +69,11 @@ def _print_solution(sol: Solution, elapsed: float, peak_mib: float) -> None:
 
     g = sol.game
     table = Table(title=g.describe(), show_header=False)
-    table.add_row("value for the opener", f"{sol.value:+.9f}")
+    table.add_row(
+        "value for the opener",
+        f"{sol.value:+.9f} per round (+1 a round won, −1 lost): wins "
+        f"{win_chance(sol.value):.2%} of rounds",
+    )
     lo, hi = sol.value_bounds
     table.add_row("value bounds", f"[{lo:+.9f}, {hi:+.9f}]")
     table.add_row("exploitability", f"{sol.exploitability:.3e}")
@@ -288,7 +301,14 @@ def exploit(
         sol = _solve_round_cli(game, method, target, None, None, False, quiet)
     console = Console()
     table = Table(title=f"{game.describe()}: best responses")
-    for col in ("player", "seat", "best response", "equilibrium", "gain", "views asked"):
+    for col in (
+        "player",
+        "seat",
+        "best response",
+        "equilibrium",
+        "gain",
+        "views asked",
+    ):
         table.add_column(col)
     table.add_row(
         "solver",
@@ -324,9 +344,13 @@ def exploit(
             )
     console.print(table)
     console.print(
-        f"game value for the opener {sol.value:+.9f}; exploitability of the solver's strategy "
-        f"{sol.exploitability:.2e}. 'best response' is what a player best-responding to the "
-        "listed player wins per round (±1 for a round won or lost)."
+        "Every value is the responder's, per round (+1 a round won, −1 lost): the responder "
+        "plays the other seat and best-responds to the listed player. 'best response' is what "
+        "it wins, 'equilibrium' what it would win at the equilibrium (−v against the opener, "
+        "+v against the other player), 'gain' the difference. "
+        f"Game value for the opener v = {sol.value:+.9f} (the opener wins "
+        f"{win_chance(sol.value):.2%} of rounds); exploitability of the solver's strategy "
+        f"{sol.exploitability:.2e}."
     )
 
 

@@ -47,7 +47,7 @@ from .events import (
     event_to_json,
     visible_to,
 )
-from .record import GameRecord
+from .record import GameRecord, SeatInfo
 from .resolve import next_seat, reveal_order
 from .rules import (
     BLUFF,
@@ -105,6 +105,7 @@ __all__ = [
     "RoundResolved",
     "RoundStarted",
     "RuleSet",
+    "SeatInfo",
     "SetAside",
     "apply",
     "bid_refusal",

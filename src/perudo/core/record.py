@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from .actions import Action, parse_action
 from .engine import apply, start_game
@@ -25,30 +25,54 @@ from .errors import IllegalActionError, NotationError
 from .rules import RuleSet, preset_name
 from .state import GameState, LogEntry
 
-__all__ = ["RECORD_FORMAT", "GameRecord"]
+__all__ = ["RECORD_FORMAT", "GameRecord", "SeatInfo"]
 
 RECORD_FORMAT: Final = "perudo-record"
 RECORD_VERSION: Final = 1
 
 
 @dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sat at a seat: for the people reading a record (the rules never look at it)."""
+
+    name: str
+    kind: Literal["human", "bot"] = "bot"
+    level: str | None = None
+    """A bot's level (``easy`` … ``expert``); ``None`` for a person."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "level": self.level}
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A whole game: replay it with :meth:`replay`."""
+    """A whole game: replay it with :meth:`replay`.
+
+    ``seats`` (one :class:`SeatInfo` per seat, or none) and ``software`` (the program and
+    version that played it) are optional: they tell people who was who.
+    """
 
     rules: RuleSet
     num_players: int
     rolloff: tuple[tuple[int, ...], ...]
     moves: tuple[LogEntry, ...]
+    seats: tuple[SeatInfo, ...] = ()
+    software: str | None = None
 
     @classmethod
-    def from_state(cls, state: GameState) -> GameRecord:
-        """The record of the game that led to ``state``.
+    def from_state(
+        cls, state: GameState, *, seats: tuple[SeatInfo, ...] = (), software: str | None = None
+    ) -> GameRecord:
+        """The record of the game that led to ``state`` (with who sat where, if given).
 
-        :raises ValueError: for a state made by ``start_round`` (it has no roll-off).
+        :raises ValueError: for a state made by ``start_round`` (it has no roll-off), or seats
+            that are not one per player.
         """
         if not state.rolloff:
             raise ValueError("a state made by start_round has no game record (no roll-off)")
-        return cls(state.rules, state.num_players, state.rolloff, state.moves())
+        if seats and len(seats) != state.num_players:
+            raise ValueError(f"{len(seats)} seats given for {state.num_players} players")
+        return cls(state.rules, state.num_players, state.rolloff, state.moves(), seats, software)
 
     def replay(self, upto: int | None = None) -> GameState:
         """Apply the moves (the first ``upto`` of them) from the start.
@@ -75,7 +99,7 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; ``json.dumps`` it to save."""
-        return {
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "preset": preset_name(self.rules),
@@ -84,6 +108,11 @@ class GameRecord:
             "rolloff": [list(t) for t in self.rolloff],
             "moves": [{"seat": seat, "action": str(action)} for seat, action in self.moves],
         }
+        if self.seats:
+            data["seats"] = [seat.to_json() for seat in self.seats]
+        if self.software is not None:
+            data["software"] = self.software
+        return data
 
     def dumps(self) -> str:
         """The record as JSON text."""
@@ -178,9 +207,47 @@ class GameRecord:
                     params={"move": i + 1, "cause": {"code": err.code, "params": err.params}},
                 ) from None
             moves.append((seat, action))
-        return cls(rules, players, tuple(tuple(t) for t in rolloff_data), tuple(moves))
+        software = data.get("software")
+        if software is not None and not isinstance(software, str):
+            raise NotationError("the record's software must be text", code="record.software")
+        return cls(
+            rules,
+            players,
+            tuple(tuple(t) for t in rolloff_data),
+            tuple(moves),
+            _seats(data.get("seats", []), players),
+            software,
+        )
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
         """Read a record from JSON text (same as :meth:`from_json`)."""
         return cls.from_json(text)
+
+
+def _seats(data: object, players: int) -> tuple[SeatInfo, ...]:
+    """The record's optional ``seats``: none, or one ``{name, kind, level}`` per player."""
+    if data == []:
+        return ()
+    if not isinstance(data, list) or len(data) != players:
+        raise NotationError(
+            f"the record's seats must be a list of {players} seats",
+            code="record.seats",
+            params={"players": players},
+        )
+    seats = []
+    for i, seat in enumerate(data):
+        if (
+            not isinstance(seat, Mapping)
+            or not isinstance(seat.get("name"), str)
+            or seat.get("kind", "bot") not in ("human", "bot")
+            or not isinstance(seat.get("level"), (str, type(None)))
+        ):
+            raise NotationError(
+                f"seat {i + 1} of the record must be an object with a name, a kind (human or "
+                "bot) and a level",
+                code="record.seat",
+                params={"number": i + 1},
+            )
+        seats.append(SeatInfo(seat["name"], seat.get("kind", "bot"), seat.get("level")))
+    return tuple(seats)

@@ -16,6 +16,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "input.aces": ["aces", "ace", "ones"],
     "input.help": ["help", "h", "?"],
     "input.quit": ["quit", "exit", "q"],
+    "input.yes": ["y", "yes"],
+    "input.end": ["end"],
     "input.skip": ["n", "no", "skip"],
     # The games' own words.
     "word.dudo": "dudo",
@@ -128,6 +130,19 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.now": "(now {n})",
     "elim.other": "{who} is out of the game.",
     "elim.you": "You are out of the game. The bots play on to the end.",
+    "bot.thinking": "{who} is thinking…",
+    "rolloff.tie": "A tie for the highest die ({face}: {who}): everyone rolls again.",
+    "prompt.out": "Enter: watch the bots play on · end: skip to the result · q: leave> ",
+    "out.skipping": "Skipping to the result…",
+    "out.help": "Press Enter to watch, type end to skip to the result, or q to leave.",
+    "elim.you_last": "You are out of the game.",
+    "save.exists": "{path} already exists. Replace it? (y/N) ",
+    "save.again": "Try another file name (Enter to skip): ",
+    "loss.short": "The bid was {n} too high, so {who} loses {n:die/dice} (loss by the difference).",
+    "loss.over": (
+        "There were {n} more than the bid, so {who} loses {n:die/dice} (loss by the difference)."
+    ),
+    "loss.exact": "The bid was exactly right, so everyone but {who} loses one die.",
     "next_opener": "Next round's opener: {who}.",
     # The end.
     "over.winner": "{who} wins the game!",
@@ -139,6 +154,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.failed": "Could not save to {path}: {error}",
     # Replay.
     "replay.title": "Replay: {rules}, {players} players, {moves:move/moves}",
+    "replay.seats": "Players: {seats}",
+    "replay.human": "{who} (person)",
+    "replay.bot": "{who} (bot, {level})",
+    "replay.software": "Played with {software}.",
+    "replay.not_text": "Cannot read {path}: it is not a text file (UTF-8).",
     "replay.unreadable": "Cannot read {path}: {error}",
     "replay.bad": "This record cannot start: {error}",
     "replay.bad_move": "Move {n} ({who}: {action}) is not legal: {error}",
@@ -249,6 +269,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.move": "Move {move} of the record is not an object with an action.",
     "refusal.record.move_seat": (
         "Move {move} of the record: the seat must be a whole number or " "null."
+    ),
+    "refusal.record.software": "The record's software must be text.",
+    "refusal.record.seats": "The record's seats must be a list of {players} seats.",
+    "refusal.record.seat": (
+        "Seat {number} of the record needs a name, a kind (human or bot) and a " "level."
     ),
     "refusal.record.move_action": "Move {move} of the record: {cause}",
     "word.chance": "the dice",

@@ -16,6 +16,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "input.aces": ["teste d'azteco", "testa d'azteco", "teste", "assi"],
     "input.help": ["aiuto"],
     "input.quit": ["esci"],
+    "input.yes": ["s", "sì", "si"],
+    "input.end": ["fine"],
     "input.skip": ["salta"],
     # Le parole del gioco.
     "word.dudo": "dubito",
@@ -131,6 +133,23 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.now": "(ora {n:dado/dadi})",
     "elim.other": "Eliminato: {who}.",
     "elim.you": "Sei eliminato. I bot giocano fino alla fine.",
+    "bot.thinking": "{who} sta pensando…",
+    "rolloff.tie": "Pareggio sul valore più alto ({face}: {who}): si rilancia tutti.",
+    "prompt.out": "Invio: guarda i bot · fine: vai al risultato · esci: esci> ",
+    "out.skipping": "Si salta al risultato…",
+    "out.help": "Premi Invio per guardare, scrivi fine per andare al risultato, o esci per uscire.",
+    "elim.you_last": "Sei fuori dal gioco.",
+    "save.exists": "{path} esiste già. Sostituirlo? (s/N) ",
+    "save.again": "Prova un altro nome di file (Invio per saltare): ",
+    "loss.short": (
+        "La puntata superava di {n} i dadi trovati: {who} perde {n:dado/dadi} (perdita per "
+        "differenza)."
+    ),
+    "loss.over": (
+        "C'erano {n:dado/dadi} in più della puntata: {who} perde {n:dado/dadi} (perdita per "
+        "differenza)."
+    ),
+    "loss.exact": "La puntata era esatta: tutti tranne {who} perdono un dado.",
     "next_opener": "Apertura del prossimo giro: {who}.",
     # La fine.
     "over.winner": "Vince la partita: {who}!",
@@ -142,6 +161,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.failed": "Impossibile salvare in {path}: {error}",
     # Rivedere.
     "replay.title": "Replay: {rules}, {players} giocatori, {moves:mossa/mosse}",
+    "replay.seats": "Giocatori: {seats}",
+    "replay.human": "{who} (persona)",
+    "replay.bot": "{who} (bot, {level})",
+    "replay.software": "Giocata con {software}.",
+    "replay.not_text": "Impossibile leggere {path}: non è un file di testo (UTF-8).",
     "replay.unreadable": "Impossibile leggere {path}: {error}",
     "replay.bad": "Questa registrazione non può iniziare: {error}",
     "replay.bad_move": "La mossa {n} ({who}: {action}) non è valida: {error}",
@@ -264,6 +288,14 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.move": "La mossa {move} della registrazione non è un oggetto con un'azione.",
     "refusal.record.move_seat": (
         "Mossa {move} della registrazione: il posto deve essere un intero o null."
+    ),
+    "refusal.record.software": "Il software della registrazione deve essere un testo.",
+    "refusal.record.seats": (
+        "I posti della registrazione devono essere una lista di {players} " "posti."
+    ),
+    "refusal.record.seat": (
+        "Il posto {number} della registrazione richiede un nome, un tipo (persona o bot) "
+        "e un livello."
     ),
     "refusal.record.move_action": "Mossa {move} della registrazione: {cause}",
     "word.chance": "i dadi",

@@ -16,6 +16,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "input.aces": ["조커", "에이스"],
     "input.help": ["도움말", "도움"],
     "input.quit": ["종료", "그만"],
+    "input.yes": ["예", "네", "응"],
+    "input.end": ["끝"],
     "input.skip": ["아니", "아니요", "건너뛰기"],
     # 게임의 말.
     "word.dudo": "두도",
@@ -128,6 +130,21 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.now": "(이제 {n}개)",
     "elim.other": "{who} 탈락.",
     "elim.you": "탈락했습니다. 봇들이 끝까지 계속합니다.",
+    "bot.thinking": "{who:이/가} 생각하는 중…",
+    "rolloff.tie": "가장 높은 눈 {face}에서 비겼습니다 ({who}): 모두 다시 굴립니다.",
+    "prompt.out": "Enter: 계속 보기 · 끝: 결과로 건너뛰기 · 종료: 나가기> ",
+    "out.skipping": "결과로 건너뜁니다…",
+    "out.help": (
+        "Enter를 누르면 계속 보고, 끝을 입력하면 결과로 건너뛰고, 종료를 입력하면 나갑니다."
+    ),
+    "elim.you_last": "탈락했습니다.",
+    "save.exists": "{path:이/가} 이미 있습니다. 바꿀까요? (예/아니요) ",
+    "save.again": "다른 파일 이름을 입력하세요 (건너뛰려면 Enter): ",
+    "loss.short": "비드가 {n}개 많았으므로 {who:이/가} 주사위 {n}개를 잃습니다 (차이만큼 잃기).",
+    "loss.over": (
+        "비드보다 {n}개 더 있었으므로 {who:이/가} 주사위 {n}개를 잃습니다 (차이만큼 잃기)."
+    ),
+    "loss.exact": "비드가 정확히 맞았으므로 {who}만 빼고 모두 주사위 하나를 잃습니다.",
     "next_opener": "다음 라운드 시작: {who}",
     # 끝.
     "over.winner": "승자: {who}!",
@@ -139,6 +156,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.failed": "{path}에 저장하지 못했습니다: {error}",
     # 다시 보기.
     "replay.title": "다시 보기: {rules}, {players}명, {moves}수",
+    "replay.seats": "참가자: {seats}",
+    "replay.human": "{who} (사람)",
+    "replay.bot": "{who} (봇, {level})",
+    "replay.software": "{software:으로/로} 플레이했습니다.",
+    "replay.not_text": "{path:을/를} 읽을 수 없습니다: 텍스트 파일(UTF-8)이 아닙니다.",
     "replay.unreadable": "{path:을/를} 읽을 수 없습니다: {error}",
     "replay.bad": "이 기록은 시작할 수 없습니다: {error}",
     "replay.bad_move": "{n}번째 수 ({who}: {action})가 규칙에 맞지 않습니다: {error}",
@@ -249,6 +271,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.moves": "기록의 수는 목록이어야 합니다.",
     "refusal.record.move": "기록의 {move}번째 수에 행동이 없습니다.",
     "refusal.record.move_seat": "기록의 {move}번째 수: 자리는 정수나 null이어야 합니다.",
+    "refusal.record.software": "기록의 소프트웨어 정보는 글이어야 합니다.",
+    "refusal.record.seats": "기록의 자리 정보는 {players}개 자리의 목록이어야 합니다.",
+    "refusal.record.seat": (
+        "기록의 {number}번 자리에는 이름, 종류(사람 또는 봇), 수준이 있어야 합니다."
+    ),
     "refusal.record.move_action": "기록의 {move}번째 수: {cause}",
     "word.chance": "주사위",
 }

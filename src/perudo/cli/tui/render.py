@@ -360,10 +360,16 @@ class Painter:
             names = ", ".join(self.who(s) for s in result.hidden)
             out.append(Text("  " + cat.t("reveal.hidden", who=names), style="dim"))
         out.append(Text(self._verdict(result), style="bold"))
+        why = self._loss_reason(result)
+        if why is not None:
+            out.append(Text(why))
         for seat, change in result.changes:
             out.append(Text(self._change(seat, change, counts[seat]), style="yellow"))
+        left = sum(1 for c in counts if c)
         for seat in result.eliminated:
-            key = "elim.you" if seat == self.me else "elim.other"
+            # "the bots play on" only when two or more are left to play
+            you = "elim.you" if left >= 2 else "elim.you_last"
+            key = "elim.other" if seat != self.me else you
             out.append(Text(cat.t(key, who=self.who(seat)), style="bold red"))
         if result.next_opener is not None:
             out.append(Text(cat.t("next_opener", who=self.who(result.next_opener))))
@@ -380,6 +386,17 @@ class Painter:
         if result.holds:
             return cat.t("verdict.dudo_holds", **fields)
         return cat.t("verdict.dudo_fails", **fields)
+
+    def _loss_reason(self, result: RoundResolved) -> str | None:
+        """Why the dice were lost under Bluff's loss by the difference (V-4)."""
+        if self.rules.loss != "difference" or result.kind != "dudo" or result.bid is None:
+            return None
+        q, count = result.bid.quantity, result.count
+        if count < q:
+            return self.cat.t("loss.short", n=q - count, who=self.who(result.target))
+        if count > q:
+            return self.cat.t("loss.over", n=count - q, who=self.who(result.caller))
+        return self.cat.t("loss.exact", who=self.who(result.target))
 
     def _change(self, seat: int, change: int, left: int) -> str:
         cat = self.cat

@@ -4,6 +4,11 @@ A record holds every hand, revealed or not (it is the table's trusted side,
 :class:`~perudo.core.GameRecord`), so the replay shows them all, but it marks which hands were
 actually revealed at the table after the challenge (P-21: in order, until the bid was proven)
 and which stayed hidden from the players for good.
+
+Players are named as the record says (``seats``: names, who was the person, the bots' levels);
+a record without them shows "Seat 1" … "Seat N". A record that does not replay stops at the
+first move that is not legal ("Move 12 (…) is not legal: …", in the viewer's language) after
+showing the round so far, with exit status 1.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from perudo.core import (
     apply,
     start_game,
 )
-from perudo.i18n import Catalog
+from perudo.i18n import Catalog, refusal_text
 
 from .render import Painter, _pad
 from .words import Command, InputError, read_input
@@ -69,7 +74,9 @@ class Replayer:
         self.cat = cat
         self.read = read
         self.pause = pause
-        names = [cat.t("seat.generic", n=s) for s in range(record.num_players)]
+        names = [cat.t("seat.generic", n=s + 1) for s in range(record.num_players)]
+        if record.seats:
+            names = [info.name for info in record.seats]
         self.painter = Painter(
             cat, record.rules, names, me=None, ascii_only=ascii_only, width=min(console.width, 100)
         )
@@ -98,10 +105,20 @@ class Replayer:
                 style="bold",
             )
         )
+        if rec.seats:
+            seats = [
+                cat.t("replay.human", who=info.name)
+                if info.kind == "human"
+                else cat.t("replay.bot", who=info.name, level=info.level or "?")
+                for info in rec.seats
+            ]
+            self.console.print(cat.t("replay.seats", seats=" · ".join(seats)))
+        if rec.software:
+            self.console.print(cat.t("replay.software", software=rec.software), style="dim")
         try:
             state = start_game(rec.rules, rec.num_players, rec.rolloff)
-        except (IllegalActionError, ValueError) as err:
-            self.console.print(Text(cat.t("replay.bad", error=str(err)), style="bold red"))
+        except IllegalActionError as err:
+            self.console.print(Text(cat.t("replay.bad", error=self._why(err)), style="bold red"))
             return 1
         for throw in state.rolloff:
             dice = " · ".join(f"{p.who(s)} {d}" for s, d in enumerate(throw))
@@ -115,12 +132,22 @@ class Replayer:
                 state, events = apply(state, action, seat)
             except IllegalActionError as err:
                 if current is not None:
+                    current.last = before  # the round as far as it went
                     self._show_round(current)
-                who = cat.t("replay.chance") if seat is None else p.who(seat)
+                if seat is None:
+                    who = cat.t("replay.chance")
+                elif 0 <= seat < rec.num_players:
+                    who = p.who(seat)
+                else:
+                    who = cat.t("seat.generic", n=seat + 1)
                 self.console.print(
                     Text(
                         cat.t(
-                            "replay.bad_move", n=i + 1, who=who, action=str(action), error=str(err)
+                            "replay.bad_move",
+                            n=i + 1,
+                            who=who,
+                            action=str(action),
+                            error=self._why(err),
                         ),
                         style="bold red",
                     )
@@ -168,6 +195,16 @@ class Replayer:
             self.console.print(Text(cat.t("replay.unfinished"), style="bold"))
         self.console.print(cat.t("replay.end"))
         return 0
+
+    def _why(self, err: IllegalActionError) -> str:
+        """The core's refusal in the viewer's language, naming the record's players."""
+        names = self.painter.names
+        return refusal_text(
+            self.cat.lang,
+            err.code,
+            err.params,
+            lambda s: names[s] if 0 <= s < len(names) else self.cat.t("seat.generic", n=s + 1),
+        )
 
     def _show_round(self, rnd: _Round) -> None:
         cat, p = self.cat, self.painter

@@ -12,10 +12,20 @@ Calza out of turn (P-50): in each calza window (after a bid, and after a V-9 re-
 standing bid), the seats that may call calza are asked in the order of
 :func:`~perudo.core.calza_callers` (P-53, left of the bidder first); the person is asked with a
 short prompt that takes Enter to go on. The two-player palifico choice (P-34) is asked of the
-person when it is theirs and announced when a bot makes it.
+person when it is theirs and announced when a bot makes it. Whether the person is offered calza
+at all is their setting (``calza_ask``): ``likely`` (the default) stops the game only when the
+standing bid has at least a 1 in 4 chance of being exactly right from what they see, ``always``
+after every bid, ``never`` not at all.
 
-Leaving: ``quit``, end of input and Ctrl-C all end the game cleanly (a goodbye, exit status 0);
-when the person sits at a terminal they are offered to save the record on the way out.
+While a bot decides, a transient "Bot 2 is thinking…" line shows (the expert may take seconds).
+When the person is knocked out and two or more bots are left, they choose to watch the rest,
+skip to the result, or leave.
+
+Leaving: ``quit``, end of input and Ctrl-C all end the game cleanly; when the person sits at a
+terminal they are offered to save the record on the way out, then told goodbye. Saving never
+overwrites a file without asking, and after a failed save the question is asked again; a
+``--save`` that fails at the end (without a terminal to ask) exits with status 1. A record keeps
+who sat where (names, the person's seat, the bots' levels) and the program's version.
 """
 
 from __future__ import annotations
@@ -26,10 +36,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from rich.console import Console
 from rich.text import Text
 
+from perudo import __version__
 from perudo.bots import Bot
 from perudo.core import (
     Action,
@@ -49,6 +61,7 @@ from perudo.core import (
     RoundResolved,
     RoundStarted,
     RuleSet,
+    SeatInfo,
     apply,
     check_action,
     roll_off,
@@ -56,7 +69,7 @@ from perudo.core import (
     view,
     visible_to,
 )
-from perudo.i18n import load_catalog, refusal_text
+from perudo.i18n import LANGS, load_catalog, refusal_text
 from perudo.registry import make_bot
 from perudo.sim.driver import run
 
@@ -64,7 +77,12 @@ from .hint import chance
 from .render import Painter
 from .words import Command, InputError, read_input
 
-__all__ = ["PlayConfig", "Session"]
+__all__ = ["CALZA_ASK", "CALZA_LIKELY", "PlayConfig", "Session"]
+
+CALZA_ASK: Final = ("likely", "always", "never")
+"""When the person is offered calza out of turn (``PlayConfig.calza_ask``)."""
+CALZA_LIKELY: Final = 0.25
+"""``likely``: offer calza when the bid is exactly right with at least this chance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +105,10 @@ class PlayConfig:
     seat: int = 0
     """The person's seat."""
     start: GameRecord | None = None
-    """Continue from this record instead of a new game (for tests and teaching)."""
+    """Continue from this record instead of a new game (``perudo play --resume``); its seats
+    (names, levels) are kept."""
+    calza_ask: str = "likely"
+    """When to offer the person calza out of turn: one of :data:`CALZA_ASK`."""
 
 
 class _Quit(Exception):
@@ -134,14 +155,26 @@ class Session:
         self.rng: random.Random = (
             random.Random(config.seed) if config.seed is not None else secrets.SystemRandom()
         )
-        self.bots: dict[int, Bot] = {
-            s: make_bot(config.level, None if config.seed is None else config.seed * 100 + s)
+        seats = config.start.seats if config.start is not None else ()
+        self.levels = {
+            s: (seats[s].level or config.level) if seats else config.level
             for s in range(players)
             if s != self.me
         }
-        names = [self.cat.t("seat.bot", n=s) for s in range(players)]
+        self.bots: dict[int, Bot] = {
+            s: make_bot(level, None if config.seed is None else config.seed * 100 + s)
+            for s, level in self.levels.items()
+        }
+        # Bots are numbered 1, 2, … around the table, skipping the person's seat.
+        names = [self.cat.t("seat.bot", n=s + (s < self.me)) for s in range(players)]
         names[self.me] = config.name or self.cat.t("seat.you")
+        if seats:
+            names = [info.name for info in seats]
+            if config.name:
+                names[self.me] = config.name
         self.names = names
+        self.fast = False
+        """The person, knocked out, chose to skip to the result: nothing shown until the end."""
         self.painter = Painter(
             self.cat,
             rules,
@@ -156,18 +189,17 @@ class Session:
     # The game ------------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play to the end (or until the person leaves); 0 in every case."""
+        """Play to the end (or until the person leaves): 0, or 1 when a ``--save`` failed."""
         try:
             self._play()
         except (KeyboardInterrupt, EOFError, _Quit) as why:
             _release_output(self.console)
             if not isinstance(why, _Quit):
                 self.console.print()
+            saved = self._save(leaving=True)
             self.console.print(self.cat.t("bye"), style="bold")
-            self._save(leaving=True)
-            return 0
-        self._save(leaving=False)
-        return 0
+            return 0 if saved else 1
+        return 0 if self._save(leaving=False) else 1
 
     def _play(self) -> None:
         start = self.cfg.start
@@ -187,20 +219,55 @@ class Session:
     def _act(self, state: GameState, seat: int) -> PlayerAction:
         if seat == self.me:
             return self._ask_turn(state)
-        self.sleep(self.cfg.delay)
-        return self.bots[seat].act(view(state, seat))
+        if not self.fast:
+            self.sleep(self.cfg.delay)
+        return self._thinking(seat, lambda: self.bots[seat].act(view(state, seat)))
+
+    def _thinking(self, seat: int, decide: Callable[[], PlayerAction]) -> PlayerAction:
+        """A bot's decision, with a transient "thinking…" line on a terminal."""
+        if self.fast or not self.console.is_terminal:
+            return decide()
+        spinner = "simpleDots" if self.cfg.ascii_only else "dots"
+        with self.console.status(self.cat.t("bot.thinking", who=self.names[seat]), spinner=spinner):
+            return decide()
 
     def _calza(self, state: GameState, seat: int) -> bool:
         """Whether ``seat`` calls calza in the open window (P-50, P-53)."""
         if seat == self.me:
+            if self.cfg.calza_ask == "never":
+                return False
+            if self.cfg.calza_ask == "likely":
+                v = view(state, self.me)
+                if v.bid is None or chance(v, v.bid).exactly < CALZA_LIKELY:
+                    return False
             return self._ask_calza(state)
         return self.bots[seat].call_calza(view(state, seat))
 
     def _step(self, state: GameState, seat: int | None, action: Action) -> GameState:
         new, events = apply(state, action, seat)
         self.state = new
+        if self.fast:
+            self._show([e for e in events if isinstance(e, GameOver)], new)
+            return new
         self._show(events, new)
+        knocked_out = any(isinstance(e, RoundResolved) and self.me in e.eliminated for e in events)
+        if knocked_out and not new.is_over and self.interactive:
+            self._after_knock_out()
         return new
+
+    def _after_knock_out(self) -> None:
+        """Watch the bots play on (Enter), skip to the result, or leave (P-23)."""
+        while True:
+            got = self._prompt("prompt.out")
+            if isinstance(got, Command) and got.kind == "quit":
+                raise _Quit
+            if isinstance(got, Command) and got.kind == "end":
+                self.fast = True
+                self.console.print(self.cat.t("out.skipping"))
+                return
+            if isinstance(got, Command) and got.kind == "skip":
+                return
+            self.console.print(self.cat.t("out.help"))
 
     # Asking the person ---------------------------------------------------------------------
 
@@ -301,6 +368,10 @@ class Session:
         for throw in state.rolloff:
             dice = " · ".join(f"{self.names[s]} {d}" for s, d in enumerate(throw))
             self.console.print(self.cat.t("rolloff.throw", dice=dice))
+            top = max(throw)
+            tied = [self.names[s] for s, d in enumerate(throw) if d == top]
+            if len(tied) > 1:  # P-2: a tie for highest, everyone rolls again
+                self.console.print(self.cat.t("rolloff.tie", who=", ".join(tied), face=top))
         self.console.print(self.cat.t("rolloff.opens", who=self.names[state.opener]))
 
     def _show_round_start(self, state: GameState) -> None:
@@ -362,28 +433,58 @@ class Session:
 
     # Saving --------------------------------------------------------------------------------
 
-    def _save(self, *, leaving: bool) -> None:
+    def _record(self, state: GameState) -> GameRecord:
+        """The game so far, with who sat where and the program's version."""
+        seats = tuple(
+            SeatInfo(name, "human", None) if s == self.me else SeatInfo(name, "bot", self.levels[s])
+            for s, name in enumerate(self.names)
+        )
+        return GameRecord.from_state(state, seats=seats, software=f"perudo {__version__}")
+
+    def _save(self, *, leaving: bool) -> bool:
+        """Save the record where ``--save`` says, or where the person answers; ``False`` only
+        when a ``--save`` could not be written and there is nobody to ask again."""
         state = self.state
         if state is None or not state.rolloff:
-            return
-        path = self.cfg.save
-        if path is None and self.interactive:
-            key = "save.prompt_partial" if leaving and not state.is_over else "save.prompt"
+            return True
+        text = self._record(state).dumps() + "\n"
+        if self.cfg.save is not None:
+            if self._write(self.cfg.save, text):
+                return True
+            if not self.interactive:
+                return False
+        if not self.interactive:
+            return True
+        key = "save.prompt_partial" if leaving and not state.is_over else "save.prompt"
+        while True:
             try:
                 answer = self.read(self.cat.t(key)).strip()
+                if not answer:
+                    return True
+                path = Path(answer).expanduser()
+                if path.is_file():
+                    reply = self.read(self.cat.t("save.exists", path=str(path))).strip().lower()
+                    if reply not in self._yes():
+                        continue
             except (KeyboardInterrupt, EOFError):
                 self.console.print()
-                return
-            path = Path(answer).expanduser() if answer else None
-        if path is None:
-            return
+                return True
+            if self._write(path, text):
+                return True
+            key = "save.again"
+
+    def _yes(self) -> frozenset[str]:
+        return frozenset(w for lang in LANGS for w in load_catalog(lang).words("input.yes"))
+
+    def _write(self, path: Path, text: str) -> bool:
         try:
-            path.write_text(GameRecord.from_state(state).dumps() + "\n", encoding="utf-8")
+            path.write_text(text, encoding="utf-8")
         except OSError as err:
             self.console.print(
                 Text(self.cat.t("save.failed", path=str(path), error=err.strerror or str(err))),
                 style="bold red",
                 soft_wrap=True,  # a path stays whole, to copy and paste
             )
-            return
+            return False
         self.console.print(self.cat.t("save.done", path=str(path)), soft_wrap=True)
+        return True

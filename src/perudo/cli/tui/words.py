@@ -39,9 +39,10 @@ __all__ = ["Command", "InputError", "read_input"]
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """Not a game action: ``help``, ``quit``, or ``skip`` (an empty line)."""
+    """Not a game action: ``help``, ``quit``, ``skip`` (an empty line), or ``end`` (skip to
+    the result, once the person is out)."""
 
-    kind: Literal["help", "quit", "skip"]
+    kind: Literal["help", "quit", "skip", "end"]
 
 
 class InputError(ValueError):
@@ -84,7 +85,13 @@ def read_input(text: str) -> PlayerAction | Command:
     clean = _SPACES.sub(" ", text.strip().lower().replace("’", "'")).rstrip("!.")
     if not clean:
         return Command("skip")
-    for key, command in (("input.help", "help"), ("input.quit", "quit"), ("input.skip", "skip")):
+    commands = (
+        ("input.help", "help"),
+        ("input.quit", "quit"),
+        ("input.skip", "skip"),
+        ("input.end", "end"),
+    )
+    for key, command in commands:
         if clean in _words(key):
             return Command(command)  # type: ignore[arg-type]
     simple: tuple[tuple[str, PlayerAction], ...] = (
