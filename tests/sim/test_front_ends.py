@@ -88,7 +88,8 @@ def _typed(action: PlayerAction) -> str:
 
 def via_terminal(rules: RuleSet, seed: int) -> GameRecord:
     n = _players(rules)
-    config = PlayConfig(rules=rules, players=n, level=LEVEL, seed=seed, delay=0)
+    # calza_ask="always": the person is asked in every calza window, as the arena asks its bots.
+    config = PlayConfig(rules=rules, players=n, level=LEVEL, seed=seed, delay=0, calza_ask="always")
     me = make_bot(LEVEL, seed * 100 + config.seat)
     session: Session
 
