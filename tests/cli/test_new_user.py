@@ -508,3 +508,31 @@ def test_refusals_in_italian_name_the_player_whose_turn_it_is(terminal, calza_pa
     term.expect([re.escape(it.t("save.prompt_partial"))])
     term.sendline("")
     assert term.finish() == 0
+
+
+def test_a_replay_of_a_game_with_a_concession_tells_it(tmp_path):
+    from perudo.core import Concede, apply
+
+    state = new_game_with_moves()
+    state, _ = apply(state, Concede(), 2)  # P-24: seat 3 gives up mid-round
+    path = tmp_path / "conceded.json"
+    path.write_text(GameRecord.from_state(state).dumps(), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path), "--all", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Seat 3 concedes the game: the round is void, nobody reveals." in text
+    assert "Seat 3 is out of the game." in text
+
+
+def new_game_with_moves():
+    from perudo import new_game
+
+    state = new_game(PERUDO, 3, random.Random(4))
+    return apply_bid(state)
+
+
+def apply_bid(state):
+    from perudo.core import apply, legal_actions
+
+    state, _ = apply(state, next(a for a in legal_actions(state) if isinstance(a, Bid)))
+    return state

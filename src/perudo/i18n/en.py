@@ -113,6 +113,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # The challenge.
     "reveal.title": "Checking {bid} (bid: {who} · {call}: {caller})",
     "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown.",
+    "reveal.concede": "{who} concedes the game: the round is void, nobody reveals.",
     "reveal.count": "{n} count · running {running}",
     "reveal.distinct": "{n:different face/different faces}",
     "reveal.hidden": "Kept hidden, never shown: {who}",

@@ -116,6 +116,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # La sfida.
     "reveal.title": "Verifica di {bid} (puntata: {who} · {call}: {caller})",
     "reveal.pass": "Verifica del passo di {who} ({caller}: dubito): si mostrano i dadi.",
+    "reveal.concede": "{who} abbandona la partita: il giro è annullato, nessuno mostra i dadi.",
     "reveal.count": "{n:valido/validi} · totale {running}",
     "reveal.distinct": "{n:valore diverso/valori diversi}",
     "reveal.hidden": "Rimasti coperti, mai mostrati: {who}",

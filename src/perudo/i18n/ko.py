@@ -113,6 +113,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # 도전.
     "reveal.title": "{bid} 확인 (비드: {who} · {call}: {caller})",
     "reveal.pass": "{who}의 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
+    "reveal.concede": "{who:이/가} 기권했습니다: 이번 라운드는 무효이고 아무도 공개하지 않습니다.",
     "reveal.count": "해당 {n}개 · 누적 {running}",
     "reveal.distinct": "서로 다른 눈 {n}개",
     "reveal.hidden": "끝까지 공개하지 않음: {who}",

@@ -327,6 +327,9 @@ class Painter:
         cat = self.cat
         out: list[RenderableType] = []
         face = result.bid.face if result.bid is not None else None
+        if result.kind == "concede":  # P-24: the round is void, nobody reveals
+            out.append(Text(cat.t("reveal.concede", who=self.who(result.caller)), style="bold"))
+            return [*out, *self._aftermath(result, counts)]
         if result.kind == "pass":
             title = cat.t(
                 "reveal.pass", caller=self.who(result.caller), who=self.who(result.target)
@@ -363,6 +366,12 @@ class Painter:
         why = self._loss_reason(result)
         if why is not None:
             out.append(Text(why))
+        return [*out, *self._aftermath(result, counts)]
+
+    def _aftermath(self, result: RoundResolved, counts: Sequence[int]) -> list[RenderableType]:
+        """Dice lost or gained, who is out, who opens next."""
+        cat = self.cat
+        out: list[RenderableType] = []
         for seat, change in result.changes:
             out.append(Text(self._change(seat, change, counts[seat]), style="yellow"))
         left = sum(1 for c in counts if c)
