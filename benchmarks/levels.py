@@ -37,8 +37,8 @@ import time
 from pathlib import Path
 
 from perudo import LIARS_DICE_OPENSPIEL, PERUDO
-from perudo.bots import LEVELS, make_bot
 from perudo.core import RuleSet
+from perudo.registry import LEVELS, make_bot
 from perudo.solve import RoundGame, Solution, solve_round
 from perudo.solve.exploit import exploit, policy_of
 
