@@ -536,3 +536,19 @@ def apply_bid(state):
 
     state, _ = apply(state, next(a for a in legal_actions(state) if isinstance(a, Bid)))
     return state
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bench-bots", "--bots", "nope"], "unknown bot 'nope'"),
+        (["bench-bots", "--rules", "nope"], "unknown rule set"),
+        (["bench", "--seconds", "-1"], "--seconds"),
+        (["arena", "--plot", "chart.svg", "--games", "1"], "the chart is a PNG"),
+    ],
+)
+def test_a_user_s_mistake_is_a_usage_error_never_a_traceback(args, message):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in _flat(result.output)
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)

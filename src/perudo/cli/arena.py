@@ -117,7 +117,7 @@ def bench_bots(
     ),
     rules: Annotated[str, typer.Option(help="Rule set preset.")] = "perudo_calza",
     players: Annotated[int, typer.Option(help="Seats (every seat plays the bot timed).")] = 6,
-    games: Annotated[int, typer.Option(help="Games per bot.")] = 4,
+    games: Annotated[int, typer.Option(min=1, help="Games per bot.")] = 4,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
 ) -> None:
     """Print each bot's decision time (p50, p95, max of act and out-of-turn calza calls)."""
@@ -126,8 +126,22 @@ def bench_bots(
 
     from perudo.arena.timing import time_bot
     from perudo.core import find_ruleset
+    from perudo.registry import bot_names
 
-    ruleset = find_ruleset(rules)
+    try:
+        ruleset = find_ruleset(rules)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--rules") from None
+    unknown = [name for name in _split(bots) if name not in bot_names()]
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown bot {unknown[0]!r}; known: {', '.join(bot_names())}", param_hint="--bots"
+        )
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise typer.BadParameter(
+            f"{players} players: these rules take {ruleset.min_players}–{ruleset.max_players}",
+            param_hint="--players",
+        )
     table = Table(
         title=f"decision time, {ruleset} · {players} players × {ruleset.dice_per_player} dice"
     )

@@ -53,7 +53,7 @@ def _root(
 
 @app.command()
 def bench(
-    seconds: float = typer.Option(2.0, help="Time per figure, in seconds."),
+    seconds: float = typer.Option(2.0, min=0.01, help="Time per figure, in seconds."),
 ) -> None:
     """Print random-playout throughput on one core (engine API and playout kernel)."""
     from perudo.bench.playouts import run
