@@ -126,7 +126,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.lose": "{who}: −1 die",
     "change.lose_n": "{who}: −{n} dice",
     "change.gain": "{who}: +1 die",
-    "change.capped": "{who}: already {max} dice, nothing gained",
+    "change.capped": "{who}: already {max:die/dice}, nothing gained",
     "change.left": "({n} left)",
     "change.now": "(now {n})",
     "elim.other": "{who} is out of the game.",
@@ -228,7 +228,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "The player whose turn is next cannot call calza: raise, or call dudo."
     ),
     "refusal.calza.only_to_act": (
-        "With these rules only the player whose turn it is may call " "calza."
+        "With these rules only the player whose turn it is may call calza."
     ),
     "refusal.pass.off": "Passing is not played with these rules.",
     "refusal.pass.opening": "The opener must bid: a pass takes the place of a raise.",
@@ -269,12 +269,12 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.moves": "The record's moves must be a list.",
     "refusal.record.move": "Move {move} of the record is not an object with an action.",
     "refusal.record.move_seat": (
-        "Move {move} of the record: the seat must be a whole number or " "null."
+        "Move {move} of the record: the seat must be a whole number or null."
     ),
     "refusal.record.software": "The record's software must be text.",
     "refusal.record.seats": "The record's seats must be a list of {players} seats.",
     "refusal.record.seat": (
-        "Seat {number} of the record needs a name, a kind (human or bot) and a " "level."
+        "Seat {number} of the record needs a name, a kind (human or bot) and a level."
     ),
     "refusal.record.move_action": "Move {move} of the record: {cause}",
     "word.chance": "the dice",

@@ -129,7 +129,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.lose": "{who}: −1 dado",
     "change.lose_n": "{who}: −{n} dadi",
     "change.gain": "{who}: +1 dado",
-    "change.capped": "{who}: già {max} dadi, nessun guadagno",
+    "change.capped": "{who}: già {max:dado/dadi}, nessun guadagno",
     "change.left": "({n:dado rimasto/dadi rimasti})",
     "change.now": "(ora {n:dado/dadi})",
     "elim.other": "Eliminato: {who}.",
@@ -283,7 +283,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "La registrazione ha {players} giocatori; le sue regole ne prevedono da {min} a {max}."
     ),
     "refusal.record.rolloff": (
-        "Il lancio iniziale della registrazione deve essere una lista di " "lanci."
+        "Il lancio iniziale della registrazione deve essere una lista di lanci."
     ),
     "refusal.record.moves": "Le mosse della registrazione devono essere una lista.",
     "refusal.record.move": "La mossa {move} della registrazione non è un oggetto con un'azione.",
@@ -292,7 +292,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.software": "Il software della registrazione deve essere un testo.",
     "refusal.record.seats": (
-        "I posti della registrazione devono essere una lista di {players} " "posti."
+        "I posti della registrazione devono essere una lista di {players} posti."
     ),
     "refusal.record.seat": (
         "Il posto {number} della registrazione richiede un nome, un tipo (persona o bot) "
