@@ -552,3 +552,11 @@ def test_a_user_s_mistake_is_a_usage_error_never_a_traceback(args, message):
     assert result.exit_code == 2, result.output
     assert message in _flat(result.output)
     assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+def test_korean_on_an_ascii_output_says_so_and_plays_in_english(terminal, english):
+    env = {"PYTHONIOENCODING": "ascii", "LANG": "C"}
+    term = terminal([*GAME, "--lang", "ko"], env=env)
+    term.expect_text(english.t("prompt.turn"))
+    assert "Korean cannot be shown in this output's encoding (ascii)" in term.text
+    assert _quit_and_skip_saving(term, english) == 0

@@ -91,7 +91,7 @@ def play(
     from perudo.registry import bot_names
 
     from .paths import check_output
-    from .tui.plain import PlainStream, can_encode, output_encoding
+    from .tui.plain import PlainStream, output_encoding, readable_language
     from .tui.session import CALZA_ASK, PlayConfig, Session
 
     try:
@@ -149,8 +149,7 @@ def play(
     utf8 = encoding.startswith("utf") or os.environ.get("PERUDO_UNICODE") == "1"
     if not utf8:
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
-        if not can_encode("두도 dubito è", encoding):
-            language = "en" if language == "ko" else language  # Hangul cannot be shown at all
+        language = readable_language(language, encoding)
     config = PlayConfig(
         rules=ruleset,
         players=players,

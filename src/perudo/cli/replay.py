@@ -43,7 +43,7 @@ def replay(
     from perudo.core import GameRecord, NotationError
     from perudo.i18n import LANGS, detect_lang, load_catalog, refusal_text
 
-    from .tui.plain import PlainStream, output_encoding
+    from .tui.plain import PlainStream, output_encoding, readable_language
     from .tui.replay import Replayer
 
     language = detect_lang() if lang is None else lang.strip().lower()
@@ -51,10 +51,11 @@ def replay(
         raise typer.BadParameter(
             f"no messages for {lang!r}; known: {', '.join(LANGS)}", param_hint="--lang"
         )
-    utf8 = output_encoding().startswith("utf")
+    encoding = output_encoding()
+    utf8 = encoding.startswith("utf")
     if not utf8:
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
-        language = "en" if language == "ko" else language  # Hangul cannot be shown at all
+        language = readable_language(language, encoding)
     cat = load_catalog(language)
     stream = PlainStream(sys.stdout) if ascii_only or not utf8 else sys.stdout
     console = Console(file=stream, highlight=False, emoji=False)  # type: ignore[arg-type]

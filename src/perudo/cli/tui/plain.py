@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from typing import Final, TextIO
 
-__all__ = ["PlainStream", "can_encode", "output_encoding", "to_ascii"]
+__all__ = ["PlainStream", "can_encode", "output_encoding", "readable_language", "to_ascii"]
 
 _SYMBOLS: Final = str.maketrans(
     {
@@ -84,6 +84,23 @@ def _fold(text: str, encoding: str) -> str:
         )
         out.append(bare if bare and can_encode(bare, encoding) else "?")
     return "".join(out)
+
+
+_SAMPLES: Final = {"ko": "두도 비드", "it": "è", "en": "a"}
+
+
+def readable_language(lang: str, encoding: str) -> str:
+    """``lang``, or English when the output's encoding cannot show that language's letters
+    (Korean on an ASCII or Latin-1 output; Italian only loses its accents, so it stays),
+    saying so on standard error."""
+    if lang == "ko" and not can_encode(_SAMPLES["ko"], encoding):
+        print(
+            f"Korean cannot be shown in this output's encoding ({encoding}); "
+            "the messages are in English.",
+            file=sys.stderr,
+        )
+        return "en"
+    return lang
 
 
 class PlainStream:
