@@ -30,8 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
+    """A TCP port free on every IPv4 address of the machine (some servers here listen on
+    ``0.0.0.0``, so a port free on loopback alone is not enough)."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("0.0.0.0", 0))
         return int(s.getsockname()[1])
 
 

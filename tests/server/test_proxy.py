@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from tests.server.harness import Client, ServerProcess
 
 from perudo.server import create_app
+from perudo.server.hosting import qr_svg
 from perudo.server.proxy import client_host
 from perudo.server.settings import Settings
 
@@ -141,6 +142,11 @@ def test_invite_links_are_absolute_on_the_public_url(
         return c.table
 
     assert asyncio.run(table_over_socket())["invite_url"] == want
+    # The invite link as a QR code for phones, on the public URL too.
+    with urllib.request.urlopen(f"{srv.url}/api/tables/{t['table_id']}/invite.svg") as r:
+        assert r.headers["content-type"] == "image/svg+xml"
+        assert r.read().decode() == qr_svg(want)
+    assert srv.http("GET", "/api/tables/nope/invite.svg")["status"] == 404
 
 
 def test_without_a_public_url_links_follow_the_address_the_request_came_to(

@@ -20,6 +20,8 @@ from tests.server.harness import (
     run,
 )
 
+from perudo.server.hosting import qr_svg
+
 
 def _table(c: Client) -> dict[str, Any]:
     assert c.table is not None
@@ -274,6 +276,7 @@ def test_a_seat_moves_to_another_device_and_the_old_one_watches(server: ServerPr
         assert offer["seat"] == 0 and offer["expires_in"] == 600
         assert offer["path"].startswith(f"/t/{tid}#transfer=")
         assert offer["url"] == server.url + offer["path"]
+        assert offer["qr"] == qr_svg(offer["url"]) and offer["qr"].startswith("<svg")
         secret = offer["path"].split("#transfer=", 1)[1]
         await asyncio.sleep(0.2)
         # The link goes to the seat holder's own connection only.

@@ -29,6 +29,7 @@ __all__ = [
     "interface_addresses",
     "lobby_urls",
     "public_settings",
+    "qr_svg",
     "qr_text",
 ]
 
@@ -103,6 +104,17 @@ def qr_text(url: str) -> str:
     out = io.StringIO()
     segno.make(url, error="l").terminal(out=out, compact=True)
     return out.getvalue()
+
+
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as inline SVG markup (black on white, a quiet zone of two modules),
+    for the page to show without a QR library of its own."""
+    import segno
+
+    svg: str = segno.make(url, error="m").svg_inline(
+        scale=4, border=2, dark="#000", light="#fff", title=url
+    )
+    return svg
 
 
 def banner(settings: Settings, addresses: list[str]) -> str:

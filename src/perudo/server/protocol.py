@@ -316,6 +316,8 @@ class SeatTransfer(_Msg):
     seat: int
     path: str
     url: str
+    qr: str
+    """A QR code of ``url`` (inline SVG) for the other device's camera."""
     expires_in: float
 
 

@@ -5,6 +5,7 @@ table.
 * ``GET /api/tables``: the lobby (public tables waiting or playing);
 * ``POST /api/tables``: create a table (its creator takes seat 0) → ``{table_id, seat, token}``;
 * ``GET /api/tables/{id}``: one table's public information;
+* ``GET /api/tables/{id}/invite.svg``: a QR code of the table's invite link;
 * ``POST /api/tables/{id}/join``: take a seat under a display name → ``{seat, token}``.
 
 Each table's answer carries ``invite`` (the path ``/t/{id}``) and ``invite_url``, the absolute
@@ -16,12 +17,13 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from perudo.core import PRESETS
 from perudo.registry import LEVELS
 
+from ..hosting import qr_svg
 from ..proxy import base_url, client_host
 from ..tables import TableConfig, TableError
 from .common import error_response, lobby_of, settings_of
@@ -122,6 +124,20 @@ async def get_table(request: Request, table_id: str) -> JSONResponse | dict[str,
     except TableError as err:
         return error_response(err)
     return {**info, "invite_url": invite_url(request, table_id)}
+
+
+@router.get("/api/tables/{table_id}/invite.svg", response_model=None)
+async def invite_qr(request: Request, table_id: str) -> Response:
+    """A QR code (SVG) of the table's invite link, for friends' phones to scan."""
+    try:
+        lobby_of(request).get(table_id)
+    except TableError as err:
+        return error_response(err)
+    return Response(
+        qr_svg(invite_url(request, table_id)),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @router.post("/api/tables/{table_id}/join", response_model=None)

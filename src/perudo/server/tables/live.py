@@ -40,6 +40,7 @@ from perudo.core import apply as apply_action
 
 from .. import protocol as p
 from ..connection import Connection, TokenBucket
+from ..hosting import qr_svg
 from ..settings import Settings
 from ..store import Store, StoreError, TableRow
 from . import presenter
@@ -645,9 +646,8 @@ class LiveTable:
             s.transfer_until = time.monotonic() + seconds
             path = f"/t/{self.id}#transfer={token}"
             url = self.settings.absolute(path, base)
-            conn.send(
-                p.SeatTransfer(seat=seat, path=path, url=url, expires_in=seconds).model_dump_json()
-            )
+            msg = p.SeatTransfer(seat=seat, path=path, url=url, qr=qr_svg(url), expires_in=seconds)
+            conn.send(msg.model_dump_json())
 
     async def _take_transfer(self, conn: Connection, transfer: str) -> int | None:
         """``conn`` presents a transfer token (under the lock): the seat moves to it with a
