@@ -126,6 +126,7 @@ def test_a_host_who_leaves_before_the_game_passes_the_role_on(server: ServerProc
         await ann.send({"type": "leave"})
         await bo.until(lambda: _table(bo)["seats"][0] is None)
         assert _table(bo)["host"] == 1
+        await ann.until(lambda: ann.seat is None)
         assert _seat_changes(ann) == [
             {"type": "seat", "seat": None, "token": None, "reason": "left"}
         ]
