@@ -29,6 +29,7 @@ from perudo.core import (
     RoundStarted,
     RuleSet,
     SetAside,
+    action_to_json,
     event_to_json,
     new_game,
     parse_action,
@@ -90,6 +91,24 @@ def test_notation_of_each_action() -> None:
     assert SetAside((6, 1, 2)) == SetAside((1, 2, 6))  # kept sorted
 
 
+def test_every_action_comes_structured_with_its_notation_for_a_display() -> None:
+    """A display (the web page) reads the kind and numbers and parses no notation."""
+    assert [action_to_json(a) for a in ACTIONS] == [
+        {"kind": "bid", "text": "3x5", "quantity": 3, "face": 5},
+        {"kind": "dudo", "text": "dudo"},
+        {"kind": "calza", "text": "calza"},
+        {"kind": "pass", "text": "pass"},
+        {"kind": "palifico", "text": "palifico"},
+        {"kind": "normal", "text": "normal"},
+        {"kind": "aside", "text": "aside 55", "dice": [5, 5]},
+        {"kind": "aside", "text": "aside 126", "dice": [1, 2, 6]},
+        {"kind": "deal", "text": "deal 1345 - 26", "hands": [[1, 3, 4, 5], [], [2, 6]]},
+        {"kind": "reroll", "text": "reroll 114", "dice": [1, 1, 4]},
+    ]
+    for a in ACTIONS:
+        assert parse_action(str(action_to_json(a)["text"])) == a
+
+
 def test_events_as_json() -> None:
     state = play(start_round(BLUFF, [[1, 2, 3, 4, 5], [2, 2, 6, 6, 6]]), "2x2")
     _, events = play_events(state, "aside 66", "reroll 123", "4x2", "dudo")
@@ -100,6 +119,7 @@ def test_events_as_json() -> None:
         "caller": 0,
         "target": 1,
         "bid": "4x2",
+        "bid_info": {"kind": "bid", "text": "4x2", "quantity": 4, "face": 2},
         "reveals": [
             {"seat": 1, "hand": [1, 2, 3, 6, 6], "count": 3},
             {"seat": 0, "hand": [1, 2, 3, 4, 5], "count": 1},
@@ -124,7 +144,12 @@ def test_events_as_json() -> None:
         data = event_to_json(event)
         assert data["type"] == kind
         assert json.loads(json.dumps(data)) == data
-    assert event_to_json(samples["action"]) == {"type": "action", "seat": 1, "action": "aside 66"}
+    assert event_to_json(samples["action"]) == {
+        "type": "action",
+        "seat": 1,
+        "action": "aside 66",
+        "action_info": {"kind": "aside", "text": "aside 66", "dice": [6, 6]},
+    }
     assert event_to_json(samples["round_started"])["dice_counts"] == [1, 3]
 
 

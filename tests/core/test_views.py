@@ -162,3 +162,24 @@ def test_p40_memory_mode_is_display_only_counts_stay_in_every_view() -> None:
     state = play(start_round(PERUDO, [[2, 3], [4], [5, 5, 6]]), "1x2")
     for seat in (None, 0, 1, 2):
         assert view(state, seat).to_json()["dice_counts"] == [2, 1, 3]
+
+
+def test_the_view_names_this_rounds_wild_face_and_gives_each_action_structured() -> None:
+    """P-15 / V-2 / P-31: the view says which face is wild this round (aces in Perudo, 6 in
+    Bluff, none in a palifico round), and each legal and past action comes structured beside
+    its notation, so a display decides no rule and parses no notation."""
+    perudo = play(start_round(PERUDO, HANDS), "2x4")
+    data = view(perudo, 1).to_json()
+    assert data["wild"] == 1
+    assert data["bid_info"] == {"kind": "bid", "text": "2x4", "quantity": 2, "face": 4}
+    assert data["actions_info"] == [data["bid_info"]]
+    assert [a["text"] for a in data["legal_info"]] == data["legal"]
+    assert {"kind": "dudo", "text": "dudo"} in data["legal_info"]
+    assert all(
+        (a["quantity"], a["face"]) == (int(a["text"].split("x")[0]), int(a["text"].split("x")[1]))
+        for a in data["legal_info"]
+        if a["kind"] == "bid"
+    )
+    assert view(start_round(BLUFF, HANDS), 0).to_json()["wild"] == 6
+    palifico = start_round(PERUDO, [[3], [1, 3, 3], [1, 1, 4]], palifico=True)
+    assert view(palifico, 0).to_json()["wild"] is None

@@ -19,6 +19,7 @@ from .actions import (
     PlayerAction,
     Reroll,
     SetAside,
+    action_to_json,
     parse_action,
 )
 from .bidding import bid_refusal, count_bid, count_hand, ordered_bids, raise_error, raises_after
@@ -107,6 +108,7 @@ __all__ = [
     "RuleSet",
     "SeatInfo",
     "SetAside",
+    "action_to_json",
     "apply",
     "bid_refusal",
     "calza_callers",

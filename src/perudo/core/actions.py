@@ -36,6 +36,7 @@ __all__ = [
     "PlayerAction",
     "Reroll",
     "SetAside",
+    "action_to_json",
     "parse_action",
 ]
 
@@ -281,3 +282,31 @@ def parse_action(text: str) -> Action:
             code="notation.action",
             params={"text": text},
         ) from None
+
+
+def action_to_json(action: Action) -> dict[str, object]:
+    """An action as structured JSON for a display that must not read the notation: ``kind``
+    (``bid``, ``dudo``, ``calza``, ``pass``, ``palifico``, ``normal``, ``aside``, ``deal``,
+    ``reroll``), ``text`` (the notation, ``str(action)``), and the numbers the kind has:
+    ``quantity`` and ``face`` for a bid, ``dice`` for a set-aside or a re-roll, ``hands`` for a
+    deal.
+
+    >>> action_to_json(Bid(3, 5))
+    {'kind': 'bid', 'text': '3x5', 'quantity': 3, 'face': 5}
+    >>> action_to_json(SetAside((5, 5)))
+    {'kind': 'aside', 'text': 'aside 55', 'dice': [5, 5]}
+    """
+    data: dict[str, object] = {"kind": "", "text": str(action)}
+    if isinstance(action, Bid):
+        data.update(kind="bid", quantity=action.quantity, face=action.face)
+    elif isinstance(action, ChoosePalifico):
+        data["kind"] = "palifico" if action.palifico else "normal"
+    elif isinstance(action, SetAside):
+        data.update(kind="aside", dice=list(action.dice))
+    elif isinstance(action, Reroll):
+        data.update(kind="reroll", dice=list(action.dice))
+    elif isinstance(action, Deal):
+        data.update(kind="deal", hands=[list(h) for h in action.hands])
+    else:
+        data["kind"] = str(action)  # dudo, calza, pass: the word is the kind
+    return data

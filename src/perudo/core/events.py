@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from .actions import Bid, PlayerAction
+from .actions import Bid, PlayerAction, action_to_json
 
 __all__ = [
     "ActionTaken",
@@ -188,7 +188,12 @@ def event_to_json(event: Event) -> dict[str, Any]:
     if isinstance(event, DiceRerolled):
         return {"type": "dice_rerolled", "seat": event.seat, "dice": list(event.dice)}
     if isinstance(event, ActionTaken):
-        return {"type": "action", "seat": event.seat, "action": str(event.action)}
+        return {
+            "type": "action",
+            "seat": event.seat,
+            "action": str(event.action),
+            "action_info": action_to_json(event.action),
+        }
     if isinstance(event, PalificoChosen):
         return {"type": "palifico_chosen", "seat": event.seat, "palifico": event.palifico}
     if isinstance(event, RoundResolved):
@@ -198,6 +203,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
             "caller": event.caller,
             "target": event.target,
             "bid": None if event.bid is None else str(event.bid),
+            "bid_info": None if event.bid is None else action_to_json(event.bid),
             "reveals": [_reveal_json(r) for r in event.reveals],
             "hidden": list(event.hidden),
             "count": event.count,

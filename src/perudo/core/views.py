@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Bid, PlayerAction
+from .actions import Bid, PlayerAction, action_to_json
+from .bidding import wild_active
 from .engine import legal_actions
 from .events import event_to_json
 from .rules import RuleSet
@@ -72,6 +73,11 @@ class PlayerView:
 
         ``past=False`` leaves out the finished rounds (the ``past`` key): they only grow, so a
         stream of views (the server's updates, a replay's frames) sends them once.
+
+        Each action also comes structured (:func:`~perudo.core.actions.action_to_json`) beside
+        its notation: ``bid_info``, ``actions_info``, ``legal_info``; and ``wild`` names the
+        face wild this round (P-15, P-31, V-2; ``None``: none). A display reads those and
+        parses no notation.
         """
         data: dict[str, Any] = {
             "seat": self.seat,
@@ -86,14 +92,18 @@ class PlayerView:
             "palifico": self.palifico,
             "palifico_used": list(self.palifico_used),
             "bid": None if self.bid is None else str(self.bid),
+            "bid_info": None if self.bid is None else action_to_json(self.bid),
+            "wild": wild_active(self.rules, self.palifico),
             "bidder": self.bidder,
             "passer": self.passer,
             "must_raise": self.must_raise,
             "actions": [[s, str(a)] for s, a in self.actions],
+            "actions_info": [action_to_json(a) for _, a in self.actions],
             "past": [round_to_json(r) for r in self.past] if past else None,
             "winner": self.winner,
             "rolloff": [list(t) for t in self.rolloff],
             "legal": [str(a) for a in self.legal],
+            "legal_info": [action_to_json(a) for a in self.legal],
         }
         if not past:
             del data["past"]
@@ -107,6 +117,7 @@ def round_to_json(record: RoundRecord) -> dict[str, Any]:
         "opener": record.opener,
         "palifico": record.palifico,
         "actions": [[s, str(a)] for s, a in record.actions],
+        "actions_info": [action_to_json(a) for _, a in record.actions],
         "shown": [list(s) for s in record.shown],
         "result": event_to_json(record.result),
     }

@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .payloads import ChatEntry, Event, Hint, ReplayData, RoundInfo, TableInfo, View
+
 __all__ = [
     "Act",
     "AddBot",
@@ -42,12 +44,14 @@ __all__ = [
     "RemoveSeat",
     "SeatChanged",
     "SeatTransfer",
+    "ServerMessage",
     "Snapshot",
     "Start",
     "Sync",
     "TableMessage",
     "TransferSeat",
     "Update",
+    "json_schema",
     "parse_client_message",
 ]
 
@@ -243,15 +247,15 @@ class Snapshot(_Msg):
 
     type: Literal["snapshot"] = "snapshot"
     version: int
-    table: dict[str, Any]
+    table: TableInfo
     seat: int | None
     """The receiver's seat (``None``: spectator)."""
-    view: dict[str, Any] | None
+    view: View | None
     """``view(state, seat).to_json()`` for the current game (``None`` before the first)."""
-    hint: dict[str, Any] | None
+    hint: Hint | None
     timer: float | None = None
     """Seconds left on the turn timer of the seat to act (``None``: no timer running)."""
-    chat: list[dict[str, Any]]
+    chat: list[ChatEntry]
 
 
 class Update(_Msg):
@@ -264,12 +268,12 @@ class Update(_Msg):
 
     type: Literal["update"] = "update"
     version: int
-    events: list[dict[str, Any]]
-    view: dict[str, Any] | None
-    hint: dict[str, Any] | None
+    events: list[Event]
+    view: View | None
+    hint: Hint | None
     timer: float | None = None
     """Seconds left on the turn timer of the seat to act (``None``: no timer running)."""
-    past_tail: list[dict[str, Any]] = []
+    past_tail: list[RoundInfo] = []
 
 
 class TableMessage(_Msg):
@@ -282,13 +286,13 @@ class TableMessage(_Msg):
 
     type: Literal["table"] = "table"
     version: int
-    table: dict[str, Any]
+    table: TableInfo
 
 
 class ChatMessage(_Msg):
     type: Literal["chat"] = "chat"
     version: int
-    entry: dict[str, Any]
+    entry: ChatEntry
 
 
 class ErrorMessage(_Msg):
@@ -331,3 +335,39 @@ class SeatChanged(_Msg):
     seat: int | None
     token: str | None = None
     reason: Literal["transferred_in", "transferred_out", "left", "removed"]
+
+
+ServerMessage = Annotated[
+    Snapshot
+    | Update
+    | TableMessage
+    | ChatMessage
+    | ErrorMessage
+    | Pong
+    | SeatTransfer
+    | SeatChanged,
+    Field(discriminator="type"),
+]
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of what the server sends: ``ServerMessage`` (every WebSocket message to a
+    client) and ``ReplayData`` (a finished game's replay), under ``$defs``, with the client's
+    messages as ``ClientMessage``. Served at ``/api/protocol.schema.json``."""
+    defs: dict[str, Any] = {}
+    roots: dict[str, Any] = {}
+    for name, tp in (
+        ("ServerMessage", ServerMessage),
+        ("ClientMessage", ClientMessage),
+        ("ReplayData", ReplayData),
+    ):
+        schema = TypeAdapter(tp).json_schema(ref_template="#/$defs/{model}")
+        defs.update(schema.pop("$defs", {}))
+        roots[name] = schema
+    defs.update(roots)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Perudo wire protocol",
+        "$defs": defs,
+        "oneOf": [{"$ref": "#/$defs/ServerMessage"}],
+    }

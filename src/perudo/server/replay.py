@@ -13,6 +13,7 @@ from perudo.core import (
     Deal,
     Reroll,
     RuleSet,
+    action_to_json,
     apply,
     event_to_json,
     parse_action,
@@ -50,7 +51,7 @@ def replay_frames(game: GameRow) -> dict[str, Any]:
         elif isinstance(action, Reroll):
             move = {"seat": None, "action": "reroll"}
         else:
-            move = {"seat": seat, "action": str(action)}
+            move = {"seat": seat, "action": str(action), "action_info": action_to_json(action)}
         data = view(state, None).to_json(past=i == len(game.moves))
         frames.append(
             {

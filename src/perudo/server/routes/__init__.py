@@ -13,6 +13,7 @@
 * :mod:`.socket`: the table socket ``/ws/tables/{id}``: :mod:`perudo.server.protocol`
   messages; a bad message gets an ``error`` reply and changes nothing, the connection and the
   table live on;
+* :mod:`.wire`: ``GET /api/protocol.schema.json`` (the JSON Schema of the wire);
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
   the settings of a request).
 """
@@ -23,7 +24,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from . import games, health, pages, socket, tables
+from . import games, health, pages, socket, tables, wire
 
 __all__ = ["register_routes"]
 
@@ -44,6 +45,6 @@ def register_routes(app: FastAPI) -> None:
             {"error": "bad_request", "message": "body: JSON nested too deeply"}, status_code=400
         )
 
-    for module in (health, tables, games, pages, socket):
+    for module in (health, tables, games, pages, socket, wire):
         app.include_router(module.router)
     pages.mount_static(app)

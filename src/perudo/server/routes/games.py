@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..tables import TableError
 from .common import error_response, store_of
@@ -42,7 +43,7 @@ async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any
         # (and its live view is at its table).
         return error_response(TableError("not_now", f"game {game_id!r} is not finished yet"))
     try:
-        frames = replay_frames(game)
+        frames = ReplayData.model_validate(replay_frames(game)).model_dump(mode="json")
     except ValueError as err:
         return error_response(TableError("bad_record", str(err)))
     if game.private:

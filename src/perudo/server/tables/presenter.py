@@ -57,10 +57,11 @@ def seat_payload(
     if state is None:
         return None, None
     v = view(state, seat)
-    hint = bid_hint(v) if v.legal else None
+    # P-40 memory mode: the odds are computed from the dice in play, so they would tell the
+    # total (with two players left, the other's count); no odds there, and no total.
+    hint = bid_hint(v) if v.legal and not table.config.memory else None
     data = v.to_json(past=with_past)
     if table.config.memory:
-        data["total_dice"] = sum(state.dice_counts)
         data["dice_counts"] = counts_json(state.dice_counts, seat)
     return data, hint
 

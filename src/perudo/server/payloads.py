@@ -1,0 +1,283 @@
+"""The payloads the server sends, typed: a seat's view, the events, the table, the replay.
+
+These pydantic models describe, field by field, the JSON that :func:`perudo.core.view`'s
+``to_json``, :func:`perudo.core.event_to_json` and the table build (the core decides what is in
+them; P-70). :mod:`perudo.server.protocol`'s messages carry them, so every message the server
+sends is validated against them as it is built, and :func:`perudo.server.protocol.json_schema`
+exports them as one JSON Schema (served at ``/api/protocol.schema.json``) that the tests check
+the server's real messages against. Unknown fields are refused (``extra="forbid"``): a field
+added to the core's JSON must be added here too, or the server fails loudly in the tests.
+
+Every action comes twice: its notation (``"3x5"``) for logs and records, and structured
+(:class:`ActionInfo`, from :func:`perudo.core.action_to_json`) for a display, which then
+parses no notation.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ActionInfo",
+    "ChatEntry",
+    "Event",
+    "Hint",
+    "ReplayData",
+    "RoundInfo",
+    "Rules",
+    "SeatInfo",
+    "TableInfo",
+    "View",
+]
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+ActionKind = Literal[
+    "bid", "dudo", "calza", "pass", "palifico", "normal", "aside", "deal", "reroll"
+]
+
+
+class ActionInfo(_Payload):
+    """An action, structured (:func:`perudo.core.action_to_json`)."""
+
+    kind: ActionKind
+    text: str
+    """The notation (``str(action)``), which is what a client sends back to act."""
+    quantity: int | None = None
+    """A bid's quantity."""
+    face: int | None = None
+    """A bid's face."""
+    dice: list[int] | None = None
+    """The dice set aside (V-9) or re-rolled."""
+    hands: list[list[int]] | None = None
+    """A deal's hands (only in a finished game's record)."""
+
+
+class Rules(_Payload):
+    """:meth:`perudo.core.RuleSet.to_dict`: every switch of RULES.md Part B."""
+
+    raise_order: Literal["perudo", "monotone"]
+    wild_face: int | None
+    wild_conversion: Literal["perudo", "bluff", "none"]
+    loss: Literal["one", "difference"]
+    next_opener: Literal["loser", "winner"]
+    palifico: Literal["on", "off", "not_two_players"]
+    calza: Literal["off", "on", "to_act"]
+    reveal: Literal["until_proven", "all"]
+    set_aside: bool
+    passing: bool
+    straight_counts_nothing: bool
+    dice_per_player: int
+    faces: int
+    min_players: int
+    max_players: int
+    calza_min_players: int
+
+
+class Reveal(_Payload):
+    seat: int
+    hand: list[int]
+    count: int
+    """How many of this hand's dice count toward the bid (the core counted: P-15, P-31)."""
+
+
+class _Event(_Payload):
+    version: int | None = None
+    """The table version of the event (on the wire; absent in a replay's frames)."""
+
+
+class RoundStarted(_Event):
+    type: Literal["round_started"]
+    round: int
+    opener: int
+    palifico: bool
+    dice_counts: list[int | None]
+    """``None`` for another seat's count in memory mode (P-40)."""
+
+
+class DiceDealt(_Event):
+    type: Literal["dice_dealt"]
+    seat: int
+    hand: list[int]
+
+
+class DiceRerolled(_Event):
+    type: Literal["dice_rerolled"]
+    seat: int
+    dice: list[int]
+
+
+class ActionTaken(_Event):
+    type: Literal["action"]
+    seat: int
+    action: str
+    action_info: ActionInfo
+
+
+class PalificoChosen(_Event):
+    type: Literal["palifico_chosen"]
+    seat: int
+    palifico: bool
+
+
+class RoundResolved(_Event):
+    """A round's end: who called what, the hands shown, the count and who lost (P-20, P-21)."""
+
+    type: Literal["round_resolved"]
+    kind: Literal["dudo", "calza", "pass"]
+    caller: int
+    target: int | None
+    bid: str | None
+    bid_info: ActionInfo | None
+    reveals: list[Reveal]
+    hidden: list[int]
+    count: int | None
+    holds: bool
+    changes: list[tuple[int, int]]
+    eliminated: list[int]
+    next_opener: int | None
+    palifico: bool
+
+
+class GameOver(_Event):
+    type: Literal["game_over"]
+    winner: int
+
+
+Event = Annotated[
+    RoundStarted
+    | DiceDealt
+    | DiceRerolled
+    | ActionTaken
+    | PalificoChosen
+    | RoundResolved
+    | GameOver,
+    Field(discriminator="type"),
+]
+
+
+class RoundInfo(_Payload):
+    """A finished round (:func:`perudo.core.round_to_json`)."""
+
+    round: int
+    opener: int
+    palifico: bool
+    actions: list[tuple[int, str]]
+    actions_info: list[ActionInfo]
+    shown: list[list[int]]
+    result: RoundResolved
+
+
+class View(_Payload):
+    """A seat's view (:meth:`perudo.core.PlayerView.to_json`), as the server sends it.
+
+    In memory mode (P-40) other seats' counts are ``None``, and nothing tells the total.
+    """
+
+    seat: int | None
+    rules: Rules
+    phase: Literal["choose_palifico", "deal", "bidding", "reroll", "game_over"]
+    round: int
+    opener: int
+    to_act: int | None
+    dice_counts: list[int | None]
+    hand: list[int]
+    shown: list[list[int]]
+    palifico: bool
+    palifico_used: list[bool]
+    bid: str | None
+    bid_info: ActionInfo | None
+    wild: int | None
+    """The wild face (V-2), or ``None``: a display names it, never decides it."""
+    bidder: int | None
+    passer: int | None
+    must_raise: bool
+    actions: list[tuple[int, str]]
+    actions_info: list[ActionInfo]
+    """This round's actions, structured, in the order of ``actions``."""
+    past: list[RoundInfo] | None = None
+    """Finished rounds: in snapshots and whole views; omitted (``None``) in updates."""
+    winner: int | None
+    rolloff: list[list[int]]
+    legal: list[str]
+    legal_info: list[ActionInfo]
+    """What this seat may do now, structured, in the order of ``legal``."""
+
+
+class Hint(_Payload):
+    """The odds of the standing bid from the seat's own knowledge (when the table shows it)."""
+
+    bid: str
+    holds: float
+    exact: float
+
+
+class SeatInfo(_Payload):
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str
+    level: str | None
+    connected: bool
+    away: bool
+
+
+class TableInfo(_Payload):
+    """A table as the page sees it (no hidden information)."""
+
+    id: str
+    name: str
+    status: Literal["open", "playing", "finished"]
+    preset: str
+    rules: Rules
+    memory: bool
+    turn_seconds: float
+    seat_count: int
+    private: bool
+    seats: list[SeatInfo | None]
+    spectators: int
+    game_id: int | None
+    to_act: int | None
+    turn_remaining: float | None
+    winner: int | None
+    invite: str
+    """The invite link's path (``/t/{id}``)."""
+    invite_url: str | None = None
+    """The absolute invite link (``PERUDO_PUBLIC_URL``); ``None``: the page uses its origin."""
+
+
+class ChatEntry(_Payload):
+    seat: int | None
+    name: str
+    text: str
+    at: float
+    version: int
+
+
+class ReplayMove(_Payload):
+    seat: int | None
+    action: str
+    action_info: ActionInfo | None = None
+    """The player's action, structured (``None`` for chance's deal and re-roll)."""
+
+
+class ReplayFrame(_Payload):
+    n: int
+    move: ReplayMove | None
+    events: list[Event]
+    view: View
+
+
+class ReplayData(_Payload):
+    """``GET /api/games/{id}/replay``: every move of a game as a frame."""
+
+    game_id: int
+    table_id: str
+    names: list[str]
+    winner: int | None
+    finished: bool
+    frames: list[ReplayFrame]

@@ -1,0 +1,87 @@
+// Small shared pieces: icons, names and avatars, toasts, the live region.
+
+import { html, createStore, useStore } from "../lib.js";
+import { t } from "../i18n.js";
+
+const ICONS = {
+  bot: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><rect x="4" y="8" width="16" height="11" rx="3"/><path d="M12 4v4M9 13h.01M15 13h.01M9 16.5h6"/><circle cx="12" cy="3.5" r="1"/></svg>',
+  clock: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><circle cx="12" cy="13" r="8"/><path d="M12 9v4l2.5 2.5M9 2h6"/></svg>',
+  trophy: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor"><path d="M7 3h10v2h3v3a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 8.3 12H8a4 4 0 0 1-4-4V5h3V3zm0 4H6v1a2 2 0 0 0 1.2 1.8A5 5 0 0 1 7 8V7zm10 0v1a5 5 0 0 1-.2 1.8A2 2 0 0 0 18 8V7h-1z"/></svg>',
+  eye: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" stroke-width="2"><path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z"/><circle cx="12" cy="12" r="3"/></svg>',
+  cup: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="currentColor"><path d="M6 4h12l-2 16H8L6 4z" opacity=".9"/><rect x="5" y="3" width="14" height="3" rx="1.5"/></svg>',
+  target: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" stroke-width="2"><circle cx="12" cy="12" r="9"/><circle cx="12" cy="12" r="5"/><circle cx="12" cy="12" r="1.5" fill="currentColor"/></svg>',
+};
+
+export function Icon({ name }) {
+  return html`<span class="icon" aria-hidden="true" dangerouslySetInnerHTML=${{ __html: ICONS[name] }}></span>`;
+}
+
+export const SEAT_COLORS = ["#f2b33d", "#2bb3a3", "#e0503f", "#8f7cf5", "#5fb0f2", "#f27ab8", "#9bd35a", "#f28a3d", "#c9c9c9", "#46d1e0"];
+
+// The server names bots "Easy bot 1", "Hard bot 2"…; show those names in the page's language.
+export function displayName(name) {
+  const m = /^(Easy|Medium|Hard) bot (\d+)$/.exec(name || "");
+  return m ? t("table.bot_name", { level: t(`level.${m[1].toLowerCase()}`), n: m[2] }) : name || "";
+}
+
+export function seatName(table, names, i) {
+  if (i === null || i === undefined) return "";
+  if (table && table.seats && table.seats[i]) return displayName(table.seats[i].name);
+  if (names && names[i]) return displayName(names[i]);
+  return `#${i + 1}`;
+}
+
+// The first grapheme of a name (an emoji with its modifiers, a Hangul syllable, an accented
+// letter), upper-cased where the script has case.
+export function initial(name) {
+  const text = String(name || "").trim();
+  if (!text) return "?";
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+      return segment.toLocaleUpperCase();
+    }
+  }
+  return Array.from(text)[0].toLocaleUpperCase();
+}
+
+export function Avatar({ index, name, bot }) {
+  return html`<span class="avatar" aria-hidden="true" style=${{ background: SEAT_COLORS[index % SEAT_COLORS.length] }}>
+    ${bot ? html`<${Icon} name="bot" />` : initial(name)}
+  </span>`;
+}
+
+// A name that may be cut short on screen: the whole name on hover (title) and on tap (toggles).
+export function Name({ name, class: cls = "nm" }) {
+  return html`<span class=${cls} title=${name} tabindex="-1" onClick=${(e) => e.currentTarget.classList.toggle("full")}>${name}</span>`;
+}
+
+// -- toasts --------------------------------------------------------------------------------
+
+const toasts = createStore({ list: [] });
+let nextToast = 1;
+
+export function toast(text, ok = false) {
+  const id = nextToast++;
+  toasts.set((s) => ({ list: s.list.concat([{ id, text, ok }]) }));
+  setTimeout(() => toasts.set((s) => ({ list: s.list.filter((x) => x.id !== id) })), 5000);
+}
+
+export function Toasts() {
+  const { list } = useStore(toasts);
+  return html`<div class="toast-box" role="status" aria-live="polite">
+    ${list.map((x) => html`<div key=${x.id} class=${x.ok ? "toast ok" : "toast"}>${x.text}</div>`)}
+  </div>`;
+}
+
+// -- the live region: bids, turns and reveals read out by screen readers --------------------
+
+const spoken = createStore({ text: "", n: 0 });
+
+export function announce(text) {
+  if (text) spoken.set((s) => ({ text, n: s.n + 1 }));
+}
+
+export function LiveRegion() {
+  const { text, n } = useStore(spoken);
+  return html`<div class="sr-only" aria-live="assertive" aria-atomic="true" data-testid="live" data-n=${n}>${text}</div>`;
+}

@@ -1,0 +1,51 @@
+// The page's one component library: Preact with htm (tagged templates instead of JSX, so no
+// build step), vendored under static/vendor/ (see the import map in index.html).
+
+import { h, render, Fragment, createContext } from "preact";
+import { useState, useEffect, useRef, useMemo, useCallback, useContext, useLayoutEffect } from "preact/hooks";
+import htm from "htm";
+
+export const html = htm.bind(h);
+export { h, render, Fragment, createContext, useState, useEffect, useRef, useMemo, useCallback, useContext, useLayoutEffect };
+
+export async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(data.message || res.statusText);
+    err.code = data.code;
+    err.params = data.params;
+    throw err;
+  }
+  return data;
+}
+
+export const tokenKey = (id) => `perudo.token.${id}`;
+export const pct = (x) => `${Math.round(x * 100)}%`;
+
+// A tiny store shared by the components: subscribe with useStore(store).
+export function createStore(initial) {
+  let state = initial;
+  const subs = new Set();
+  return {
+    get: () => state,
+    set(patch) {
+      state = { ...state, ...(typeof patch === "function" ? patch(state) : patch) };
+      subs.forEach((f) => f(state));
+    },
+    subscribe(f) {
+      subs.add(f);
+      return () => subs.delete(f);
+    },
+  };
+}
+
+export function useStore(store) {
+  const [s, set] = useState(store.get());
+  useEffect(() => store.subscribe(set), [store]);
+  return s;
+}

@@ -1,0 +1,77 @@
+// The table page's state, and how each server message changes it. Pure: `receive(state, m)`
+// returns the new state and the fresh events (those not seen before, for the announcements);
+// the page draws whatever the state holds and decides no rule.
+
+export const initialState = {
+  version: null, // the last table version seen (not moved by a pong)
+  table: null, // the table's information (seats, status, settings)
+  seat: null, // this page's seat (null: watching)
+  view: null, // the seat's view of the current game (perudo.core's PlayerView as JSON)
+  past: [], // finished rounds, oldest first
+  hint: null, // the odds of the standing bid, when the table shows them
+  timerEnd: null, // Date.now() value when the turn timer of the seat to act runs out
+  chat: [],
+  reveal: null, // the latest round's result, shown inline until the next round's first move
+  missing: false, // the table does not exist
+  error: null, // the latest refusal {code, params, message, at}
+};
+
+const timerEnd = (seconds) => (seconds === null || seconds === undefined ? null : Date.now() + seconds * 1000);
+
+export function receive(state, m) {
+  const s = { ...state };
+  const fresh = [];
+  const seen = state.version;
+  if (m.version !== undefined && m.version !== null && m.type !== "error" && m.type !== "pong") {
+    s.version = Math.max(state.version || 0, m.version);
+  }
+  switch (m.type) {
+    case "snapshot":
+      s.table = m.table;
+      s.seat = m.seat;
+      s.view = m.view;
+      s.past = m.view && m.view.past ? m.view.past : [];
+      s.hint = m.hint;
+      s.chat = m.chat;
+      s.timerEnd = timerEnd(m.timer);
+      s.reveal = null;
+      break;
+    case "update":
+      for (const e of m.events) {
+        if (seen !== null && e.version !== undefined && e.version <= seen) continue;
+        fresh.push(e);
+        if (e.type === "round_resolved") s.reveal = { ...e, at: Date.now(), wild: state.view ? state.view.wild : null };
+      }
+      if (m.view) {
+        if (m.view.past) s.past = m.view.past;
+        else if (m.past_tail && m.past_tail.length) s.past = state.past.concat(m.past_tail);
+        s.view = m.view;
+        s.seat = m.view.seat;
+        // The reveal stays on the table until the next round's first move.
+        if (s.reveal && !fresh.some((e) => e.type === "round_resolved") && m.view.actions_info.length) s.reveal = null;
+      }
+      s.hint = m.hint;
+      s.timerEnd = timerEnd(m.timer);
+      break;
+    case "table":
+      s.table = m.table;
+      s.timerEnd = timerEnd(m.table.turn_remaining);
+      if (m.table.status === "open" && state.view && state.view.phase === "game_over") {
+        s.view = null;
+        s.past = [];
+        s.reveal = null;
+      }
+      break;
+    case "chat":
+      if (state.chat.some((c) => c.version === m.entry.version)) return { state, fresh };
+      s.chat = state.chat.concat([m.entry]);
+      break;
+    case "error":
+      if (m.code === "no_table") s.missing = true;
+      s.error = { code: m.code, params: m.params || {}, message: m.message, at: Date.now() };
+      break;
+    default:
+      return { state, fresh };
+  }
+  return { state: s, fresh };
+}

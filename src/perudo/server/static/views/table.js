@@ -1,0 +1,293 @@
+// The table page: the waiting room (seats, bots, start), then the game (the table with the
+// reveal inline, this seat's dice and actions, the round's log, chat), then the result.
+// Everything drawn comes from the server's messages (state.js); the page decides no rule.
+
+import { html, useState, useEffect, useRef, api, tokenKey, pct } from "../lib.js";
+import { t } from "../i18n.js";
+import { TableSocket } from "../socket.js";
+import { initialState, receive } from "../state.js";
+import { Die, HiddenDie, bidWords } from "../components/dice.js";
+import { Avatar, Icon, Name, announce, displayName, seatName, toast } from "../components/common.js";
+import { Felt, RoundLog, History, actionWords, revealWords } from "../components/felt.js";
+import { Actions } from "../components/actions.js";
+import { Chat } from "../components/chat.js";
+import { Guide } from "../components/guide.js";
+import { loadRefusals, refusalText, ruleIds } from "../refusals.js";
+import { notifyTurn, Prefs } from "../notify.js";
+
+// -- the head: name, settings, invite -------------------------------------------------------
+
+function TableHead({ tb }) {
+  const r = tb.rules;
+  const link = tb.invite_url || `${location.origin}${tb.invite}`;
+  const copy = (e) => {
+    const input = e.currentTarget.parentElement.querySelector("input");
+    input.select();
+    (navigator.clipboard ? navigator.clipboard.writeText(link) : Promise.reject()).then(
+      () => toast(t("table.copied"), true),
+      () => document.execCommand && document.execCommand("copy"),
+    );
+  };
+  return html`<div class="tablehead" data-box="head">
+    <h1>${tb.name}</h1>
+    <div class="pills">
+      <span class=${tb.status === "playing" ? "pill gold" : "pill teal"} data-testid="status">${t(`status.${tb.status}`)}</span>
+      <span class="pill">${t(`preset.${tb.preset}`)}</span>
+      <span class="pill">${t("lobby.dice_each", { n: r.dice_per_player })}</span>
+      ${r.calza !== "off" ? html`<span class="pill">${t("word.calza")}: ${t(`opt.${r.calza}`)}</span>` : null}
+      ${r.palifico !== "off" ? html`<span class="pill">${t("word.palifico")}</span>` : null}
+      ${tb.memory ? html`<span class="pill">${t("game.memory")}</span>` : null}
+      ${tb.turn_seconds ? html`<span class="pill"><${Icon} name="clock" />${t("opt.seconds", { n: tb.turn_seconds })}</span>` : null}
+      ${tb.spectators ? html`<span class="pill"><${Icon} name="eye" />${t("seat.spectators", { n: tb.spectators })}</span>` : null}
+    </div>
+    <details class="invite" open=${tb.status === "open"}>
+      <summary>${t("table.invite")}</summary>
+      <div class="row">
+        <input value=${link} readonly data-testid="invite-link" aria-label=${t("table.invite")} onClick=${(e) => e.currentTarget.select()} />
+        <button class="btn small" data-testid="copy-invite" onClick=${copy}>${t("table.copy")}</button>
+      </div>
+    </details>
+  </div>`;
+}
+
+// -- the waiting room ------------------------------------------------------------------------
+
+function JoinForm({ onJoin }) {
+  const [name, setName] = useState(localStorage.getItem("perudo.name") || "");
+  return html`<form class="row joinform" onSubmit=${(e) => { e.preventDefault(); onJoin(name); }}>
+    <label class="field grow"><span>${t("table.join_title")}</span>
+      <input type="text" maxlength="24" value=${name} onInput=${(e) => setName(e.currentTarget.value)} data-testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
+    </label>
+    <button class="btn primary" type="submit" data-testid="join">${t("table.join_btn")}</button>
+  </form>`;
+}
+
+function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
+  const seated = seat !== null;
+  const [level, setLevel] = useState("medium");
+  const taken = tb.seats.filter(Boolean).length;
+  return html`<section class="card waiting" data-box="seats" aria-labelledby="players-title">
+    <h2 id="players-title">${t("table.players")}</h2>
+    <ul class="seatlist" data-testid="seats">
+      ${tb.seats.map((s, i) => s === null
+        ? html`<li class="seatrow emptyseat" data-seat=${i} key=${i}>
+            <span class="avatar empty" aria-hidden="true">${i + 1}</span>
+            <span class="grow">${t("table.seat_empty")}</span>
+            ${seated ? html`<span class="row">${["easy", "medium", "hard"].map((l) => html`<button class="btn small" data-testid=${`add-bot-${l}`} onClick=${() => send({ type: "add_bot", level: l, seat: i })}>+ ${t(`level.${l}`)}</button>`)}</span>` : null}
+          </li>`
+        : html`<li class="seatrow" data-seat=${i} key=${i}>
+            <${Avatar} index=${i} name=${displayName(s.name)} bot=${s.kind === "bot"} />
+            <span class="grow"><${Name} name=${displayName(s.name)} />
+              ${i === seat ? html` <span class="muted">(${t("seat.you")})</span>` : null}
+              ${s.kind === "bot" ? html` <span class="pill">${t("seat.bot")} · ${t(`level.${s.level}`)}</span>` : null}
+              ${s.kind === "human" && !s.connected ? html` <span class="pill">${t("seat.offline")}</span>` : null}
+            </span>
+            ${seated && s.kind === "bot" ? html`<button class="btn small" onClick=${() => send({ type: "remove_seat", seat: i })}>${t("table.remove")}<span class="sr-only"> ${displayName(s.name)}</span></button>` : null}
+            ${i === seat ? html`<button class="btn small" data-testid="leave" onClick=${onLeave}>${t("table.leave")}</button>` : null}
+          </li>`)}
+    </ul>
+    ${seated ? html`<div class="row controls">
+        <select data-testid="fill-level" aria-label=${t("table.bot_level")} value=${level} onChange=${(e) => setLevel(e.currentTarget.value)}>
+          ${["easy", "medium", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`level.${l}`)}</option>`)}
+        </select>
+        <button class="btn" data-testid="fill-bots" disabled=${taken >= tb.seats.length} onClick=${() => send({ type: "fill_bots", level })}>${t("table.fill_bots")}</button>
+        <span class="spacer"></span>
+        <button class="btn primary big" data-testid="start" disabled=${taken < 2} onClick=${() => send({ type: "start" })}>${t("table.start")}</button>
+      </div>
+      ${taken < 2 ? html`<p class="muted">${t("table.need_two")}</p>` : null}
+      <p class="muted">${t("table.waiting")}</p>`
+    : taken < tb.seats.length ? html`<${JoinForm} onJoin=${onJoin} />` : html`<p class="muted">${t("table.spectating")}</p>`}
+  </section>`;
+}
+
+// -- this seat's panel: dice, turn, timer, actions, refusals ----------------------------------
+
+function TurnTimer({ end, total }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => tick((n) => n + 1), 500);
+    return () => clearInterval(id);
+  }, []);
+  const left = Math.max(0, (end - Date.now()) / 1000);
+  return html`<span class="timer" data-testid="timer">
+    <span class="timerbar" aria-hidden="true"><span style=${{ width: `${Math.round((left / total) * 100)}%` }}></span></span>
+    <span class="muted" data-testid="timer-label">${t("game.timer", { n: Math.ceil(left) })}</span>
+  </span>`;
+}
+
+function Refusal({ err, nameOf }) {
+  if (!err) return null;
+  const ids = ruleIds(err);
+  return html`<div class="refusal" role="alert" data-testid="refusal">
+    <span>${refusalText(err, nameOf)}</span>
+    <details class="why"><summary>${t("error.why")}</summary><span class="muted">${ids.length ? ids.join(", ") + " · " : ""}${err.code}</span></details>
+  </div>`;
+}
+
+function Panel({ st, send, act }) {
+  const v = st.view;
+  const tb = st.table;
+  const me = st.seat;
+  const info = me !== null ? tb.seats[me] : null;
+  const nameOf = (i) => seatName(tb, null, i);
+  if (me === null) return html`<section class="card panel" data-box="panel" data-testid="panel"><p class="muted">${t("table.spectating")}</p></section>`;
+  const count = v.dice_counts[me];
+  const hand = v.hand.length
+    ? v.hand.map((d) => html`<${Die} face=${d} size="lg" wild=${v.wild} />`)
+    : count && v.phase !== "game_over" ? Array.from({ length: count }, () => html`<${HiddenDie} size="lg" />`) : [];
+  const myTurn = v.phase !== "game_over" && v.to_act === me;
+  return html`<section class="card panel ${myTurn ? "myturn" : ""}" data-box="panel" data-testid="panel" aria-label=${t("game.your_dice")}>
+    ${info && info.away && v.phase !== "game_over" ? html`<div class="banner">${t("game.away_banner")}
+      <button class="btn small primary" data-testid="back" onClick=${() => send({ type: "back" })}>${t("game.back")}</button></div>` : null}
+    <div class="myhand">
+      <span class="label">${t("game.your_dice")}</span>
+      <span class="dice" data-testid="my-hand" role="group" aria-label=${t("game.your_dice")}>${hand}</span>
+    </div>
+    ${st.hint ? html`<div class="hint" data-testid="hint">${t("game.hint", { bid: bidWords(v.bid_info, v.wild), holds: pct(st.hint.holds), exact: pct(st.hint.exact) })}</div>` : null}
+    ${v.phase !== "game_over" && v.to_act !== null ? html`<div class="turnline">
+      ${myTurn ? html`<span class="yourturn" data-testid="your-turn">${t("game.your_turn")}</span>` : html`<span class="muted">${t("game.waiting_for", { name: nameOf(v.to_act) })}</span>`}
+      ${st.timerEnd !== null && tb.turn_seconds ? html`<${TurnTimer} end=${st.timerEnd} total=${tb.turn_seconds} />` : null}
+    </div>` : null}
+    ${v.legal_info.length ? html`<${Actions} view=${v} onAct=${act} />` : null}
+    <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} nameOf=${nameOf} />
+  </section>`;
+}
+
+// -- the game's end, inline ------------------------------------------------------------------
+
+function GameOver({ st, send }) {
+  const v = st.view;
+  const tb = st.table;
+  if (v.phase !== "game_over" || v.winner === null) return null;
+  const outIn = {};
+  for (const r of st.past) for (const s of r.result.eliminated) outIn[s] = r.round;
+  const order = v.dice_counts.map((_, i) => i).sort((a, b) => (a === v.winner ? -1 : b === v.winner ? 1 : (outIn[b] || 0) - (outIn[a] || 0)));
+  return html`<section class="card over" data-testid="game-over" data-box="over" aria-labelledby="over-title">
+    <h2 id="over-title"><${Icon} name="trophy" /> ${t("over.title")}</h2>
+    <div class="winner" data-testid="winner">${v.winner === st.seat ? t("over.you_win") : t("over.winner", { name: seatName(tb, null, v.winner) })}</div>
+    <ol class="standings">${order.map((i) => html`<li class=${i === v.winner ? "first" : ""}>
+      <span>${seatName(tb, null, i)}${i === st.seat ? ` (${t("seat.you")})` : ""}</span>
+      <span class="muted">${i === v.winner ? "" : outIn[i] ? t("over.out_in", { n: outIn[i] }) : "—"}</span></li>`)}</ol>
+    <div class="row">
+      ${st.seat !== null ? html`<button class="btn primary" data-testid="rematch" onClick=${() => send({ type: "rematch" })}>${t("over.rematch")}</button>` : null}
+      ${tb.game_id ? html`<a class="btn" href=${`/replay/${tb.game_id}`} data-link data-testid="replay-link">${t("over.replay")}</a>` : null}
+      <a class="btn" href="/" data-link>${t("over.lobby")}</a>
+    </div>
+  </section>`;
+}
+
+// -- the page ---------------------------------------------------------------------------------
+
+export function TablePage({ id }) {
+  const [st, setSt] = useState(initialState);
+  const stRef = useRef(st);
+  const sock = useRef(null);
+  const token = useRef(localStorage.getItem(tokenKey(id)));
+  useEffect(() => {
+    loadRefusals();
+    const socket = new TableSocket(id, {
+      hello: () => {
+        const hello = { type: "hello", token: token.current || null };
+        if (stRef.current.version !== null) hello.last_version = stRef.current.version;
+        return hello;
+      },
+      onLost: () => toast(t("conn.lost")),
+      onBack: () => toast(t("conn.back"), true),
+      onMessage: (m) => {
+        const before = stRef.current;
+        if (m.type === "pong") {
+          // A pong carries the table's version, not its changes. Ahead of the page, something
+          // was missed: `sync` asks for it (what the page already has is skipped by version).
+          if (before.version !== null && m.version > before.version) socket.send({ type: "sync", last_version: before.version });
+          return;
+        }
+        if (m.type === "error" && m.code === "bad_token") {
+          localStorage.removeItem(tokenKey(id));
+          token.current = null;
+        }
+        const { state, fresh } = receive(before, m);
+        if (m.type === "error" && !state.view) toast(refusalText(state.error, (i) => seatName(state.table, null, i)));
+        stRef.current = state;
+        setSt(state);
+        speak(before, state, fresh);
+      },
+    });
+    sock.current = socket;
+    return () => socket.close();
+  }, [id]);
+
+  // Your turn: the tab's title, and a sound or vibration if chosen.
+  const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && st.view.legal_info.length);
+  useEffect(() => {
+    document.title = myTurn ? `● ${t("game.your_turn")} · ${st.table ? st.table.name : ""}` : st.table ? `${st.table.name} · ${t("app.title")}` : t("app.title");
+    if (myTurn) notifyTurn();
+  }, [myTurn, st.view && st.view.round, st.table && st.table.name]);
+
+  const send = (msg) => sock.current && sock.current.send(msg);
+  const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
+  const join = async (name) => {
+    name = name.trim();
+    if (!name) return;
+    localStorage.setItem("perudo.name", name);
+    try {
+      const out = await api("POST", `/api/tables/${id}/join`, { name });
+      localStorage.setItem(tokenKey(id), out.token);
+      token.current = out.token;
+      send({ type: "hello", token: out.token });
+    } catch (e) {
+      toast(refusalText(e));
+    }
+  };
+  const leave = () => {
+    send({ type: "leave" });
+    localStorage.removeItem(tokenKey(id));
+    token.current = null;
+  };
+
+  if (st.missing) {
+    return html`<section class="card"><h1>${t("table.missing")}</h1><a class="btn primary" href="/" data-link>${t("over.lobby")}</a></section>`;
+  }
+  if (!st.table) return html`<div class="card muted" aria-busy="true">…</div>`;
+  const tb = st.table;
+  const playing = st.view && tb.status !== "open";
+  return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
+    <${TableHead} tb=${tb} />
+    <div class="tablegrid">
+      <div class="main">
+        ${playing ? html`
+          <div class="game">
+            <${Felt} view=${st.view} table=${tb} me=${st.seat} reveal=${st.reveal} />
+            <${Panel} st=${st} send=${send} act=${act} />
+          </div>
+          <${GameOver} st=${st} send=${send} />
+          <${Guide} view=${st.view} seat=${st.seat} />`
+        : html`<${WaitingRoom} tb=${tb} seat=${st.seat} send=${send} onJoin=${join} onLeave=${leave} />`}
+      </div>
+      <aside class="side">
+        ${playing ? html`<section class="card" data-box="log" aria-labelledby="round-title"><h2 id="round-title">${t("game.this_round")}</h2>
+          <${RoundLog} view=${st.view} table=${tb} /><${History} past=${st.past} table=${tb} /></section>` : null}
+        <${Prefs} />
+        <${Chat} lines=${st.chat} onSend=${(text) => send({ type: "chat", text })} />
+      </aside>
+    </div>
+  </div>`;
+}
+
+// The live region: each new move, reveal and turn in words.
+function speak(before, after, fresh) {
+  const tb = after.table;
+  const name = (i) => seatName(tb, null, i);
+  const wild = before.view ? before.view.wild : after.view ? after.view.wild : null;
+  const lines = [];
+  for (const e of fresh) {
+    if (e.type === "action") lines.push(actionWords(name(e.seat), e.action_info, wild) + ".");
+    else if (e.type === "round_resolved") lines.push(revealWords(e, tb, null, wild));
+    else if (e.type === "game_over") lines.push(e.winner === after.seat ? t("over.you_win") : t("over.winner", { name: name(e.winner) }));
+  }
+  const v = after.view;
+  const wasMine = before.view && before.view.to_act === before.seat && before.seat !== null;
+  if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && v.legal_info.length && (!wasMine || fresh.length)) {
+    lines.push(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : ""));
+  }
+  if (lines.length) announce(lines.join(" "));
+}

@@ -1,0 +1,88 @@
+"""The wire, typed end to end: every message a real server sends in whole games (to a seat and
+to a spectator, with calza, memory mode and refusals) and every replay it serves are valid
+against the JSON Schema it publishes at ``/api/protocol.schema.json`` (exported from the
+pydantic models of :mod:`perudo.server.protocol` and :mod:`perudo.server.payloads`), checked
+with ``jsonschema``, independent of pydantic."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+from tests.server.harness import Client, ServerProcess, play_until_over, run
+
+from perudo.server.protocol import json_schema
+
+
+def _validator(server: ServerProcess, root: str) -> jsonschema.Draft202012Validator:
+    schema = server.http("GET", "/api/protocol.schema.json")
+    assert schema == json.loads(json.dumps(json_schema()))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    rooted = {k: v for k, v in schema.items() if k != "oneOf"}
+    return jsonschema.Draft202012Validator({**rooted, "$ref": f"#/$defs/{root}"})
+
+
+def _check_all(validator: jsonschema.Draft202012Validator, messages: list[dict[str, Any]]) -> None:
+    for m in messages:
+        errors = sorted(validator.iter_errors(m), key=str)
+        assert not errors, f"{m['type']} message off the schema: {errors[0].message}"
+
+
+def test_every_message_of_whole_games_and_every_replay_match_the_published_schema(
+    server: ServerProcess,
+) -> None:
+    sent = _validator(server, "ServerMessage")
+    replay = _validator(server, "ReplayData")
+
+    async def go() -> None:
+        for preset, memory in (("perudo_calza", False), ("bluff", False), ("perudo", True)):
+            t = server.create_table(seats=4, dice=2, preset=preset, memory=memory)
+            ann = await Client(server, t["table_id"], t["token"]).connect()
+            spectator = await Client(server, t["table_id"]).connect()
+            await ann.send({"type": "fill_bots", "level": "easy"})
+            await ann.send({"type": "chat", "text": "¡Hola! 안녕 👋🏽"})
+            await ann.send({"type": "start"})
+            await ann.act("99x9", version=0)  # a stale version: refused
+            await ann.error()
+            await ann.send({"type": "ping"})
+            await play_until_over([ann], random.Random(3))
+            await ann.next(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+            await ann.close()
+            await spectator.close()
+            kinds = {m["type"] for m in ann.messages}
+            assert {"snapshot", "update", "table", "chat", "error", "pong"} <= kinds
+            _check_all(sent, ann.messages + spectator.messages)
+            # The schema is strict: a field the page does not know of is off it.
+            snap = next(m for m in ann.messages if m["type"] == "update" and m["view"])
+            assert not sent.is_valid({**snap, "view": {**snap["view"], "total_dice": 8}})
+            assert ann.table is not None
+            data = server.http("GET", f"/api/games/{ann.table['game_id']}/replay")
+            errors = list(replay.iter_errors(data))
+            assert not errors, errors[0].message
+
+    run(go())
+
+
+def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerProcess) -> None:
+    """P-40: other seats' counts are hidden, and so is the total (with two players left it
+    gives the other's count away) and the odds computed from it, in every message."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=3, memory=True)
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "fill_bots", "level": "easy"})
+        await ann.send({"type": "start"})
+        await play_until_over([ann], random.Random(5))
+        for raw in ann.raw:
+            assert "total_dice" not in raw
+        for m in ann.messages:
+            if m["type"] in ("snapshot", "update"):
+                assert m["hint"] is None
+                if m["view"] is not None and m["view"]["phase"] != "game_over":
+                    counts = m["view"]["dice_counts"]
+                    assert all(c is None or c == 0 for i, c in enumerate(counts) if i != ann.seat)
+        await ann.close()
+
+    run(go())
