@@ -134,12 +134,6 @@ def start_with_bots(page: Any, srv: ServerProcess, t: dict[str, Any]) -> Watcher
     return Watcher(srv, t["table_id"])
 
 
-def close_reveal(page: Any) -> None:
-    """Dismiss the round's reveal if the page shows one."""
-    if page.locator("[data-testid=reveal-ok]").count():
-        page.click("[data-testid=reveal-ok]")
-
-
 def read_as_fresh(page: Any, fresh: Any, timeout_ms: float = 5_000) -> dict[str, Any]:
     """What ``page`` shows of the table (:data:`READ_PAGE`), asserted equal to what ``fresh``,
     a new load of the same seat, shows. The page's last frame may still be on its way to the

@@ -24,7 +24,6 @@ from tests.browser.support import (
     LOST,
     Watcher,
     assert_page_shows,
-    close_reveal,
     new_page,
     read_as_fresh,
     require_chromium,
@@ -209,7 +208,6 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
         assert page.get_by_test_id("chat-lines").get_by_text("psst, Ann").count() == 1
 
         # The page's version is the server's: Ann's move carries it, and the server takes it.
-        close_reveal(page)
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -254,7 +252,6 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         # Ann raises; her move reaches the server, and then the link dies both ways with
         # nothing closed: the bots play on and the page hears none of it.
         link.cut_after_act = True
-        close_reveal(page)
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -299,10 +296,8 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         watcher.wait(_ann_to_act(watcher, ann), "Ann's turn after the cut")
         quiet = watcher.version
         _until(page, lambda: back.version() >= quiet, "the page at the server's version")
-        close_reveal(page)
         fresh, _ = _open_seat(browser, server, t, routed=False)
         fresh.get_by_test_id("your-turn").wait_for(timeout=10_000)
-        close_reveal(fresh)
         on_page = read_as_fresh(page, fresh)
         v = watcher.view
         assert v is not None and watcher.version == quiet == back.version()

@@ -22,7 +22,6 @@ from tests.browser.support import (
     BACK,
     LOST,
     assert_page_shows,
-    close_reveal,
     new_page,
     read_as_fresh,
     require_chromium,
@@ -35,7 +34,7 @@ from tests.server.harness import ServerProcess, die_lists, replay_game
 
 require_chromium()
 
-READ_REVEAL = """() => [...document.querySelectorAll('[data-testid=reveal] .reveal-row')]
+READ_REVEAL = """() => [...document.querySelectorAll('[data-testid=felt] .seat .reveal-row')]
 .map((r) => ({
   seat: Number(r.dataset.seat),
   hidden: r.dataset.hidden === '1',
@@ -133,7 +132,6 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
     try:
         # Ann's first turn: she raises through the page, and the server takes it.
         page.locator("[data-testid=actions] [data-action]").first.wait_for(timeout=15_000)
-        close_reveal(page)
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -203,7 +201,6 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
             ({r["seat"]: r["hand"] for r in e["reveals"]}, sorted(e["hidden"])) for e in results
         ], "the reveal on the page is not a round the server resolved"
         shot(page, "en-network-resumed", full_page=False)
-        page.click("[data-testid=reveal-ok]")
 
         # Ann is back at her seat (no stand-in), and the game waits for her: no turn timer, no
         # calza in this preset, so nothing moves until she acts.
@@ -247,7 +244,6 @@ def test_the_page_loses_the_network_mid_game_and_resumes_where_the_server_is(
         assert _check_dice(fresh_sockets.received(), ann, dealt, revealed) > 0
 
         # Ann plays on through the resumed page, and the game goes on after her.
-        close_reveal(page)
         choice = on_page["actions"][0]
         page.click(f"[data-testid=actions] [data-action='{choice}']")
         watcher.wait(

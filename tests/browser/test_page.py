@@ -40,17 +40,15 @@ def _try_click(page: Any, selector: str) -> bool:
 
 
 def _play_turn(page: Any, rng: random.Random, seen: dict[str, bool], tag: str) -> bool:
-    """One step for one person: dismiss a reveal, or click one of the legal action buttons.
-    Returns whether the game-over screen is showing."""
+    """One step for one person: click one of the legal action buttons. Returns whether the
+    game-over screen is showing."""
     if page.locator("[data-testid=game-over]").count():
         return True
-    if page.locator("[data-testid=reveal]").count():
-        if not seen.get("reveal"):
-            seen["reveal"] = True
-            page.wait_for_timeout(2500)  # let the reveal rows animate in
-            shot(page, f"{tag}-reveal", full_page=False)
-        _try_click(page, "[data-testid=reveal-ok]")
-        return False
+    if page.locator("[data-testid=reveal]").count() and not seen.get("reveal"):
+        # The reveal is on the table itself, never in the way: a screenshot, and play on.
+        seen["reveal"] = True
+        page.wait_for_timeout(1000)  # let the revealed hands animate in
+        shot(page, f"{tag}-reveal", full_page=False)
     buttons = page.locator("[data-testid=actions] [data-action]")
     n = buttons.count()
     if not n:

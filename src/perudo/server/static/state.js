@@ -34,7 +34,9 @@ export function receive(state, m) {
       s.hint = m.hint;
       s.chat = m.chat;
       s.timerEnd = timerEnd(m.timer);
-      s.reveal = null;
+      // Joined (or back) between a round's end and the next round's first move: the result
+      // is still on the table.
+      s.reveal = m.view && !m.view.actions.length && s.past.length ? { ...s.past[s.past.length - 1].result, wild: null } : null;
       break;
     case "update":
       for (const e of m.events) {

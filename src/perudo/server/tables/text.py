@@ -2,8 +2,8 @@
 
 Control and format characters are removed: NUL and the other C0/C1 controls, the bidi
 overrides and isolates (which could make a name or a line read backwards, or spill into the
-text after it), zero-width spaces and joiners, the byte-order mark, and lone surrogates (which
-no page can display). Whitespace runs become one space. Names are also NFKC-normalized, so
+text after it), zero-width spaces and joiners (but a joiner inside an emoji: 👩🏽‍🚀 stays whole), the
+byte-order mark, and lone surrogates (which no page can display). Whitespace runs become one space. Names are also NFKC-normalized, so
 look-alike forms of one name compare equal (:func:`name_key`).
 
 >>> clean_text("hi\\u202e dlrow\\u200b\\x00 !")
@@ -32,9 +32,34 @@ RESERVED_NAMES = re.compile(r"^(spectators?|(easy|medium|hard|expert) bot \d+|bo
 and the bots' own names."""
 
 
+def _emoji(ch: str) -> bool:
+    """A pictograph or an emoji modifier (skin tones, ♀/♂ signs, VS16)."""
+    return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"
+
+
+def _joins(text: str, i: int) -> bool:
+    """Whether the format character ``text[i]`` is part of an emoji and is kept: a zero-width
+    joiner between two pictographs (👩🏽‍🚀, 🏳️‍🌈), or the tag characters after a black flag
+    (🏴󠁧󠁢󠁳󠁣󠁴󠁿, a subdivision's flag). Any other zero-width or format character goes."""
+    ch = text[i]
+    if ch == "\u200d":
+        return 0 < i < len(text) - 1 and _emoji(text[i - 1]) and _emoji(text[i + 1])
+    if "\U000e0020" <= ch <= "\U000e007f":
+        j = i
+        while j > 0 and "\U000e0020" <= text[j - 1] <= "\U000e007f":
+            j -= 1
+        return j > 0 and text[j - 1] == "\U0001f3f4"
+    return False
+
+
 def clean_text(text: str) -> str:
-    """``text`` without control or format characters, whitespace runs as one space."""
-    kept = "".join(ch for ch in text if unicodedata.category(ch) not in _DROP)
+    """``text`` without control or format characters (but the joiners inside an emoji),
+    whitespace runs as one space."""
+    kept = "".join(
+        ch
+        for i, ch in enumerate(text)
+        if unicodedata.category(ch) not in _DROP or _joins(text, i)
+    )
     return " ".join(kept.split())
 
 
@@ -50,7 +75,9 @@ def clean_name(text: str, what: str, limit: int) -> str:
     :raises TableError: naming what is wrong.
     """
     name = clean_text(unicodedata.normalize("NFKC", text))
-    name = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    name = " ".join(
+        "".join(ch for i, ch in enumerate(name) if ch.isprintable() or _joins(name, i)).split()
+    )
     if not name:
         raise TableError("bad_name", f"{what} must not be empty")
     if len(name) > limit:

@@ -49,8 +49,8 @@ export function Actions({ view, onAct }) {
         ${faces.map((f) => {
           const q = lowest(f) + step;
           const b = byFace.get(f).get(q);
-          if (!b) return html`<button class="bidbtn" disabled aria-label=${t("game.no_raise", { face: f })}><span class="q">–</span><${Die} face=${f} size="md" wild=${view.wild} label=${false} /></button>`;
-          return html`<button class="bidbtn" data-action=${b.text} aria-label=${t("game.bid_btn", { bid: bidWords(b, view.wild) })} onClick=${() => onAct(b.text)}>
+          if (!b) return html`<button class="bidbtn" data-face=${f} disabled aria-label=${t("game.no_raise", { face: f })}><span class="q">–</span><${Die} face=${f} size="md" wild=${view.wild} label=${false} /></button>`;
+          return html`<button class="bidbtn" data-face=${f} data-action=${b.text} aria-label=${t("game.bid_btn", { bid: bidWords(b, view.wild) })} onClick=${() => onAct(b.text)}>
             <span class="q">${b.quantity}×</span><${Die} face=${f} size="md" wild=${view.wild} label=${false} />
           </button>`;
         })}

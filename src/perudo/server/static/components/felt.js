@@ -73,7 +73,7 @@ function Seat({ view, i, table, names, me, last, reveal }) {
     </div>
     ${shownHand ? html`<div class="revealed reveal-row" data-testid="reveal-hand" data-seat=${i}>${shownHand.hand.map((d) => html`<${Die} face=${d} size="sm" wild=${reveal.wild} />`)}${reveal.bid_info ? html`<span class="plus">+${shownHand.count}</span>` : null}</div>`
       : keptHidden ? html`<div class="revealed hiddenhand reveal-row" data-seat=${i} data-hidden="1">${t("reveal.hidden")}</div>` : null}
-    ${out || shownHand || keptHidden ? null : html`<div class="cups" data-count=${count === null ? "?" : count}>${cups}${shown.map((d) => html`<${Die} face=${d} size="xs" wild=${view.wild} />`)}</div>`}
+    ${out ? null : html`<div class="cups ${shownHand || keptHidden ? "under-reveal" : ""}" data-count=${count === null ? "?" : count}>${cups}${shown.map((d) => html`<${Die} face=${d} size="xs" wild=${view.wild} />`)}</div>`}
     <div class="last"><${Bubble} info=${last} wild=${view.wild} /></div>
     <div class="status">
       ${view.to_act === i ? html`<span class="pill gold">${t("seat.to_act")}</span>` : null}
