@@ -87,7 +87,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     ann.select_option("[data-testid=timer]", "0")
     shot(ann, f"{lang}-1-lobby")
     ann.click("[data-testid=create]")
-    ann.wait_for_selector("[data-testid=seats]")
+    ann.wait_for_selector("ul[data-testid=seats]")
     invite = ann.input_value("[data-testid=invite-link]")
     assert "/t/" in invite
     # Bo follows the invite link in another browser, switches language, and sits down.

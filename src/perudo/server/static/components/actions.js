@@ -5,7 +5,7 @@
 
 import { html, useState, useEffect } from "../lib.js";
 import { t } from "../i18n.js";
-import { Die, bidWords } from "./dice.js";
+import { Die, bidWords, faceName } from "./dice.js";
 
 function BigButton({ info, onAct, wild }) {
   const cls = { dudo: "btn danger big", calza: "btn teal big", palifico: "btn primary big" }[info.kind] || "btn big";
@@ -50,7 +50,7 @@ export function Actions({ view, onAct }) {
           const q = lowest(f) + step;
           const b = byFace.get(f).get(q);
           if (!b) return html`<button class="bidbtn" data-face=${f} disabled aria-label=${t("game.no_raise", { face: f })}><span class="q">–</span><${Die} face=${f} size="md" wild=${view.wild} label=${false} /></button>`;
-          return html`<button class="bidbtn" data-face=${f} data-action=${b.text} aria-label=${t("game.bid_btn", { bid: bidWords(b, view.wild) })} onClick=${() => onAct(b.text)}>
+          return html`<button class="bidbtn" data-face=${f} data-action=${b.text} aria-label=${`${b.quantity}× ${faceName(f, view.wild)}`} title=${t("game.bid_btn", { bid: bidWords(b, view.wild) })} onClick=${() => onAct(b.text)}>
             <span class="q">${b.quantity}×</span><${Die} face=${f} size="md" wild=${view.wild} label=${false} />
           </button>`;
         })}

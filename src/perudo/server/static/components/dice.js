@@ -31,7 +31,7 @@ export function HiddenDie({ size = "sm", label = false }) {
 // "3 × [five]": a bid from the view's structured action (never parsed from its notation).
 export function BidText({ info, size = "xs", wild = null }) {
   if (!info || info.kind !== "bid") return null;
-  return html`<span class="bidtext" aria-label=${bidWords(info, wild)}>
+  return html`<span class="bidtext"><span class="sr-only">${bidWords(info, wild)}</span>
     <span aria-hidden="true">${info.quantity} ×</span><${Die} face=${info.face} size=${size} wild=${wild} label=${false} />
   </span>`;
 }

@@ -27,10 +27,10 @@ export function actionWords(name, info, wild) {
 
 export function ActionLine({ name, info, wild }) {
   if (info.kind === "bid") {
-    return html`<span aria-label=${actionWords(name, info, wild)}><span aria-hidden="true">${t("act.bid", { name, bid: "" })}</span><${BidText} info=${info} wild=${wild} /></span>`;
+    return html`<span><span class="sr-only">${actionWords(name, info, wild)}</span><span aria-hidden="true">${t("act.bid", { name, bid: "" })}<${BidText} info=${info} wild=${wild} /></span></span>`;
   }
   if (info.kind === "aside") {
-    return html`<span aria-label=${actionWords(name, info, wild)}><span aria-hidden="true">${t("act.aside", { name, dice: "" })}</span>${info.dice.map((d) => html`<${Die} face=${d} size="xs" wild=${wild} label=${false} />`)}</span>`;
+    return html`<span><span class="sr-only">${actionWords(name, info, wild)}</span><span aria-hidden="true">${t("act.aside", { name, dice: "" })}${info.dice.map((d) => html`<${Die} face=${d} size="xs" wild=${wild} label=${false} />`)}</span></span>`;
   }
   return html`<span>${actionWords(name, info, wild)}</span>`;
 }
@@ -56,7 +56,7 @@ function Seat({ view, i, table, names, me, last, reveal }) {
   const shownHand = reveal ? reveal.reveals.find((r) => r.seat === i) : null;
   const keptHidden = reveal ? reveal.hidden.includes(i) : false;
   let cups;
-  if (count === null) cups = html`<${Icon} name="cup" /><span class="count" aria-label=${t("seat.count_hidden")}>?</span>`;
+  if (count === null) cups = html`<${Icon} name="cup" /><span class="count" aria-hidden="true">?</span><span class="sr-only">${t("seat.count_hidden")}</span>`;
   else if (count > 5) cups = html`<${HiddenDie} size="xs" /><span class="count">× ${count}</span>`;
   else cups = Array.from({ length: count }, () => html`<${HiddenDie} size="xs" />`);
   const label = [
@@ -87,7 +87,7 @@ export function Middle({ view, table, names, reveal, memory }) {
   const name = (i) => seatName(table, names, i);
   let body;
   if (view.bid_info) {
-    body = html`<div class="bid" data-testid="current-bid" aria-label=${t("game.current_bid") + ": " + bidWords(view.bid_info, view.wild)}>${view.bid_info.quantity}<span class="x" aria-hidden="true">×</span><${Die} face=${view.bid_info.face} size="lg" wild=${view.wild} label=${false} /></div>
+    body = html`<div class="bid" data-testid="current-bid"><span aria-hidden="true">${view.bid_info.quantity}</span><span class="x" aria-hidden="true">×</span><${Die} face=${view.bid_info.face} size="lg" wild=${view.wild} label=${false} /><span class="sr-only">${t("game.current_bid")}: ${bidWords(view.bid_info, view.wild)}</span></div>
       <div class="by">${t("game.by", { name: name(view.bidder) })}</div>`;
   } else if (view.phase === "bidding") {
     body = html`<div class="nobid">${t("game.no_bid")}</div><div class="by">${t("game.opens", { name: name(view.to_act) })}</div>`;

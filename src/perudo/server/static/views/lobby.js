@@ -82,7 +82,7 @@ function CreateForm({ config, navigate }) {
     }
   };
   return html`<form class="create" data-testid="create-form" onSubmit=${submit}>
-    <${Field} label=${t("lobby.your_name")}><input type="text" name="player" maxlength="24" required value=${name} data-testid="player-name" autocomplete="nickname" /><//>
+    <${Field} label=${t("lobby.your_name")}><input type="text" name="player" maxlength="24" required defaultValue=${name} data-testid="player-name" autocomplete="nickname" /><//>
     <${Field} label=${t("lobby.table_name")}><input type="text" name="name" maxlength="60" placeholder=${t("lobby.default_table", { name: name || "…" })} data-testid="table-name" /><//>
     <${Field} label=${t("lobby.preset")}><${Select} name="preset" testid="preset" value="perudo" options=${presets.map((p) => [p, t(`preset.${p}`)])} /><//>
     <div class="grid2">

@@ -1,0 +1,139 @@
+"""The page keeps what a person is doing and tells them what happens (real Chromium).
+
+- What is typed survives the server's updates: the lobby's form through its refreshes, the
+  chat input (its text and its focus) while bots move on the table.
+- The live region says each move in words, and the turn; dice have spoken names.
+- Memory mode (P-40) shows neither the others' counts nor the total of dice in play.
+- axe-core (vendored from npm under tests/browser/vendor/) finds no serious or critical
+  violation on the lobby, the table on the person's turn, and a replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.browser.support import Watcher, new_page, require_chromium, serve, shot, take_seat
+from tests.server.harness import ServerProcess
+
+sync_api = require_chromium()
+
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+RUN_AXE = """async () => {
+  const out = await axe.run(document, { resultTypes: ['violations'] });
+  return out.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target),
+  }));
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from serve(tmp_path_factory, "access", PERUDO_BOT_DELAY="0.15", PERUDO_ROUND_PAUSE="0.2")
+
+
+def _axe(page: Any, what: str) -> None:
+    page.add_script_tag(path=str(AXE))
+    bad = [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
+    assert not bad, f"axe-core on {what}: {bad}"
+
+
+def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_the_total(
+    server: ServerProcess, browser: Any
+) -> None:
+    # The lobby's form keeps what is typed (and the focus) through its 3-second refreshes,
+    # even when the list of tables changes under it.
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("[data-testid=player-name]", "Zoë")
+    page.fill("[data-testid=table-name]", "Half a tab")
+    page.type("[data-testid=table-name]", "le name")
+    server.create_table(seats=2, name="appears meanwhile")
+    page.locator(".tablecard .name", has_text="appears meanwhile").wait_for(timeout=8_000)
+    assert page.input_value("[data-testid=player-name]") == "Zoë"
+    assert page.input_value("[data-testid=table-name]") == "Half a table name"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "table-name"
+
+    # A memory-mode table where a stand-in plays for Ann (her turn timer is 1 s), so the bots
+    # move on their own while she types in the chat.
+    t = server.create_table(seats=4, dice=3, turn_seconds=1, memory=True)
+    take_seat(page, server, t)
+    page.select_option("[data-testid=fill-level]", "easy")
+    page.click("[data-testid=fill-bots]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
+    )
+    page.click("[data-testid=start]")
+    watcher = Watcher(server, t["table_id"])
+    try:
+        page.wait_for_selector("[data-testid=felt]")
+        page.click("[data-testid=chat-input]")
+        page.keyboard.type("half-typed ¿qué? 안녕")
+        start = watcher.version
+        watcher.wait(lambda: watcher.version >= start + 8, "eight moves while Ann types")
+        page.wait_for_timeout(300)
+        assert page.input_value("[data-testid=chat-input]") == "half-typed ¿qué? 안녕"
+        assert page.evaluate("() => document.activeElement.dataset.testid") == "chat-input"
+        # The live region has said the moves in words (a bid names its face: no "1×").
+        spoken = page.inner_text("[data-testid=live]")
+        assert int(page.get_attribute("[data-testid=live]", "data-n") or 0) > 0
+        assert spoken and "×" not in spoken
+        # P-40: no total of dice in play on the page, no count for the other seats.
+        assert page.locator("[data-testid=total-dice]").count() == 0
+        counts = page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=felt] .seat:not(.me) .cups')]"
+            ".map((c) => c.dataset.count)"
+        )
+        assert counts and set(counts) == {"?"}
+        # Dice have spoken names.
+        page.wait_for_selector("[data-testid=my-hand] .die[data-face]", timeout=10_000)
+        labels = page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=my-hand] .die')]"
+            ".map((d) => d.getAttribute('aria-label'))"
+        )
+        words = {"one (wild)", "two", "three", "four", "five", "six"}
+        assert labels and set(labels) <= words, labels
+        page.press("[data-testid=chat-input]", "Enter")
+        page.locator("[data-testid=chat-lines]").get_by_text("half-typed").wait_for()
+        assert page.input_value("[data-testid=chat-input]") == ""
+        shot(page, "en-memory-mode-typing", full_page=False)
+        assert not page.errors, page.errors
+    finally:
+        watcher.close()
+        page.context.close()
+
+
+def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_a_replay(
+    server: ServerProcess, browser: Any
+) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=create]")
+    _axe(page, "the lobby")
+    t = server.create_table(seats=2, dice=1, turn_seconds=0)
+    take_seat(page, server, t)
+    page.click("[data-testid=fill-bots]")
+    page.wait_for_selector("[data-testid=start]:not([disabled])")
+    _axe(page, "the waiting room")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    _axe(page, "the table on the person's turn")
+    # Keyboard play: the raise buttons and Dudo are buttons, reached and pressed by keys.
+    for _ in range(400):
+        if page.locator("[data-testid=game-over]").count():
+            break
+        if page.locator("[data-testid=your-turn]").count():
+            action = page.locator("[data-testid=actions] [data-action]").last
+            action.focus()
+            page.keyboard.press("Enter")
+        page.wait_for_timeout(150)
+    assert page.locator("[data-testid=game-over]").count(), "the game did not end"
+    _axe(page, "the table at the game's end")
+    page.click("[data-testid=replay-link]")
+    page.wait_for_selector("[data-testid=replay-slider]")
+    page.click("[data-testid=replay-end]")
+    _axe(page, "a replay")
+    assert not page.errors, page.errors
+    page.context.close()
