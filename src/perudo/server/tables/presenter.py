@@ -75,23 +75,29 @@ def for_seat(table: LiveTable, data: dict[str, Any], seat: int | None) -> dict[s
 
 
 def snapshot(table: LiveTable, seat: int | None) -> str:
-    """Everything ``seat`` needs to draw the table from scratch."""
+    """Everything ``seat`` needs to draw the table from scratch.
+
+    Every message is validated against its model (:mod:`perudo.server.payloads`) as it is
+    built: a field the wire does not describe fails here, not in a browser.
+    """
     data, hint = seat_payload(table, seat, True)
     return dump(
-        p.Snapshot(
-            version=table.version,
-            table=table.info(),
-            seat=seat,
-            view=data,
-            hint=hint,
-            timer=table.schedule.remaining(),
-            chat=[chat_json(c) for c in table.chat.lines],
+        p.Snapshot.model_validate(
+            {
+                "version": table.version,
+                "table": table.info(),
+                "seat": seat,
+                "view": data,
+                "hint": hint,
+                "timer": table.schedule.remaining(),
+                "chat": [chat_json(c) for c in table.chat.lines],
+            }
         )
     )
 
 
 def table_message(table: LiveTable) -> str:
-    return dump(p.TableMessage(version=table.version, table=table.info()))
+    return dump(p.TableMessage.model_validate({"version": table.version, "table": table.info()}))
 
 
 def error(code: str, message: str, version: int | None) -> str:
@@ -122,23 +128,25 @@ def _update(table: LiveTable, seat: int | None, batch: Batch, resolved: int) -> 
     if resolved and table.state is not None:
         tail = [round_to_json(r) for r in table.state.past[-resolved:]]
     return dump(
-        p.Update(
-            version=table.version,
-            events=[
-                for_seat(table, data, seat)
-                for audience, data in batch
-                if audience is None or audience == seat
-            ],
-            view=view_json,
-            hint=hint,
-            timer=table.schedule.remaining(),
-            past_tail=tail,
+        p.Update.model_validate(
+            {
+                "version": table.version,
+                "events": [
+                    for_seat(table, data, seat)
+                    for audience, data in batch
+                    if audience is None or audience == seat
+                ],
+                "view": view_json,
+                "hint": hint,
+                "timer": table.schedule.remaining(),
+                "past_tail": tail,
+            }
         )
     )
 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:
-    text = dump(p.ChatMessage(version=entry["version"], entry=entry))
+    text = dump(p.ChatMessage.model_validate({"version": entry["version"], "entry": entry}))
     for c in table.conns:
         c.send(text)
 
@@ -156,17 +164,19 @@ def missed(table: LiveTable, conn: Connection, last: int) -> None:
     data, hint = seat_payload(table, conn.seat, True)
     conn.send(
         dump(
-            p.Update(
-                version=table.version,
-                events=events,
-                view=data,
-                hint=hint,
-                timer=table.schedule.remaining(),
+            p.Update.model_validate(
+                {
+                    "version": table.version,
+                    "events": events,
+                    "view": data,
+                    "hint": hint,
+                    "timer": table.schedule.remaining(),
+                }
             )
         )
     )
     for entry in chats:
-        conn.send(dump(p.ChatMessage(version=entry["version"], entry=entry)))
+        conn.send(dump(p.ChatMessage.model_validate({"version": entry["version"], "entry": entry})))
 
 
 def chat_json(row: ChatRow) -> dict[str, Any]:
