@@ -4,7 +4,10 @@ the P-34 choice, calza out of turn (P-50), memory mode (P-40), replays, and no l
 from __future__ import annotations
 
 import random
+import time
+from typing import Any
 
+import pytest
 from tests.server.harness import (
     Client,
     ServerProcess,
@@ -251,3 +254,44 @@ def test_creating_a_table_with_rules_the_core_refuses_names_the_rule(
     assert out["status"] == 400 and "unknown rule set" in out["message"]
     out = server.http("POST", "/api/tables", {"name": "x", "player": "   "})
     assert out["status"] == 400
+
+
+@pytest.mark.parametrize("dice", [3, 2])
+def test_the_next_rounds_turn_timer_starts_only_after_the_reveal_has_been_shown(
+    make_server: Any, dice: int
+) -> None:
+    """A round's result stays on the table for ``round_pause`` seconds before the next deal,
+    and no turn timer runs meanwhile: the next round's timer starts whole after the reveal.
+    With two dice each, the loser is down to one and chooses the next round at once (P-34):
+    that choice's timer gets the reveal's time on top."""
+    srv = make_server(PERUDO_ROUND_PAUSE="1.5").start()
+
+    async def go() -> None:
+        t = srv.create_table(seats=2, dice=dice, turn_seconds=30)
+        j = srv.join(t["table_id"], "Bo")
+        ann = await Client(srv, t["table_id"], t["token"]).connect()
+        bo = await Client(srv, t["table_id"], j["token"]).connect()
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        first, second = (ann, bo) if ann.my_turn() else (bo, ann)
+        await first.act("1x2")
+        await second.until(second.my_turn)
+        await second.act("dudo")
+        shown = await ann.next(
+            lambda m: m["type"] == "update"
+            and any(e["type"] == "round_resolved" for e in m["events"])
+        )
+        at = time.monotonic()
+        if shown["view"]["phase"] == "choose_palifico":
+            assert shown["timer"] is not None and shown["timer"] >= 31.3
+        else:
+            assert shown["timer"] is None, "a turn timer runs while the reveal is shown"
+            dealt = await ann.next(
+                lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding", timeout=10
+            )
+            assert time.monotonic() - at >= 1.3
+            assert dealt["timer"] is not None and dealt["timer"] >= 29.5
+        await ann.close()
+        await bo.close()
+
+    run(go())

@@ -86,3 +86,39 @@ def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerPro
         await ann.close()
 
     run(go())
+
+
+def test_a_refusal_of_the_rules_reaches_the_player_in_every_language_without_rule_ids(
+    server: ServerProcess,
+) -> None:
+    """The core's refusal (its code and params) is said by perudo.i18n in English, Korean and
+    Italian, naming the players; the English developer message keeps the rule id for the
+    page's "why?" detail, the players' texts have none."""
+
+    async def go() -> None:
+        t = server.create_table(seats=2, dice=2, turn_seconds=0)
+        j = server.join(t["table_id"], "보라")
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        bo = await Client(server, t["table_id"], j["token"]).connect()
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        waiting, mover = (bo, ann) if ann.my_turn() else (ann, bo)
+        await waiting.act("1x3")  # not their turn (P-11)
+        turn = await waiting.error()
+        await mover.act("1x1")  # an opening bid on aces (P-10)
+        aces = await mover.error()
+        await mover.act("0x3")  # not a bid
+        notation = await mover.error()
+        for err in (turn, aces, notation):
+            assert err["refusal"] and err["code"] in ("illegal", "notation")
+            assert set(err["texts"]) == {"en", "ko", "it"}
+            assert len(set(err["texts"].values())) == 3, err["texts"]
+            for text in err["texts"].values():
+                assert text and "P-" not in text and "V-" not in text
+        assert "P-11" in turn["message"] and "P-10" in aces["message"]
+        names = {"Ann", "보라"}
+        assert any(n in turn["texts"]["ko"] for n in names), turn["texts"]
+        await ann.close()
+        await bo.close()
+
+    run(go())

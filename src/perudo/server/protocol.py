@@ -297,12 +297,22 @@ class ChatMessage(_Msg):
 
 class ErrorMessage(_Msg):
     """The sender's message was refused; nothing changed. ``message`` names the rule broken
-    (the core's own message) or what is wrong with the message."""
+    (the core's own English message, with its rule id, for developers and a "why?" detail)
+    or what is wrong with the message.
+
+    When the rules refused, ``refusal`` and ``params`` are the core's code and parameters
+    (:class:`perudo.core.PerudoError`), and ``texts`` says it in each language of
+    :mod:`perudo.i18n` (seats named): the page shows ``texts[its language]``. Otherwise a page
+    says ``code`` in its own words.
+    """
 
     type: Literal["error"] = "error"
     code: str
     message: str
     version: int | None = None
+    refusal: str | None = None
+    params: dict[str, Any] = {}
+    texts: dict[str, str] = {}
 
 
 class Pong(_Msg):

@@ -23,6 +23,7 @@ from ..guard import ClientLimits
 from ..proxy import base_url, client_host
 from ..settings import Settings
 from ..tables import LiveTable, TableError
+from ..tables.presenter import refused
 from .common import lobby_of, settings_of
 
 __all__ = ["router"]
@@ -137,7 +138,7 @@ async def _serve(
         try:
             await _dispatch(ws, table, conn, msg)
         except TableError as err:
-            _reply_error(conn, table, err.code, err.message)
+            conn.send(refused(table, err))
         except Exception:
             # A bug must not cost the player their connection: say so and carry on.
             log.exception("table %s: %s message failed", table.id, msg.type)

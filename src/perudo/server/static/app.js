@@ -10,7 +10,6 @@ import { LiveRegion, Toasts } from "./components/common.js";
 import { LobbyPage } from "./views/lobby.js";
 import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
-import { loadRefusals } from "./refusals.js";
 
 function navigate(path) {
   history.pushState({}, "", path);
@@ -68,7 +67,6 @@ function App() {
   const [, setLangState] = useState(lang());
   const onLang = (l) => {
     setLang(l);
-    loadRefusals(l);
     setLangState(l);
   };
   let m;

@@ -1,44 +1,17 @@
-// Refusals in the player's language. The server's error carries the refusal's `code` and
-// `params` (the core's IllegalActionError / NotationError, or the table's own refusal); the
-// words come from the server's catalogue (perudo.i18n, served at /api/refusals/{lang}), so the
-// page keeps no second copy of them. Seat numbers in params are shown as names. The rule ids
-// (P-…) stay out of the text; the "why?" detail carries them.
+// Refusals in the player's language. When the rules refused, the server's error carries the
+// refusal already said in each language (`texts`, rendered by perudo.i18n from the core's code
+// and params, seats named): the page shows its language's text and keeps no second copy of
+// those words. The table's own refusals (a stale version, a full table…) are said from the
+// page's words for their `code`. The rule ids (P-…) and the English developer message stay
+// out of the sentence; the "why?" detail shows them.
 
-import { lang } from "./i18n.js";
+import { lang, t, MESSAGES } from "./i18n.js";
 
-const catalogues = {}; // lang -> {code: template} (or a promise while loading)
-
-export async function loadRefusals(l = lang()) {
-  if (catalogues[l] && !(catalogues[l] instanceof Promise)) return catalogues[l];
-  if (!catalogues[l]) {
-    catalogues[l] = fetch(`/api/refusals/${l}`)
-      .then((r) => (r.ok ? r.json() : { templates: {} }))
-      .then((d) => (catalogues[l] = d.templates || {}))
-      .catch(() => (catalogues[l] = {}));
-  }
-  return catalogues[l];
-}
-
-function fill(template, params, nameOf) {
-  return template.replace(/\{(\w+)(?:![rs])?(?::[^}]*)?\}/g, (m, key) => {
-    if (!(key in params)) return m;
-    const v = params[key];
-    if ((key === "seat" || key.endsWith("_seat") || key === "bidder" || key === "caller") && nameOf && Number.isInteger(v)) return nameOf(v);
-    return Array.isArray(v) ? v.join(", ") : String(v);
-  });
-}
-
-// The refusal `err` ({code, params, message}) in the page's language; the server's own
-// (English, developer) message only when the catalogue has no words for the code.
-export function refusalText(err, nameOf = null) {
-  const table = catalogues[lang()];
-  const tpl = table && !(table instanceof Promise) ? table[err.code] : undefined;
-  if (tpl) return fill(tpl, err.params || {}, nameOf);
-  return stripRuleIds(err.message || String(err));
-}
-
-export function stripRuleIds(text) {
-  return String(text).replace(/\s*\((?:[PV]-\d+(?:[,/ ]+)?)+\)/g, "").replace(/\s*\b[PV]-\d+\b:?/g, "");
+export function refusalText(err) {
+  if (err.texts && err.texts[lang()]) return err.texts[lang()];
+  const key = `error.${err.code}`;
+  if (err.code && MESSAGES.en[key]) return t(key);
+  return t("error.refused");
 }
 
 // The rule ids a refusal names (for the "why?" detail).

@@ -70,7 +70,7 @@ export function receive(state, m) {
       break;
     case "error":
       if (m.code === "no_table") s.missing = true;
-      s.error = { code: m.code, params: m.params || {}, message: m.message, at: Date.now() };
+      s.error = { code: m.code, refusal: m.refusal, params: m.params || {}, texts: m.texts || {}, message: m.message, at: Date.now() };
       break;
     default:
       return { state, fresh };

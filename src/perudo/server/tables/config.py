@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from perudo.bots import Bot
-from perudo.core import RuleSet, find_ruleset, preset_name
+from perudo.core import PerudoError, RuleSet, find_ruleset, preset_name
 from perudo.registry import make_bot
 
 from ..store import SeatRow
@@ -40,12 +40,15 @@ MAX_TURN_SECONDS = 600.0
 
 
 class TableError(Exception):
-    """A request the table refuses; nothing changed. ``code`` is the wire error code."""
+    """A request the table refuses; nothing changed. ``code`` is the wire error code;
+    ``refusal`` the core's error when the rules refused (its code and params say why in any
+    language, :func:`perudo.i18n.refusal_text`)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, refusal: PerudoError | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.refusal = refusal
 
 
 def hash_token(token: str) -> str:

@@ -790,7 +790,7 @@ class LiveTable:
             try:
                 action = parse_action(text)
             except NotationError as err:
-                raise TableError("notation", str(err)) from None
+                raise TableError("notation", str(err), err) from None
             if isinstance(action, Concede):
                 raise TableError(
                     "illegal",
@@ -816,7 +816,7 @@ class LiveTable:
         try:
             state, events = apply_action(self.state, action, seat)
         except IllegalActionError as err:
-            raise TableError("illegal", str(err)) from None
+            raise TableError("illegal", str(err), err) from None
         first = self.version + 1
         last = self.version + max(1, len(events))
         try:

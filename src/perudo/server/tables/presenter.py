@@ -13,11 +13,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from perudo.core import round_to_json, view
+from perudo.i18n import LANGS, refusal_text
 
 from .. import protocol as p
 from ..connection import Connection
 from ..hint import bid_hint
 from ..store import ChatRow
+from .config import TableError
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -30,6 +32,7 @@ __all__ = [
     "chat_json",
     "error",
     "missed",
+    "refused",
     "snapshot",
     "table_message",
 ]
@@ -102,6 +105,30 @@ def table_message(table: LiveTable) -> str:
 
 def error(code: str, message: str, version: int | None) -> str:
     return dump(p.ErrorMessage(code=code, message=message, version=version))
+
+
+def refused(table: LiveTable, err: TableError) -> str:
+    """The table's refusal ``err``; when the rules refused, in every language of the
+    catalogs too (:func:`perudo.i18n.refusal_text`, seats named by their names at the table),
+    so that a page shows it in its own language."""
+    if err.refusal is None:
+        return error(err.code, err.message, table.version)
+    code, params = err.refusal.code, err.refusal.params
+
+    def name_of(seat: int) -> str:
+        s = table.seats[seat] if 0 <= seat < len(table.seats) else None
+        return s.name if s is not None else f"#{seat + 1}"
+
+    return dump(
+        p.ErrorMessage(
+            code=err.code,
+            message=err.message,
+            version=table.version,
+            refusal=code,
+            params=params,
+            texts={lang: refusal_text(lang, code, params, name_of) for lang in LANGS},
+        )
+    )
 
 
 def broadcast_table(table: LiveTable) -> None:

@@ -171,6 +171,10 @@ class Scheduler:
             assert wanted.timer is not None
             version, seat = wanted.timer
             seconds = self.table.config.turn_seconds
+            if self.last_resolved:
+                # The move before ended a round and its result is on the table: the person
+                # reads it first (the round's pause), then their turn's time runs.
+                seconds += self.table.settings.round_pause
             self.turn_deadline = time.monotonic() + seconds
             self.timer_task = asyncio.create_task(self._run_timeout(version, seat, seconds))
 

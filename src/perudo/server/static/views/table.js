@@ -12,7 +12,7 @@ import { Felt, RoundLog, History, actionWords, revealWords } from "../components
 import { Actions } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
-import { loadRefusals, refusalText, ruleIds } from "../refusals.js";
+import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
@@ -110,17 +110,17 @@ function TurnTimer({ end, total }) {
   }, []);
   const left = Math.max(0, (end - Date.now()) / 1000);
   return html`<span class="timer" data-testid="timer">
-    <span class="timerbar" aria-hidden="true"><span style=${{ width: `${Math.round((left / total) * 100)}%` }}></span></span>
+    <span class="timerbar" aria-hidden="true"><span style=${{ width: `${Math.min(100, Math.round((left / total) * 100))}%` }}></span></span>
     <span class="muted" data-testid="timer-label">${t("game.timer", { n: Math.ceil(left) })}</span>
   </span>`;
 }
 
-function Refusal({ err, nameOf }) {
+function Refusal({ err }) {
   if (!err) return null;
   const ids = ruleIds(err);
   return html`<div class="refusal" role="alert" data-testid="refusal">
-    <span>${refusalText(err, nameOf)}</span>
-    <details class="why"><summary>${t("error.why")}</summary><span class="muted">${ids.length ? ids.join(", ") + " · " : ""}${err.code}</span></details>
+    <span>${refusalText(err)}</span>
+    <details class="why"><summary>${t("error.why")}</summary><span class="muted">${ids.length ? ids.join(", ") + " · " : ""}${err.refusal || err.code}: ${err.message}</span></details>
   </div>`;
 }
 
@@ -149,7 +149,7 @@ function Panel({ st, send, act }) {
       ${st.timerEnd !== null && tb.turn_seconds ? html`<${TurnTimer} end=${st.timerEnd} total=${tb.turn_seconds} />` : null}
     </div>` : null}
     ${v.legal_info.length ? html`<${Actions} view=${v} onAct=${act} />` : null}
-    <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} nameOf=${nameOf} />
+    <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} />
   </section>`;
 }
 
@@ -184,7 +184,6 @@ export function TablePage({ id }) {
   const sock = useRef(null);
   const token = useRef(localStorage.getItem(tokenKey(id)));
   useEffect(() => {
-    loadRefusals();
     const socket = new TableSocket(id, {
       hello: () => {
         const hello = { type: "hello", token: token.current || null };
@@ -206,7 +205,9 @@ export function TablePage({ id }) {
           token.current = null;
         }
         const { state, fresh } = receive(before, m);
-        if (m.type === "error" && !state.view) toast(refusalText(state.error, (i) => seatName(state.table, null, i)));
+        // A refusal during one's game shows in the panel; others (and not the missing table,
+        // which the page says in full) as a toast.
+        if (m.type === "error" && m.code !== "no_table" && !(state.view && state.seat !== null && state.view.phase !== "game_over")) toast(refusalText(state.error));
         stRef.current = state;
         setSt(state);
         speak(before, state, fresh);
