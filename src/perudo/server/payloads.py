@@ -224,6 +224,8 @@ class SeatInfo(_Payload):
     level: str | None
     connected: bool
     away: bool
+    host: bool = False
+    """This seat's person is the table's host (starts the game, manages bots and seats)."""
 
 
 class TableInfo(_Payload):
@@ -239,6 +241,8 @@ class TableInfo(_Payload):
     seat_count: int
     private: bool
     seats: list[SeatInfo | None]
+    host: int | None = None
+    """The host's seat (``None``: no host, e.g. nobody seated)."""
     spectators: int
     game_id: int | None
     to_act: int | None
