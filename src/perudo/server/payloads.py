@@ -38,7 +38,7 @@ class _Payload(BaseModel):
 
 
 ActionKind = Literal[
-    "bid", "dudo", "calza", "pass", "palifico", "normal", "aside", "deal", "reroll"
+    "bid", "dudo", "calza", "pass", "palifico", "normal", "aside", "deal", "reroll", "concede"
 ]
 
 
@@ -129,7 +129,8 @@ class RoundResolved(_Event):
     """A round's end: who called what, the hands shown, the count and who lost (P-20, P-21)."""
 
     type: Literal["round_resolved"]
-    kind: Literal["dudo", "calza", "pass"]
+    kind: Literal["dudo", "calza", "pass", "concede"]
+    """``concede``: the caller gave up the game (P-24): no hand is shown."""
     caller: int
     target: int | None
     bid: str | None
@@ -237,6 +238,8 @@ class TableInfo(_Payload):
     preset: str
     rules: Rules
     memory: bool
+    vacated: Literal["bot", "nobody"] = "bot"
+    """Who takes the seat of a player who leaves during a game: a bot, or nobody (P-24)."""
     turn_seconds: float
     seat_count: int
     private: bool
