@@ -247,7 +247,8 @@ class TableInfo(_Payload):
     host: int | None = None
     """The host's seat (``None``: no host, e.g. nobody seated)."""
     spectators: int
-    game_id: int | None
+    game_id: str | None
+    """The current or last game's key (unguessable; its replay is ``/replay/{game_id}``)."""
     to_act: int | None
     turn_remaining: float | None
     winner: int | None
@@ -282,8 +283,9 @@ class ReplayFrame(_Payload):
 class ReplayData(_Payload):
     """``GET /api/games/{id}/replay``: every move of a game as a frame."""
 
-    game_id: int
-    table_id: str
+    game_id: str
+    table_id: str | None
+    """``None`` for a private table's game (its id is its invite)."""
     names: list[str]
     winner: int | None
     finished: bool

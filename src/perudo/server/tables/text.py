@@ -2,8 +2,9 @@
 
 Control and format characters are removed: NUL and the other C0/C1 controls, the bidi
 overrides and isolates (which could make a name or a line read backwards, or spill into the
-text after it), zero-width spaces and joiners (but a joiner inside an emoji: 👩🏽‍🚀 stays whole), the
-byte-order mark, and lone surrogates (which no page can display). Whitespace runs become one space. Names are also NFKC-normalized, so
+text after it), zero-width spaces and joiners (but a joiner inside an emoji: 👩🏽‍🚀 stays
+whole), the byte-order mark, and lone surrogates (which no page can display). Whitespace runs
+become one space. Names are also NFKC-normalized, so
 look-alike forms of one name compare equal (:func:`name_key`).
 
 >>> clean_text("hi\\u202e dlrow\\u200b\\x00 !")
@@ -56,9 +57,7 @@ def clean_text(text: str) -> str:
     """``text`` without control or format characters (but the joiners inside an emoji),
     whitespace runs as one space."""
     kept = "".join(
-        ch
-        for i, ch in enumerate(text)
-        if unicodedata.category(ch) not in _DROP or _joins(text, i)
+        ch for i, ch in enumerate(text) if unicodedata.category(ch) not in _DROP or _joins(text, i)
     )
     return " ".join(kept.split())
 
