@@ -161,6 +161,25 @@ def test_an_absent_host_passes_the_role_to_someone_here(server: ServerProcess) -
     run(go())
 
 
+def test_a_host_who_never_comes_passes_the_role_to_the_first_who_does(
+    server: ServerProcess,
+) -> None:
+    """The creator made the table over HTTP and never connected (as after a restart, when
+    nobody is connected): the first person here becomes host after the drop grace."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=1)
+        j = server.join(t["table_id"], "Bo")
+        bo = await Client(server, t["table_id"], j["token"]).connect()
+        assert _table(bo)["host"] == 0
+        await bo.until(lambda: _table(bo)["host"] == 1, timeout=10)
+        await bo.send({"type": "add_bot", "level": "easy"})
+        await bo.until(lambda: _table(bo)["seats"][2] is not None)
+        await bo.close()
+
+    run(go())
+
+
 def test_the_host_removes_only_an_absent_player_and_a_bot_plays_their_seat(
     server: ServerProcess,
 ) -> None:

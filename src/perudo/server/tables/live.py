@@ -346,6 +346,11 @@ class LiveTable:
         if s.host and self.host_timer is not None:
             self.host_timer.cancel()
             self.host_timer = None
+        host = next((h for h in self.seats if h is not None and h.host), None)
+        if host is not None and host.connections == 0 and self.host_timer is None:
+            # A host who is not here (never came, or not since a restart): the role passes
+            # after the drop grace if they do not come.
+            self._start_host_timer(host)
 
     def _release_seat(self, seat: int) -> None:
         s = self.seats[seat] if seat < len(self.seats) else None
