@@ -16,10 +16,12 @@ V-9 re-rolls all come up.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -129,6 +131,47 @@ def via_table(rules: RuleSet, seed: int) -> GameRecord:
     return GameRecord.from_state(table.state)
 
 
+def via_server(rules: RuleSet, seed: int, tmp: Path) -> GameRecord:
+    """A table of bots on the server, in-process: the lobby, the store (SQLite), the table's
+    scheduler and its one action path, with the dice from a seeded generator."""
+    from perudo.server.lobby import Lobby
+    from perudo.server.settings import Settings
+    from perudo.server.store import Store
+    from perudo.server.tables import TableConfig
+    from perudo.server.tables.config import Seat
+
+    n = _players(rules)
+
+    async def go() -> GameRecord:
+        settings = Settings(
+            database_url=f"sqlite+aiosqlite:///{tmp / 'one-driver.db'}",
+            bot_delay=0,
+            round_pause=0,
+        )
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        try:
+            config = TableConfig("custom", rules, n, turn_seconds=0)
+            table, _, _ = await lobby.create(name="t", player="p", config=config, private=False)
+            bots = _bots(seed, n)
+            table.seats = [Seat("bot", f"bot {s}", level=LEVEL, bot=bots[s]) for s in range(n)]
+            table.rng = random.Random(seed)
+            await table.start(None)
+            for _ in range(200_000):
+                if table.status == "finished":
+                    break
+                await asyncio.sleep(0)
+            assert table.state is not None and table.state.is_over
+            return GameRecord.from_state(table.state)
+        finally:
+            await lobby.close()
+            await store.close()
+
+    return asyncio.run(go())
+
+
 FRONT_ENDS: dict[str, Callable[[RuleSet, int], GameRecord]] = {
     "terminal": via_terminal,
     "rl_table": via_table,
@@ -148,10 +191,13 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "rules", "seed"), CASES, ids=[c[0] for c in CASES])
-def test_every_front_end_plays_the_same_game(name: str, rules: RuleSet, seed: int) -> None:
+def test_every_front_end_plays_the_same_game(
+    name: str, rules: RuleSet, seed: int, tmp_path: Path
+) -> None:
     rules = dataclasses.replace(rules, dice_per_player=DICE)
     reference = via_arena(rules, seed)
-    for front, play in FRONT_ENDS.items():
+    fronts = {**FRONT_ENDS, "server": lambda r, s: via_server(r, s, tmp_path)}
+    for front, play in fronts.items():
         record = play(rules, seed)
         assert record.rolloff == reference.rolloff, front
         for i, (got, want) in enumerate(zip(record.moves, reference.moves, strict=False)):

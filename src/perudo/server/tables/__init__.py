@@ -12,10 +12,10 @@ Every event gets the table's next *version*; each client receives only the event
 the events it missed, filtered for its seat, or a fresh snapshot.
 
 Drivers: a bot seat is played server-side by a :class:`perudo.bots.Bot` through the seat's
-view, with a pacing delay; bots are offered out-of-turn calza in
-:func:`perudo.core.calza_callers` order (P-53), first yes wins. A person who runs out of turn
-time or whose connection drops (after a grace period) is *away*: a stand-in bot plays the seat
-until they come back.
+view, with a pacing delay; bots are offered out-of-turn calza in the order of
+:func:`perudo.sim.driver.pending`'s calza windows (P-53), first yes wins. A person who runs out
+of turn time or whose connection drops (after a grace period) is *away*: a stand-in bot plays
+the seat until they come back.
 
 The parts, one file each:
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -94,6 +95,9 @@ class LiveTable:
         self.backlog = Backlog(settings.replay_buffer)
         self.chat = TableChat(self, settings.chat_history)
         self.schedule = Scheduler(self)
+        self.rng: random.Random = secrets.SystemRandom()
+        """Where the dice come from (the roll-off, every deal and re-roll): the system's
+        generator; a test seeds it to compare the server with the other front ends."""
         self.closed = False
         self.host_timer: asyncio.TimerHandle | None = None
         """Runs while the host has no live connection: after the drop grace the role passes
@@ -716,8 +720,7 @@ class LiveTable:
                     f"{rules.max_players} players (P-1); add bots or wait for friends",
                 )
             seats = [self.seats[i] for i in order]
-            rng = secrets.SystemRandom()
-            rolloff = roll_off(rules, len(order), rng)
+            rolloff = roll_off(rules, len(order), self.rng)
             state = start_game(rules, len(order), rolloff)
             version = self.version + 1
             names = [s.name for s in seats if s is not None]

@@ -10,11 +10,14 @@ does nothing. A step makes its move under the table's lock through the same path
 (:meth:`LiveTable.apply_move <perudo.server.tables.LiveTable.apply_move>`: the core checks it,
 the store logs it, then it is broadcast), so nothing here decides a rule.
 
-Drivers: a bot seat is played server-side by a :class:`perudo.bots.Bot` through the seat's
-view, with a pacing delay; bots are offered out-of-turn calza in
-:func:`perudo.core.calza_callers` order (P-53), first yes wins. A person who runs out of turn
-time or whose connection drops (after a grace period) is *away*: a stand-in bot plays the seat
-until they come back.
+The order of decisions is :func:`perudo.sim.driver.pending`'s, the same as in the arena, the
+terminal and the RL environments: chance, the calza window (after a bid, and after a V-9
+re-roll under a standing bid), the seat to act. Drivers: a bot seat is played server-side by a
+:class:`perudo.bots.Bot` through the seat's view, with a pacing delay; in a calza window the
+bots among the window's seats are asked in its order (P-53), first yes wins (people call calza
+whenever they like, as an ordinary out-of-turn action, so the window does not wait for them).
+A person who runs out of turn time or whose connection drops (after a grace period) is *away*:
+a stand-in bot plays the seat until they come back.
 """
 
 from __future__ import annotations
@@ -22,20 +25,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from perudo.bots import Bot
-from perudo.core import (
-    Calza,
-    Phase,
-    PlayerAction,
-    calza_callers,
-    chance_action,
-    view,
-)
+from perudo.core import Calza, PlayerAction, chance_action, view
+from perudo.sim.driver import CalzaWindow, Pending, Roll, Turn, pending
 
 from .config import Seat, TableError
 
@@ -72,7 +68,7 @@ class Scheduler:
         self.timer_key: tuple[int, int] | None = None
         self.turn_deadline: float | None = None
         self.calza_asked = -1
-        """The game version at which the bots were last offered calza out of turn."""
+        """The game version whose calza window the bots have answered (P-50, P-53)."""
         self.last_resolved = False
         """Whether the last move ended a round (the next deal waits ``round_pause``)."""
 
@@ -118,16 +114,21 @@ class Scheduler:
     # -- chance -----------------------------------------------------------------------------
 
     async def chance(self) -> None:
-        """Roll what chance owes (a deal, a V-9 re-roll) with the system's generator."""
+        """Roll what chance owes (a deal, a V-9 re-roll) with the table's generator."""
         table = self.table
-        rng = secrets.SystemRandom()
-        while (
-            table.state is not None
-            and not table.state.is_over
-            and table.state.to_act is None
-            and table.state.phase in (Phase.DEAL, Phase.REROLL)
-        ):
-            await table.apply_move(None, chance_action(table.state, rng))
+        while table.state is not None and isinstance(pending(table.state), Roll):
+            await table.apply_move(None, chance_action(table.state, table.rng))
+
+    def pending(self) -> Pending:
+        """What the game waits for (:func:`perudo.sim.driver.pending`); a calza window with
+        no bot in it is taken as answered: its people call calza when they like."""
+        table = self.table
+        st = table.state
+        assert st is not None
+        due = pending(st, window_answered=self.calza_asked == table.state_version)
+        if isinstance(due, CalzaWindow) and all(self._driver(s) is None for s in due.seats):
+            due = pending(st, window_answered=True)
+        return due
 
     # -- deciding ---------------------------------------------------------------------------
 
@@ -140,17 +141,17 @@ class Scheduler:
             return Plan()
         version = table.state_version
         settings = table.settings
-        if st.to_act is None:
+        due = self.pending()
+        if isinstance(due, Roll):
             delay = settings.round_pause if self.last_resolved else 0.0
             return Plan(driver=("chance", version, delay))
-        bot_calza = self.calza_asked != version and any(
-            self._driver(s) is not None for s in calza_callers(st)
-        )
-        to_act = self._driver(st.to_act)
-        driver = ("bots", version, settings.bot_delay) if bot_calza or to_act is not None else None
-        timer = None
-        if to_act is None and table.config.turn_seconds > 0:
-            timer = (version, st.to_act)
+        window = isinstance(due, CalzaWindow)
+        turn = pending(st, window_answered=True) if window else due
+        assert isinstance(turn, Turn)
+        bot_turn = self._driver(turn.seat) is not None
+        driver = ("bots", version, settings.bot_delay) if window or bot_turn else None
+        # The person to act is on the clock from the bid on, while the bots mull over calza.
+        timer = None if bot_turn or table.config.turn_seconds <= 0 else (version, turn.seat)
         return Plan(driver=driver, timer=timer)
 
     def plan(self) -> None:
@@ -253,20 +254,22 @@ class Scheduler:
             st = table.state
             if table.state_version != version or table.closed or st is None:
                 return
-            if self.calza_asked != version:
-                # P-50/P-53: out-of-turn calza offered to the bots in seat order from the
-                # bidder's left; the first that calls it takes it.
+            due = self.pending()
+            if isinstance(due, CalzaWindow):
+                # P-50/P-53: the window's bots in its order (left of the bidder first); the
+                # first that calls calza takes it.
                 self.calza_asked = version
-                for s in calza_callers(st):
+                for s in due.seats:
                     bot = self._driver(s)
                     if bot is not None and _ask_calza(bot, view(st, s)):
                         await self._bot_move(s, Calza())
                         return
-            seat = st.to_act
-            bot = None if seat is None else self._driver(seat)
-            if seat is None or bot is None:
+                due = self.pending()
+            bot = self._driver(due.seat) if isinstance(due, Turn) else None
+            if bot is None or not isinstance(due, Turn):
                 self.plan()
                 return
+            seat = due.seat
             seat_view = view(st, seat)
         try:
             action = await asyncio.to_thread(bot.act, seat_view)
