@@ -9,7 +9,7 @@ Figures printed:
    ``state.apply_action(random legal action)``, chance included), and of
    :func:`perudo.sim.batch.play_random`; then the ratio.
 2. ``perudo``, 2 players × 5 dice, whole games (every round to the winner): batch games per
-   second, with the core's pure-Python playout kernel (:mod:`perudo.core.playout`) for scale.
+   second, with the core's pure-Python playout kernel (:mod:`perudo.sim.playout`) for scale.
 
 Speed is measured here, never asserted in tests.
 """
@@ -25,8 +25,8 @@ from collections.abc import Callable
 import pyspiel
 
 from perudo.core import find_ruleset
-from perudo.core.playout import random_playout
 from perudo.sim.batch import play_random
+from perudo.sim.playout import random_playout
 
 
 class _Spiel:
@@ -104,7 +104,7 @@ def main(seconds: float = 3.0) -> None:
     )
     print("perudo, 2 players x 5 dice, whole games (every round to the winner):")
     print(f"  perudo.sim.batch                      {rates['batch']:>12,.0f} games/s")
-    print(f"  perudo.core.playout (pure Python)     {rates['kernel']:>12,.0f} games/s")
+    print(f"  perudo.sim.playout (pure Python)     {rates['kernel']:>12,.0f} games/s")
 
 
 if __name__ == "__main__":

@@ -12,25 +12,14 @@ from perudo import (
     PERUDO_CALZA,
     GameRecord,
     GameState,
-    apply,
-    chance_action,
-    roll_off,
-    start_game,
-    view,
 )
 from perudo.registry import make_bot
+from perudo.sim.match import play_game
 
 
 def _bot_game(seed: int, players: int = 3) -> GameState:
-    rng = random.Random(seed)
-    state = start_game(PERUDO_CALZA, players, roll_off(PERUDO_CALZA, players, rng))
     bots = [make_bot("easy", seed * 10 + s) for s in range(players)]
-    while not state.is_over:
-        if state.to_act is None:
-            state, _ = apply(state, chance_action(state, rng))
-        else:
-            state, _ = apply(state, bots[state.to_act].act(view(state, state.to_act)))
-    return state
+    return play_game(PERUDO_CALZA, bots, random.Random(seed)).record.replay()
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The playout kernel: ``random_playout`` makes the engine's moves, move for move.
 
-``perudo.core.playout.random_playout`` plays whole games on plain lists for speed; with the
+``perudo.sim.playout.random_playout`` plays whole games on plain lists for speed; with the
 same seeded generator it must take exactly the actions that ``engine_playout`` (the same
 random policy through ``apply``) takes, for every preset, table size and dice count,
 including one and two dice per player, where palifico rounds and the P-34 choice occur.
@@ -27,7 +27,7 @@ from perudo.core import (
     legal_actions,
     new_game,
 )
-from perudo.core.playout import Playout, engine_playout, random_playout
+from perudo.sim.playout import Playout, engine_playout, random_playout
 
 SEEDS = range(12)
 

@@ -4,8 +4,8 @@ Two figures per configuration:
 
 * ``engine``: whole games through the public API (``new_game``, ``legal_actions``, ``apply``
   with its immutable states and events, ``chance_action``), as a simulation would play them;
-* ``kernel``: :func:`perudo.core.playout.random_playout`, the same games move for move
-  (the test suite checks that) in plain integers, as bots' rollouts use it.
+* ``kernel``: :func:`perudo.sim.playout.random_playout`, the same games move for move
+  (the test suite checks that) in plain integers; only these benchmarks use it.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from perudo.core import find_ruleset
-from perudo.core.playout import Playout, engine_playout, random_playout
 from perudo.core.rules import RuleSet
+from perudo.sim.playout import Playout, engine_playout, random_playout
 
 __all__ = ["CONFIGS", "Config", "Figure", "measure", "run"]
 

@@ -18,8 +18,9 @@ give the same dice counts every round and the same winners.
 :class:`BatchVectorEnv` (from :mod:`perudo.research.vector_env`, with the ``research`` extra)
 is the batch as a Gymnasium vector environment: the agent holds one seat in every game.
 
-Supported: every rule set without set-aside (V-9), passing (V-10) or out-of-turn calza
-(``calza="on"``; ``to_act``, V-7, is supported); other rule sets are refused with the reason.
+Supported: the explicit list :data:`SUPPORTS` — every rule set without set-aside (V-9), passing
+(V-10) or out-of-turn calza (``calza="on"``; ``to_act``, V-7, is supported); other rule sets,
+and rule fields added after this module, are refused with the reason.
 Reveal order (V-8) changes only what is shown, not outcomes, so both settings are supported.
 
 >>> from perudo.core import PERUDO
@@ -30,16 +31,18 @@ Reveal order (V-8) changes only what is shown, not outcomes, so both settings ar
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from perudo.core import Phase, RuleSet
+from perudo.core import Phase, RuleSet, unsupported
 from perudo.core.bidding import bid_table, raises_after
 from perudo.core.encoding import ActionEncoding, encoding
 
 __all__ = [
+    "SUPPORTS",
     "BatchGame",
     "BatchTables",
     "check_supported",
@@ -93,20 +96,49 @@ def _first_true(a: BoolArray) -> IntArray:
     return out
 
 
-def check_supported(rules: RuleSet) -> None:
-    """Refuse, with the reason, a rule set the batch simulator does not play.
+SUPPORTS: Final[Mapping[str, object]] = {
+    "raise_order": ("perudo", "monotone"),
+    "wild_face": ...,
+    "wild_conversion": ("perudo", "bluff", "none"),
+    "loss": ("one", "difference"),
+    "next_opener": ("loser", "winner"),
+    "palifico": ("on", "off", "not_two_players"),
+    "calza": ("off", "to_act"),
+    "reveal": ("until_proven", "all"),
+    "set_aside": (False,),
+    "passing": (False,),
+    "straight_counts_nothing": (False, True),
+    "dice_per_player": ...,
+    "faces": ...,
+    "min_players": ...,
+    "max_players": ...,
+    "calza_min_players": ...,
+}
+"""Every :class:`~perudo.core.RuleSet` field the batch simulator plays, with the values it plays
+(``...``: any). A field not listed — one added to the rule set after this module — is refused
+(:func:`perudo.core.unsupported`) until someone teaches the batch simulator and lists it."""
 
-    :raises ValueError: for set-aside (V-9), passing (V-10) or out-of-turn calza (P-50).
+_WHY: Final[Mapping[str, str]] = {
+    "set_aside": "set-aside and re-roll (V-9)",
+    "passing": "passing (V-10)",
+    "calza": (
+        "out-of-turn calza (P-50); use calza='to_act' (V-7) or the research adapters, which "
+        "model calza windows"
+    ),
+}
+
+
+def check_supported(rules: RuleSet) -> None:
+    """Refuse, with the reason, a rule set the batch simulator does not play (outside
+    :data:`SUPPORTS`).
+
+    :raises ValueError: for set-aside (V-9), passing (V-10), out-of-turn calza (P-50), or a
+        rule field the batch simulator does not know.
     """
-    if rules.set_aside:
-        raise ValueError("the batch simulator does not play set-aside and re-roll (V-9)")
-    if rules.passing:
-        raise ValueError("the batch simulator does not play passing (V-10)")
-    if rules.calza == "on":
-        raise ValueError(
-            "the batch simulator does not play out-of-turn calza (P-50); use calza='to_act' "
-            "(V-7) or the research adapters, which model calza windows"
-        )
+    missing = unsupported(rules, SUPPORTS)
+    if missing:
+        why = [_WHY.get(m.partition("=")[0], m) for m in missing]
+        raise ValueError(f"the batch simulator does not play {'; '.join(why)}")
 
 
 class BatchTables:

@@ -1,33 +1,76 @@
-"""Random playouts at speed: a whole game in plain integers, for benchmarks and rollouts.
+"""Random playouts at speed: a whole game in plain integers, for the throughput benchmarks.
 
-:func:`apply` builds a new immutable state and its events for every action, which is right
-for play and costs about 2 µs an action. Monte Carlo rollouts (bots) and throughput
-benchmarks need whole games in a few microseconds, so this module plays a game with mutable
-lists, drawing the legal bids from the same tables as the engine
-(:func:`~perudo.core.bidding.raises_after`) and counting with the same
-:func:`~perudo.core.bidding.count_hand`.
+:func:`~perudo.core.apply` builds a new immutable state and its events for every action, which
+is right for play and costs about 2 µs an action. The benchmarks (``perudo bench``,
+``benchmarks/batch.py``) also measure how fast a game can go when nothing of that is needed:
+:func:`random_playout` plays a game with mutable lists, drawing the legal bids from the same
+tables as the engine (:func:`~perudo.core.bidding.raises_after`) and counting with the same
+:func:`~perudo.core.bidding.count_hand`. Nothing else uses it: the bots, the arena and the
+research code play through the core.
 
 The policy is the reference random policy: every decision takes
-``legal[rng.randrange(len(legal))]`` where ``legal`` is :func:`legal_actions` for the seat to
-act, and dice come from :func:`~perudo.core.chance.chance_action`. With the same generator a
-playout therefore makes exactly the moves the engine would make, move for move; the test suite
-checks that on every preset it supports. Rule sets with set-aside (V-9) or passing (V-10) are
-played through the engine itself (:func:`engine_playout`).
+``legal[rng.randrange(len(legal))]`` where ``legal`` is :func:`~perudo.core.legal_actions` for
+the seat to act (no out-of-turn calza), and dice come from
+:func:`~perudo.core.chance_action`. With the same generator a playout therefore makes exactly
+the moves :func:`engine_playout` makes through the engine, move for move (tests/sim/
+test_playout.py checks that on every rule set it supports). What it supports is the explicit
+list :data:`SUPPORTS`; a rule set outside it — a set-aside (V-9), passing (V-10), or a
+:class:`~perudo.core.RuleSet` field added after this module was written — is played through
+the engine (:func:`engine_playout`) instead.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from .actions import CALZA, DUDO, Bid, ChoosePalifico, PlayerAction
-from .bidding import bid_table, count_hand, raises_after
-from .chance import chance_action, new_game
-from .engine import apply, legal_actions
-from .rules import RuleSet
+from perudo.core import (
+    Bid,
+    ChoosePalifico,
+    GameState,
+    PlayerAction,
+    RuleSet,
+    legal_actions,
+    new_game,
+    unsupported,
+)
+from perudo.core.actions import CALZA, DUDO
+from perudo.core.bidding import bid_table, count_hand, raises_after
 
-__all__ = ["Playout", "engine_playout", "random_playout"]
+from .driver import run
+
+__all__ = ["SUPPORTS", "Playout", "engine_playout", "random_playout", "supports"]
+
+SUPPORTS: Final[Mapping[str, object]] = {
+    "raise_order": ("perudo", "monotone"),
+    "wild_face": ...,
+    "wild_conversion": ("perudo", "bluff", "none"),
+    "loss": ("one", "difference"),
+    "next_opener": ("loser", "winner"),
+    "palifico": ("on", "off", "not_two_players"),
+    # The random policy never calls calza out of turn (P-50); to_act is one of its actions.
+    "calza": ("off", "on", "to_act"),
+    "reveal": ("until_proven", "all"),  # who reveals changes no move
+    "set_aside": (False,),
+    "passing": (False,),
+    "straight_counts_nothing": (False, True),
+    "dice_per_player": ...,
+    "faces": ...,
+    "min_players": ...,
+    "max_players": ...,
+    "calza_min_players": ...,
+}
+"""Every :class:`~perudo.core.RuleSet` field :func:`random_playout` plays, with the values it
+plays (``...``: any); see :func:`perudo.core.unsupported`."""
+
+
+@functools.cache
+def supports(rules: RuleSet) -> bool:
+    """Whether :func:`random_playout` plays ``rules`` itself (else it uses the engine)."""
+    return not unsupported(rules, SUPPORTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,32 +88,38 @@ class Playout:
 def engine_playout(
     rules: RuleSet, num_players: int, rng: random.Random, *, keep: bool = False
 ) -> Playout:
-    """A random playout through :func:`apply` (the reference for :func:`random_playout`)."""
-    state = new_game(rules, num_players, rng)
+    """A random playout through :func:`apply`, driven by :func:`perudo.sim.driver.run` as any
+    simulation is (the reference for :func:`random_playout`; calza windows are declined)."""
     actions: list[tuple[int, PlayerAction]] = []
     decisions = 0
-    while state.winner is None:
-        seat = state.to_act
-        if seat is None:
-            state = apply(state, chance_action(state, rng))[0]
-            continue
+
+    def act(state: GameState, seat: int) -> PlayerAction:
+        nonlocal decisions
         legal = legal_actions(state)
         action = legal[rng.randrange(len(legal))]
         if keep:
             actions.append((seat, action))
         decisions += 1
-        state = apply(state, action)[0]
+        return action
+
+    state = run(new_game(rules, num_players, rng), rng, act, _never)
+    assert state.winner is not None
     return Playout(state.winner, state.round - 1, decisions, tuple(actions) if keep else None)
+
+
+def _never(state: GameState, seat: int) -> bool:
+    return False  # the reference random policy never calls calza out of turn (P-50)
 
 
 def random_playout(
     rules: RuleSet, num_players: int, rng: random.Random, *, keep: bool = False
 ) -> Playout:
-    """Play one game with the reference random policy, fast; same moves as the engine.
+    """Play one game with the reference random policy, fast; same moves as the engine
+    (through the engine itself for a rule set outside :data:`SUPPORTS`).
 
     :raises ValueError: on a bad player count.
     """
-    if rules.set_aside or rules.passing:
+    if not supports(rules):
         return engine_playout(rules, num_players, rng, keep=keep)
     if not rules.min_players <= num_players <= rules.max_players:
         raise ValueError(

@@ -28,9 +28,10 @@ So "all raises to rank r" is the contiguous slice ``[2**(r-1), 2**r)`` of edges 
 are the slice ``[0, 2**(r-1))``: each pass of the solver is ``N`` slice operations over arrays of
 ``2**(N-1)`` rows × hands (numpy), the layout of :mod:`perudo.solve.cfr`.
 
-Rounds with calza by the player to act (V-7 ``to_act`` with two players), passing (V-10) or
-set-aside and re-roll (V-9) have other actions than bids and dudo; they are refused with a
-:class:`ValueError` naming the switch.
+What the solver plays is the explicit list :data:`SUPPORTS`. Rounds with calza by the player
+to act (V-7 ``to_act`` with two players), passing (V-10) or set-aside and re-roll (V-9) have
+other actions than bids and dudo; they are refused with a :class:`ValueError` naming the
+switch, and so is any rule field added to :class:`~perudo.core.RuleSet` after this module.
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -57,11 +58,13 @@ from perudo.core import (
     legal_actions,
     raises_after,
     start_round,
+    unsupported,
 )
 from perudo.core.bidding import bid_table
 
 __all__ = [
     "MAX_BIDS",
+    "SUPPORTS",
     "Hands",
     "Payoff",
     "RoundGame",
@@ -461,13 +464,41 @@ class RoundGame:
         )
 
 
+SUPPORTS: Final[Mapping[str, object]] = {
+    "raise_order": ("perudo", "monotone"),
+    "wild_face": ...,
+    "wild_conversion": ("perudo", "bluff", "none"),
+    "loss": ("one", "difference"),
+    "next_opener": ("loser", "winner"),
+    "palifico": ("on", "off", "not_two_players"),
+    # "on" (P-50) is never legal heads-up; "to_act" only while calza needs 3 players (below).
+    "calza": ("off", "on", "to_act"),
+    "reveal": ("until_proven", "all"),
+    "set_aside": (False,),
+    "passing": (False,),
+    "straight_counts_nothing": (False, True),
+    "dice_per_player": ...,
+    "faces": ...,
+    "min_players": (2,),
+    "max_players": ...,
+    "calza_min_players": ...,
+}
+"""Every :class:`~perudo.core.RuleSet` field the solver plays, with the values it plays
+(``...``: any): a field not listed is refused (:func:`perudo.core.unsupported`)."""
+
+_WHY: Final[Mapping[str, str]] = {
+    "set_aside": "set-aside and re-roll (V-9)",
+    "passing": "passing (V-10)",
+}
+
+
 def _check_supported(rules: RuleSet) -> None:
     if rules.min_players > 2:
         raise ValueError(f"these rules need {rules.min_players} players; the solver plays two")
-    if rules.set_aside:
-        raise ValueError("the solver cannot play set-aside and re-roll (V-9)")
-    if rules.passing:
-        raise ValueError("the solver cannot play passing (V-10)")
+    missing = unsupported(rules, SUPPORTS)
+    if missing:
+        why = [_WHY.get(m.partition("=")[0], m) for m in missing]
+        raise ValueError(f"the solver cannot play {'; '.join(why)}")
     if rules.calza == "to_act" and rules.calza_min_players <= 2:
         raise ValueError("the solver cannot play calza by the player to act heads-up (V-7)")
     # Calza "on" (P-50) is never legal heads-up: neither the bidder nor the player to act may
