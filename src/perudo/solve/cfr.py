@@ -20,6 +20,7 @@ iterations give 7.8e-5 against 1.3e-4 with linear averaging, and on Perudo 1v1 9
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Final, Literal
 
 import numpy as np
@@ -60,8 +61,16 @@ class CFRSolver:
     """Regret minimization on one :class:`~perudo.solve.game.RoundGame`.
 
     ``iterate()`` runs one iteration (both players); :meth:`average` is the strategy that
-    converges to an equilibrium.
+    converges to an equilibrium. It is a :class:`~perudo.solve.solver.RoundSolver`, as the
+    compiled :class:`~perudo.solve.native.NativeCFR` is: :meth:`exploitability` measures the
+    average, :meth:`keep` copies a player's half of the average measured last and
+    :meth:`kept` returns the profile of the copies; it keeps no marks, so it measures no
+    windows of the average (``mark_slots == 0``).
     """
+
+    mark_slots = 0
+    """Marks for windows of the average: none in numpy (see :meth:`NativeCFR.window
+    <perudo.solve.native.NativeCFR.window>`)."""
 
     def __init__(
         self,
@@ -97,6 +106,8 @@ class CFRSolver:
             prune = game.rows >= _PRUNE_ROWS
         self.prune = prune and algorithm in _PRUNABLE
         """Whether the updates skip the histories the other player never reaches (exact)."""
+        self._measured: Profile | None = None
+        self._kept: list[tuple[Array, Array] | None] = [None, None]
         self._ones = tuple(np.ones(k.sizes[p], dtype=k.dtype) for p in (0, 1))
         self._bounds = np.array([0] + [1 << (r - 1) for r in range(1, k.n + 1)], dtype=np.int64)
 
@@ -350,6 +361,41 @@ class CFRSolver:
             raises.append(r)
             dudo.append(d)
         return Profile((raises[0], raises[1]), (dudo[0], dudo[1]))
+
+    def exploitability(self) -> tuple[float, float, float]:
+        """``(br0, br1, exploitability)`` of :meth:`average` (:meth:`Kernel.exploitability
+        <perudo.solve.vector.Kernel.exploitability>`); :meth:`keep` copies from this average."""
+        self._measured = average = self.average()
+        with single_threaded_blas():
+            return self.kernel.exploitability(average)
+
+    def keep(self, player: int) -> None:
+        """Keep ``player``'s half of the average last measured by :meth:`exploitability`."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {player}")
+        if self._measured is None:
+            raise ValueError("no average measured yet (call exploitability first)")
+        self._kept[player] = (self._measured.raises[player], self._measured.dudo[player])
+
+    def kept(self) -> Profile:
+        """The profile of the halves last kept by :meth:`keep`.
+
+        :raises ValueError: if either player's half was never kept.
+        """
+        h0, h1 = self._kept
+        if h0 is None or h1 is None:
+            raise ValueError(f"no average kept for player {0 if h0 is None else 1}")
+        return Profile((h0[0], h1[0]), (h0[1], h1[1]))
+
+    def marks(self) -> dict[int, int]:
+        """No marks (:attr:`mark_slots` is 0)."""
+        return {}
+
+    def mark(self, slot: int) -> None:
+        raise ValueError("the numpy solver keeps no marks (mark_slots is 0)")
+
+    def window(self, slot: int, lam: float) -> AbstractContextManager[None]:
+        raise ValueError(f"slot {slot} was never marked (the numpy solver keeps no marks)")
 
     def current(self) -> Profile:
         """The strategy of the last iteration (copies)."""

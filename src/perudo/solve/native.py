@@ -152,9 +152,10 @@ def _ptr(a: Array) -> int:
 
 class NativeCFR:
     """Regret minimization in compiled code, with the interface of
-    :class:`~perudo.solve.cfr.CFRSolver` that :func:`~perudo.solve.solver.solve_round` uses:
-    ``iterate``, ``average``, ``current``, ``regrets``, ``exploitability``, ``iterations``,
-    ``kernel``.
+    :class:`~perudo.solve.cfr.CFRSolver` (``iterate``, ``average``, ``current``, ``regrets``,
+    ``iterations``, ``kernel``): both are a :class:`~perudo.solve.solver.RoundSolver`, the
+    protocol :func:`~perudo.solve.solver.solve_round` drives (``exploitability``, ``keep``,
+    ``kept``, and the marks and windows of the average, :data:`MARKS` of them here).
 
     Algorithms: ``cfr+`` (regret matching+, average weighted by ``t²``), ``cfr+linear`` (weight
     ``t``) and ``dcfr`` (discounted CFR, α = 1.5, β = 0, average weighted by ``t²``: positive
@@ -183,6 +184,9 @@ class NativeCFR:
         out.
     :raises ValueError: for an unknown algorithm, float type, thread count or floor.
     """
+
+    mark_slots = MARKS
+    """Slots for :meth:`mark` (the starts of :meth:`window` s)."""
 
     def __init__(
         self,

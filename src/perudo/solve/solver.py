@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from contextlib import AbstractContextManager
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -30,15 +31,63 @@ from .cfr import ALGORITHMS, CFRSolver
 from .game import RoundGame
 from .lp import solve_lp
 from .solution import Solution
-from .vector import Array, Kernel, Profile, single_threaded_blas
+from .vector import Kernel, Profile, single_threaded_blas
 
-__all__ = ["BACKENDS", "METHODS", "Progress", "pick_backend", "pick_dtype", "solve_round"]
+__all__ = [
+    "BACKENDS",
+    "METHODS",
+    "Progress",
+    "RoundSolver",
+    "pick_backend",
+    "pick_dtype",
+    "solve_round",
+]
 
 METHODS: Final[tuple[str, ...]] = ("auto", "lp", *ALGORITHMS)
 
 BACKENDS: Final[tuple[str, ...]] = ("auto", "native", "numpy")
 """Where CFR runs: the compiled kernel (``native``, for ``cfr+``, ``cfr+linear`` and ``dcfr``),
 numpy, or ``auto`` (the compiled kernel when it is built and runs the method)."""
+
+
+class RoundSolver(Protocol):
+    """What :func:`solve_round` needs of a CFR solver: both the numpy
+    :class:`~perudo.solve.cfr.CFRSolver` and the compiled :class:`~perudo.solve.native.NativeCFR`
+    are one, so the loop has no branch on which it drives."""
+
+    iterations: int
+    """Iterations run."""
+
+    @property
+    def mark_slots(self) -> int:
+        """How many marks the solver keeps for windows of the average (0: no windows)."""
+        ...
+
+    def iterate(self, count: int = 1, callback: Callable[[int], None] | None = None) -> None:
+        """Run ``count`` iterations."""
+
+    def exploitability(self) -> tuple[float, float, float]:
+        """``(br0, br1, exploitability)`` of the average strategy now."""
+        ...
+
+    def keep(self, player: int) -> None:
+        """Copy ``player``'s half of the average as measured last (its best so far)."""
+
+    def kept(self) -> Profile:
+        """The profile of the halves last kept."""
+        ...
+
+    def marks(self) -> dict[int, int]:
+        """The iteration each marked slot was marked at."""
+        ...
+
+    def mark(self, slot: int) -> None:
+        """Mark the average now in ``slot`` (below :attr:`mark_slots`)."""
+
+    def window(self, slot: int, lam: float) -> AbstractContextManager[None]:
+        """While in the block, the average is its window since mark ``slot``."""
+        ...
+
 
 _REACH_FLOOR: Final = 1e-8
 """The compiled kernel's reach floor on large rounds (:class:`~perudo.solve.native.NativeCFR`):
@@ -179,15 +228,16 @@ def solve_round(
         float_type = np.dtype(pick_dtype(game, target) if dtype is None else dtype)
         info["dtype"] = float_type.name
         info["backend"] = where
-        solver: CFRSolver | native.NativeCFR
+        solver: RoundSolver
         if where == "native":
             floor = reach_floor
             if floor is None:
                 floor = _REACH_FLOOR if game.rows >= _FLOAT32_ROWS else 0.0
-            solver = native.NativeCFR(
+            compiled = native.NativeCFR(
                 game, method, dtype=float_type, threads=threads, reach_floor=floor
             )
-            info["threads"] = solver.threads
+            solver = compiled
+            info["threads"] = compiled.threads
             info["reach_floor"] = floor
             every = check_every or 100
             share = 33
@@ -214,19 +264,12 @@ def solve_round(
                 began = time.perf_counter()
                 solver.iterate(step)
                 per_iteration = (time.perf_counter() - began) / step
-            if isinstance(solver, native.NativeCFR):
-                # The compiled best responses need no average in numpy, and the best averages
-                # are copied aside in the compiled solver's memory.
-                br0, br1, _ = solver.exploitability()
-                for player in best.improved(br0, br1):
-                    solver.keep(player)
-                _windows(solver, best, target)
-            else:
-                average = solver.average()
-                with single_threaded_blas():
-                    br0, br1, _ = solver.kernel.exploitability(average)
-                for player in best.improved(br0, br1):
-                    best.halves[player] = (average.raises[player], average.dudo[player])
+            # Each player's best average so far is kept (in the compiled kernel, copied aside
+            # in its memory: its best responses need no average in numpy).
+            br0, br1, _ = solver.exploitability()
+            for player in best.improved(br0, br1):
+                solver.keep(player)
+            _windows(solver, best, target)
             expl = best.exploitability
             checks.append((solver.iterations, expl))
             elapsed = time.perf_counter() - start
@@ -239,8 +282,7 @@ def solve_round(
             if time_limit is not None and elapsed >= time_limit:
                 break
         iterations = solver.iterations
-        kept = solver.kept() if isinstance(solver, native.NativeCFR) else best.profile()
-        profile = kept.astype(np.float64)
+        profile = solver.kept().astype(np.float64)
     kernel = Kernel(game)
     with single_threaded_blas():
         br0, br1, expl = kernel.exploitability(profile)
@@ -260,7 +302,7 @@ def solve_round(
     )
 
 
-def _windows(solver: native.NativeCFR, best: _BestOfEach, target: float) -> None:
+def _windows(solver: RoundSolver, best: _BestOfEach, target: float) -> None:
     """Near the target, measure windows of the average since the newest mark at most half the
     iterations back (:data:`_WINDOWS`), keeping each player's best half; then mark the average
     now if the last mark is :data:`_MARK_GROWTH` back, in a free slot or one whose mark no later
@@ -279,7 +321,7 @@ def _windows(solver: native.NativeCFR, best: _BestOfEach, target: float) -> None
         return
     # Later windows start at least this far on: marks before it are free again.
     oldest = marks[start] if start is not None else 0
-    free = [slot for slot in range(native.MARKS) if slot not in marks or marks[slot] < oldest]
+    free = [slot for slot in range(solver.mark_slots) if slot not in marks or marks[slot] < oldest]
     if free:
         solver.mark(free[0])
 
@@ -300,7 +342,7 @@ def _halfway(checks: list[tuple[int, float]], target: float) -> int:
 
 
 class _BestOfEach:
-    """Each player's best average strategy seen at the checks.
+    """Which player's average strategy at a check is the best seen (the solver keeps it).
 
     ``br0`` (the opener's best response) measures player 1's strategy and ``br1`` player 0's,
     so the profile of the two best halves has exploitability ``(min br0 + min br1) / 2``.
@@ -308,7 +350,6 @@ class _BestOfEach:
 
     def __init__(self) -> None:
         self.br = [np.inf, np.inf]
-        self.halves: list[tuple[Array, Array] | None] = [None, None]
 
     def improved(self, br0: float, br1: float) -> list[int]:
         """The players whose strategy in a profile with these best responses is the best seen
@@ -324,8 +365,3 @@ class _BestOfEach:
     @property
     def exploitability(self) -> float:
         return (self.br[0] + self.br[1]) / 2.0
-
-    def profile(self) -> Profile:
-        h0, h1 = self.halves
-        assert h0 is not None and h1 is not None
-        return Profile((h0[0], h1[0]), (h0[1], h1[1]))
