@@ -172,7 +172,9 @@ def test_terminal_offers_calza_after_a_v9_reroll() -> None:
     """The terminal asked only after bids before the one driver (P-50, V-9)."""
     from perudo.cli.tui.session import PlayConfig, Session
 
-    config = PlayConfig(rules=CALZA_REROLL, players=4, level="random", seed=4, delay=0)
+    config = PlayConfig(
+        rules=CALZA_REROLL, players=4, level="random", seed=4, delay=0, calza_ask="always"
+    )
     session: Session
     asked: list[str] = []
 
