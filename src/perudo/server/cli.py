@@ -1,4 +1,5 @@
-"""``perudo serve`` and ``perudo bench-load``: registered on the typer app by :func:`register`.
+"""``perudo serve``, ``perudo bench-load``, ``perudo bench-abuse``: registered on the typer app
+by :func:`register`.
 
 Heavy imports (FastAPI, uvicorn, SQLAlchemy) happen inside the commands.
 """
@@ -69,3 +70,13 @@ def register(app: typer.Typer) -> None:
         from .loadbench import main
 
         main(tables=tables, seconds=seconds, think=think, url=url)
+
+    @app.command("bench-abuse")
+    def bench_abuse(
+        seconds: float = typer.Option(8.0, help="Seconds each attack lasts (at most 60)."),
+    ) -> None:
+        """Abuse benchmark: issue 14's attacks on a fresh server on loopback, each while a
+        player plays; prints the player's latency under each (docs/security.md)."""
+        from .abusebench import main
+
+        main(seconds=seconds)

@@ -53,6 +53,9 @@ class Connection:
         self.seat: int | None = None
         self.greeted = False
         self.bucket = TokenBucket(rate, burst)
+        self.patience = TokenBucket(rate / 2, burst * 5)
+        """Refusals for going over a rate limit draw on it; a connection that empties it
+        (flooding on after being told) is closed."""
         self.last_limit_error = 0.0
         self._send_text = send_text
         self._close = close

@@ -7,7 +7,9 @@ from an action sent to its event received back by the sender (p50, p90, p99, max
 
 By default it starts its own server (``python -m perudo serve``) on a free loopback port with a
 fresh SQLite file in a temporary folder, and stops it afterwards; ``url`` points it at a
-running server instead. Counts and time are bounded (at most 500 tables, 300 seconds).
+running server instead (whose limits per client then apply: every client here comes from
+one address, docs/security.md). Counts and time are bounded (at most 500 tables, 300
+seconds).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LoadResult", "main", "run_load"]
+__all__ = ["ONE_ADDRESS_MANY_PEOPLE", "LoadResult", "main", "run_load", "start_server"]
 
 MAX_TABLES = 500
 MAX_SECONDS = 300.0
@@ -138,6 +140,9 @@ class _Seat:
         self.rng = rng
         self.host = host
         self.version = 0
+        self.view_version = 0
+        """The version of the last view received (chat and table messages move
+        :attr:`version` but not the game)."""
         self.pending: float | None = None
         self.measuring = False
         self.ws: Any = None
@@ -164,6 +169,8 @@ class _Seat:
                 self.ready.set()
             if kind in ("snapshot", "update", "table", "chat"):
                 self.version = max(self.version, m["version"])
+            if kind in ("snapshot", "update"):
+                self.view_version = m["version"]
             if kind == "error":
                 code = m.get("code", "?")
                 if self.measuring:
@@ -192,7 +199,7 @@ class _Seat:
                 and view["to_act"] == view["seat"]
             ):
                 asyncio.get_running_loop().call_later(
-                    self.think * (0.5 + self.rng.random()), self._schedule, view, self.version
+                    self.think * (0.5 + self.rng.random()), self._schedule, view, self.view_version
                 )
 
     def _schedule(self, view: dict[str, Any], version: int) -> None:
@@ -201,12 +208,14 @@ class _Seat:
         task.add_done_callback(self.acts.discard)
 
     async def _act(self, view: dict[str, Any], version: int) -> None:
-        if self.pending is not None or version != self.version:
+        if self.pending is not None or version != self.view_version:
             return
         action = _choose(view, self.rng)
         self.pending = time.perf_counter()
         with contextlib.suppress(Exception):
-            await self.ws.send(json.dumps({"type": "act", "action": action, "version": version}))
+            await self.ws.send(
+                json.dumps({"type": "act", "action": action, "version": self.version})
+            )
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -288,7 +297,20 @@ async def run_load(
     return result
 
 
-def _start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+ONE_ADDRESS_MANY_PEOPLE = {
+    "PERUDO_TABLES_PER_CLIENT": "100000",
+    "PERUDO_CREATES_PER_MINUTE": "1000000",
+    "PERUDO_CONNECTIONS_PER_CLIENT": "100000",
+    "PERUDO_CLIENT_RATE_PER_SECOND": "1000000",
+}
+"""Every client of this benchmark comes from 127.0.0.1 but stands for a different person:
+the limits per client (docs/security.md) are lifted for it."""
+
+
+def start_server(workdir: Path, **env: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m perudo serve`` on a free loopback port with a fresh SQLite file in
+    ``workdir`` (bots without delay; ``env``: more ``PERUDO_…`` settings); returns the process
+    and its URL once it answers."""
     port = _free_port()
     env = {
         **os.environ,
@@ -298,6 +320,7 @@ def _start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
         "PERUDO_LOG_LEVEL": "warning",
         "PERUDO_BOT_DELAY": "0",
         "PERUDO_ROUND_PAUSE": "0",
+        **env,
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "perudo", "serve"],
@@ -332,7 +355,7 @@ def main(
         result = asyncio.run(run_load(url.rstrip("/"), tables, seconds, think))
     else:
         with tempfile.TemporaryDirectory(prefix="perudo-load-") as tmp:
-            proc, base = _start_server(Path(tmp))
+            proc, base = start_server(Path(tmp), **ONE_ADDRESS_MANY_PEOPLE)
             try:
                 result = asyncio.run(run_load(base, tables, seconds, think, server_pid=proc.pid))
             finally:

@@ -172,7 +172,16 @@ def _over_budget(
 
 
 def _rate_limited(conn: Connection, table: LiveTable, message: str) -> None:
-    """Refuse a message over a rate limit (saying so at most once a second)."""
+    """Refuse a message over a rate limit (saying so at most once a second); a connection
+    that keeps flooding (its :attr:`~.Connection.patience` spent) is closed."""
+    if not conn.patience.take():
+        conn.send(
+            p.ErrorMessage(
+                code="flooding", message="too many messages over the limits: disconnected"
+            ).model_dump_json()
+        )
+        conn.send_close(1008)
+        return
     now = time.monotonic()
     if now - conn.last_limit_error >= 1.0:
         conn.last_limit_error = now

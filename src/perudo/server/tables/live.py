@@ -113,6 +113,8 @@ class LiveTable:
         """Messages from all the table's spectators together (the players' never wait on it)."""
         self.chat_budget = TokenBucket(settings.table_chat_per_second, 10)
         """Chat lines at the table, from everyone."""
+        self.spectator_snapshot: tuple[int, float, str] | None = None
+        """(version, ``time.monotonic()``, text) of the last spectators' snapshot drawn."""
         self._flush: asyncio.TimerHandle | None = None
         self._flush_due = 0.0
 

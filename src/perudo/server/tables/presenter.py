@@ -9,6 +9,7 @@ happened; this module only draws it for each receiver.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -77,12 +78,33 @@ def for_seat(table: LiveTable, data: dict[str, Any], seat: int | None) -> dict[s
     return data
 
 
+SPECTATOR_SNAPSHOT_TTL = 0.5
+"""Seconds a spectators' snapshot is reused at the same version (a crowd arriving at once
+costs one snapshot, not one each; its timer and head count are at most this old)."""
+
+
 def snapshot(table: LiveTable, seat: int | None) -> str:
     """Everything ``seat`` needs to draw the table from scratch.
 
     Every message is validated against its model (:mod:`perudo.server.payloads`) as it is
     built: a field the wire does not describe fails here, not in a browser.
     """
+    if seat is None:
+        cached = table.spectator_snapshot
+        now = time.monotonic()
+        if (
+            cached is not None
+            and cached[0] == table.version
+            and now - cached[1] < SPECTATOR_SNAPSHOT_TTL
+        ):
+            return cached[2]
+        text = _snapshot(table, None)
+        table.spectator_snapshot = (table.version, now, text)
+        return text
+    return _snapshot(table, seat)
+
+
+def _snapshot(table: LiveTable, seat: int | None) -> str:
     data, hint = seat_payload(table, seat, True)
     return dump(
         p.Snapshot.model_validate(
