@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bots.py [games]`` (or ``perudo bench-bots``). Every seat of
 each game is the bot timed, so every decision of a whole game is measured, out-of-turn calza
-answers (P-50) listed apart. Target: ``strong`` p95 at most 100 ms.
+answers (P-50) listed apart. Target: ``strong`` and ``balanced`` (``hard``) p95 at most 100 ms.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def main(games: int = 4) -> None:
     rules = find_ruleset("perudo_calza")
     print(f"decision time, perudo_calza, 6 players x {rules.dice_per_player} dice, {games} games")
     print(f"{'bot':8} {'call':6} {'calls':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
-    for name in ("random", "noisy", "prob", "strong"):
+    for name in ("random", "noisy", "prob", "strong", "balanced"):
         times = time_bot(name, rules, 6, games, seed=1)
         for which in ("act", "calza"):
             calls, p50, p95, top = times.summary(which)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from perudo.bots import Bot, ProbBot, RandomBot, StrongBot
+from perudo.bots import BalancedBot, Bot, ProbBot, RandomBot, StrongBot
 from perudo.solve.expert import ExpertBot
 
 __all__ = ["BOTS", "LEVELS", "BotFactory", "bot_names", "make_bot", "register_bot"]
@@ -37,6 +37,7 @@ BOTS: dict[str, BotFactory] = {
     "noisy": _noisy,
     "prob": lambda seed: ProbBot(seed),
     "strong": lambda seed: StrongBot(seed),
+    "balanced": lambda seed: BalancedBot(seed),
     "exact": lambda seed: ExpertBot(seed),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""
@@ -44,7 +45,7 @@ BOTS: dict[str, BotFactory] = {
 LEVELS: dict[str, str] = {
     "easy": "noisy",
     "medium": "prob",
-    "hard": "strong",
+    "hard": "balanced",
     "expert": "exact",
 }
 """User-facing levels and the bot each one plays (easiest first)."""

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from perudo import PERUDO, PERUDO_CALZA, Bid, Dudo, GameState, PlayerAction, PlayerView
-from perudo.bots import Bot, PolicyBot, ProbBot, RandomBot, StrongBot
+from perudo.bots import BalancedBot, Bot, PolicyBot, ProbBot, RandomBot, StrongBot
 from perudo.bots.base import BotBase
 from perudo.registry import BOTS, LEVELS, bot_names, make_bot, register_bot
 from perudo.sim.match import play_game
@@ -87,7 +87,7 @@ def test_bots_are_only_ever_given_views_P70(name: str) -> None:
     assert seen and set(seen) == {PlayerView}
 
 
-@pytest.mark.parametrize("factory", [RandomBot, ProbBot])
+@pytest.mark.parametrize("factory", [RandomBot, ProbBot, BalancedBot])
 def test_policies_are_distributions_over_legal_actions(factory: type[BotBase]) -> None:
     bot = factory(1)
     states = 0
@@ -148,7 +148,7 @@ def test_same_seed_same_decisions() -> None:
 
 def test_levels_and_registry() -> None:
     assert {"easy", "medium", "hard"} <= set(LEVELS)
-    assert make_bot("hard", 1).name == "strong"
+    assert make_bot("hard", 1).name == "balanced"
     assert make_bot("Medium", 1).name == "prob"
     assert make_bot("easy", 1).name == "noisy"
     assert {"random", "prob", "strong"} <= set(bot_names())

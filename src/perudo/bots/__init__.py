@@ -7,12 +7,15 @@ probabilities for hints live in :mod:`perudo.bots.probability`.
 
 from __future__ import annotations
 
+from .balanced_bot import BalancedBot, BalancedSettings
 from .base import Bot, BotBase, PolicyBot
 from .prob_bot import ProbBot
 from .random_bot import RandomBot
 from .strong_bot import StrongBot
 
 __all__ = [
+    "BalancedBot",
+    "BalancedSettings",
     "Bot",
     "BotBase",
     "PolicyBot",

@@ -105,6 +105,11 @@ class ProbBot(BotBase):
 
     # -- the policy ---------------------------------------------------------------------
 
+    def count_pmf(self, view: PlayerView, face: int) -> Sequence[float]:
+        """``P(count = c)`` of the dice counting toward ``face``, as this bot estimates it: the
+        exact chances of its own view (:func:`~perudo.bots.probability.count_distribution`)."""
+        return count_distribution(view, face)
+
     def utilities(self, view: PlayerView) -> dict[PlayerAction, float]:
         """Each legal action's utility (about: its chance of not costing this seat a die)."""
         if not view.legal:
@@ -118,7 +123,7 @@ class ProbBot(BotBase):
         def chance(bid: Bid) -> float:
             tail = tails.get(bid.face)
             if tail is None:
-                tail = tails[bid.face] = tail_of(count_distribution(view, bid.face))
+                tail = tails[bid.face] = tail_of(self.count_pmf(view, bid.face))
             return tail[bid.quantity] if bid.quantity <= total else 0.0
 
         out: dict[PlayerAction, float] = {}
@@ -130,7 +135,7 @@ class ProbBot(BotBase):
                 out[action] = 1.0 - self._standing_chance(view, chance)
             elif isinstance(action, Calza):
                 assert view.bid is not None
-                exact = count_distribution(view, view.bid.face)[view.bid.quantity]
+                exact = self.count_pmf(view, view.bid.face)[view.bid.quantity]
                 gain = view.dice_counts[seat] < rules.dice_per_player
                 out[action] = exact * (1.5 if gain else 1.0)
             elif isinstance(action, Pass):
@@ -175,7 +180,7 @@ class ProbBot(BotBase):
             if aside is None or aside not in legal_set:
                 continue
             rerolled = len(view.hand) - len(fits)
-            dist = count_distribution(view, face)
+            dist = self.count_pmf(view, face)
             extra = binomial_pmf(rerolled, match_chance(rules, face, view.palifico))
             merged = [0.0] * (len(dist) + rerolled)
             for i, x in enumerate(dist):
@@ -199,7 +204,7 @@ class ProbBot(BotBase):
         """Chance the standing bid is exact, as this seat knows it (P-51)."""
         if view.bid is None:
             return 0.0
-        return count_distribution(view, view.bid.face)[view.bid.quantity]
+        return self.count_pmf(view, view.bid.face)[view.bid.quantity]
 
     def call_calza(self, view: PlayerView) -> bool:
         """Out of turn (P-50): call when exact with chance ``calza_threshold`` and a die can

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from perudo.core import Bid, PlayerView, RuleSet, count_hand
@@ -41,6 +41,7 @@ __all__ = [
     "count_distribution",
     "exact_probability",
     "known_count",
+    "lean_toward",
     "match_chance",
     "tail_of",
     "unseen_dice",
@@ -145,12 +146,23 @@ def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
     return out
 
 
-def count_distribution(view: PlayerView, face: int) -> tuple[float, ...]:
+def lean_toward(pmf: Sequence[float], lean: float) -> tuple[float, ...]:
+    """``pmf`` (of a count ``k``) reweighted by ``1 + lean * k`` and normalized: a seat
+    believed to hold more of a face than chance says (``lean = 0``: unchanged)."""
+    w = [x * (1.0 + lean * k) for k, x in enumerate(pmf)]
+    z = sum(w)
+    return tuple(x / z for x in w) if z > 0 else tuple(pmf)
+
+
+def count_distribution(
+    view: PlayerView, face: int, lean: Mapping[int, float] | None = None
+) -> tuple[float, ...]:
     """``P(count = c)`` for ``c = 0…total dice``: the number of dice on the whole table that
     count toward a bid on ``face`` (P-20), as this seat can know it.
 
     Own dice and shown dice are fixed; the unseen dice are binomial (P-15, P-31); with V-11
-    on, each other hand of five dice gets its exact distribution.
+    on, each other hand of five dice gets its exact distribution. ``lean`` (seat → weight)
+    tilts those seats' counts by :func:`lean_toward` (what a bid on ``face`` suggests).
     """
     rules, pal = view.rules, view.palifico
     known = known_count(view, face)
@@ -160,8 +172,14 @@ def count_distribution(view: PlayerView, face: int) -> tuple[float, ...]:
         if s == view.seat or count == 0:
             continue
         hidden = max(0, count - len(view.shown[s]))
+        tilt = lean.get(s, 0.0) if lean else 0.0
         if _straight_possible(rules, count):
-            parts.append(_hand_distribution(rules, face, pal, tuple(view.shown[s]), hidden))
+            part: Sequence[float] = _hand_distribution(
+                rules, face, pal, tuple(view.shown[s]), hidden
+            )
+            parts.append(lean_toward(part, tilt) if tilt else part)
+        elif tilt:
+            parts.append(lean_toward(binomial_pmf(hidden, match_chance(rules, face, pal)), tilt))
         else:
             pool += hidden
     dist: Sequence[float] = binomial_pmf(pool, match_chance(rules, face, pal))
