@@ -164,3 +164,45 @@ def test_a_database_from_before_the_host_column_opens_and_gains_it(tmp_path: Pat
             await store.close()
 
     asyncio.run(go())
+
+
+def test_games_of_a_database_from_before_game_keys_get_unguessable_keys(tmp_path: Path) -> None:
+    """An older database (games without ``key``) opens: every game gets a random key, the
+    only id a client sees, and is found by it; the old integer id finds nothing."""
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(
+            """
+            CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, name VARCHAR(80) NOT NULL,
+                config TEXT NOT NULL, status VARCHAR(16) NOT NULL, private BOOLEAN NOT NULL,
+                version INTEGER NOT NULL, created_at FLOAT NOT NULL);
+            CREATE TABLE games (id INTEGER PRIMARY KEY, table_id VARCHAR(32) NOT NULL
+                REFERENCES tables (id), rules TEXT NOT NULL, players INTEGER NOT NULL,
+                names TEXT NOT NULL, rolloff TEXT NOT NULL, started_at FLOAT NOT NULL,
+                finished_at FLOAT, winner INTEGER);
+            INSERT INTO tables VALUES ('old', 'Old table', '{"preset": "perudo"}', 'finished',
+                0, 3, 1.0);
+            INSERT INTO games VALUES (1, 'old', '{}', 2, '["Ann", "Bo"]', '[[6, 2]]', 1.0, 2.0,
+                0);
+            INSERT INTO games VALUES (2, 'old', '{}', 2, '["Ann", "Bo"]', '[[6, 2]]', 3.0, 4.0,
+                1);
+            """
+        )
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{db}")
+        await store.open()
+        try:
+            listed = await store.finished_games()
+            keys = [g["id"] for g in listed]
+            assert len(keys) == 2 and len(set(keys)) == 2
+            assert all(isinstance(k, str) and len(k) >= 16 for k in keys)
+            game = await store.game(keys[0])
+            assert game is not None and game.id == 2 and game.key == keys[0]
+            assert await store.game("1") is None
+        finally:
+            await store.close()
+
+    asyncio.run(go())
