@@ -295,3 +295,43 @@ def test_the_next_rounds_turn_timer_starts_only_after_the_reveal_has_been_shown(
         await bo.close()
 
     run(go())
+
+
+@pytest.mark.parametrize(
+    ("odds", "people", "shown"),
+    [("auto", 1, True), ("auto", 2, False), ("on", 2, True), ("off", 1, False)],
+)
+def test_the_odds_hint_is_a_table_option_off_by_default_among_people(
+    server: ServerProcess, odds: str, people: int, shown: bool
+) -> None:
+    """The odds of the standing bid take the judgement out of a bluffing game among people:
+    ``auto`` shows them only while one person sits at the table (with bots)."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=3, turn_seconds=0, odds=odds)
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        clients = [ann]
+        if people == 2:
+            j = server.join(t["table_id"], "Bo")
+            clients.append(await Client(server, t["table_id"], j["token"]).connect())
+        await ann.send({"type": "fill_bots", "level": "easy"})
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.table is not None and ann.table["status"] == "playing")
+        assert ann.table is not None and ann.table["odds_shown"] is shown
+        # Whoever is to act with a bid standing has the odds exactly when the table shows them.
+        await play_until_over(clients, random.Random(2))
+        deciding = [
+            m
+            for c in clients
+            for m in c.messages
+            if m["type"] in ("update", "snapshot")
+            and m["view"] is not None
+            and m["view"]["bid"] is not None
+            and m["view"]["legal"]
+        ]
+        assert deciding
+        assert all((m["hint"] is not None) is shown for m in deciding)
+        for c in clients:
+            await c.close()
+
+    run(go())

@@ -240,6 +240,10 @@ class TableInfo(_Payload):
     memory: bool
     vacated: Literal["bot", "nobody"] = "bot"
     """Who takes the seat of a player who leaves during a game: a bot, or nobody (P-24)."""
+    odds: Literal["auto", "on", "off"] = "auto"
+    """The odds hint setting (``auto``: shown while at most one person sits at the table)."""
+    odds_shown: bool = False
+    """Whether the seats are sent the odds now."""
     turn_seconds: float
     seat_count: int
     private: bool

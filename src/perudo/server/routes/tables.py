@@ -46,6 +46,8 @@ class CreateTable(BaseModel):
     memory: bool = False
     turn_seconds: float | None = Field(default=None, ge=0, le=600)
     private: bool = False
+    odds: Literal["auto", "on", "off"] = "auto"
+    """The odds hint: ``auto`` (shown while at most one person sits at the table), on, off."""
     vacated: Literal["bot", "nobody"] = "bot"
     """Who takes the seat of a person who leaves (or is removed) during a game: a bot plays it
     to the end, or nobody (they concede: out with their dice, P-24)."""
@@ -90,6 +92,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
             dice=body.dice,
             memory=body.memory,
             vacated=body.vacated,
+            odds=body.odds,
             turn_seconds=(
                 settings.turn_seconds if body.turn_seconds is None else body.turn_seconds
             ),

@@ -14,6 +14,7 @@ export const initialState = {
   reveal: null, // the latest round's result, shown inline until the next round's first move
   missing: false, // the table does not exist
   error: null, // the latest refusal {code, params, message, at}
+  transfer: null, // this seat's private link to move it to another device {url, qr, until}
 };
 
 const timerEnd = (seconds) => (seconds === null || seconds === undefined ? null : Date.now() + seconds * 1000);
@@ -67,6 +68,13 @@ export function receive(state, m) {
     case "chat":
       if (state.chat.some((c) => c.version === m.entry.version)) return { state, fresh };
       s.chat = state.chat.concat([m.entry]);
+      break;
+    case "seat_transfer":
+      s.transfer = { url: m.url, qr: m.qr, until: Date.now() + m.expires_in * 1000 };
+      break;
+    case "seat":
+      s.seat = m.seat;
+      s.transfer = null;
       break;
     case "error":
       if (m.code === "no_table") s.missing = true;

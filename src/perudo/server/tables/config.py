@@ -70,6 +70,10 @@ class TableConfig:
     vacated: Literal["bot", "nobody"] = "bot"
     """Who takes the seat of a person who leaves (or is removed) during a game: a bot plays it
     to the end, or nobody: the person concedes (P-24)."""
+    odds: Literal["auto", "on", "off"] = "auto"
+    """The odds hint (how likely the standing bid is, from the seat's own knowledge): ``auto``
+    shows it while at most one person sits at the table (among people it would take the
+    judgement out of a bluffing game), ``on`` always, ``off`` never."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +83,7 @@ class TableConfig:
             "memory": self.memory,
             "turn_seconds": self.turn_seconds,
             "vacated": self.vacated,
+            "odds": self.odds,
         }
 
     @classmethod
@@ -90,6 +95,7 @@ class TableConfig:
             memory=bool(data.get("memory", False)),
             turn_seconds=float(data.get("turn_seconds", 60.0)),
             vacated="nobody" if data.get("vacated") == "nobody" else "bot",
+            odds=data["odds"] if data.get("odds") in ("on", "off") else "auto",
         )
 
     @classmethod
@@ -104,6 +110,7 @@ class TableConfig:
         memory: bool = False,
         turn_seconds: float = 60.0,
         vacated: Literal["bot", "nobody"] = "bot",
+        odds: Literal["auto", "on", "off"] = "auto",
         min_turn_seconds: float = MIN_TURN_SECONDS,
     ) -> TableConfig:
         """A preset with the table's switches applied.
@@ -130,7 +137,7 @@ class TableConfig:
                 f"{min_turn_seconds:g} to {MAX_TURN_SECONDS:g} seconds"
             )
         name = preset_name(base) or preset
-        return cls(name, rules, seats, memory, turn_seconds, vacated)
+        return cls(name, rules, seats, memory, turn_seconds, vacated, odds)
 
 
 @dataclass(slots=True)

@@ -218,6 +218,8 @@ class LiveTable:
             "memory": self.config.memory,
             "turn_seconds": self.config.turn_seconds,
             "vacated": self.config.vacated,
+            "odds": self.config.odds,
+            "odds_shown": self.odds_shown(),
             "seat_count": len(self.seats),
             "private": self.private,
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],
@@ -518,6 +520,15 @@ class LiveTable:
             await self._vacate(seat, "left")
 
     # -- seats that follow people ------------------------------------------------------------
+
+    def odds_shown(self) -> bool:
+        """Whether the seats are sent the odds hint: the table's ``odds`` setting (``auto``:
+        while at most one person sits here), never in memory mode (P-40: the odds would tell
+        the total of dice in play)."""
+        if self.config.memory or self.config.odds == "off":
+            return False
+        people = sum(1 for s in self.seats if s is not None and s.kind == "human")
+        return self.config.odds == "on" or people <= 1
 
     def host_seat(self) -> int | None:
         """The seat of the table's host (``None``: nobody holds the role, e.g. bots only)."""

@@ -61,9 +61,9 @@ def seat_payload(
     if state is None:
         return None, None
     v = view(state, seat)
-    # P-40 memory mode: the odds are computed from the dice in play, so they would tell the
-    # total (with two players left, the other's count); no odds there, and no total.
-    hint = bid_hint(v) if v.legal and not table.config.memory else None
+    # The odds only where the table shows them (never in memory mode: P-40, they would tell the
+    # total of dice in play; no total is sent there either).
+    hint = bid_hint(v) if v.legal and table.odds_shown() else None
     data = v.to_json(past=with_past)
     if table.config.memory:
         data["dice_counts"] = counts_json(state.dice_counts, seat)

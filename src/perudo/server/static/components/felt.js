@@ -133,6 +133,10 @@ export function RevealPanel({ res, table, names, wild }) {
   const bid = res.bid_info;
   const bidW = bid ? bidWords(bid, wild) : "";
   let title;
+  if (res.kind === "concede") {
+    return html`<div class="reveal" data-testid="reveal" data-box="reveal"><h3>${t("reveal.concede", { name: name(res.caller) })}</h3>
+      <div class="changes">${res.eliminated.map((s) => html`<span class="pill">${t("reveal.out", { name: name(s) })}</span>`)}</div></div>`;
+  }
   if (res.kind === "dudo") title = t("reveal.dudo", { caller: name(res.caller), target: name(res.target), bid: bidW });
   else if (res.kind === "calza") title = t("reveal.calza", { caller: name(res.caller), bid: bidW });
   else title = t("reveal.pass", { caller: name(res.caller), target: name(res.target) });
@@ -158,6 +162,7 @@ export function revealWords(res, table, names, wild) {
   const name = (i) => seatName(table, names, i);
   const bid = res.bid_info ? bidWords(res.bid_info, wild) : "";
   const parts = [];
+  if (res.kind === "concede") return t("reveal.concede", { name: name(res.caller) });
   if (res.kind === "dudo") parts.push(t("reveal.dudo", { caller: name(res.caller), target: name(res.target), bid }));
   else if (res.kind === "calza") parts.push(t("reveal.calza", { caller: name(res.caller), bid }));
   else parts.push(t("reveal.pass", { caller: name(res.caller), target: name(res.target) }));
@@ -186,7 +191,7 @@ export function History({ past, table, names }) {
       const ch = res.changes.map(([s, d]) => `${who(s)} ${d > 0 ? "+" : ""}${d}`).join(", ");
       return html`<div class="histround">
         <b>${t("game.round", { n: r.round })}</b> · ${res.bid_info ? html`<${BidText} info=${res.bid_info} />` : ""} ·
-        ${res.kind === "dudo" ? t("word.dudo") : res.kind === "calza" ? t("word.calza") : t("btn.pass")} ${who(res.caller)} · ${ch}
+        ${res.kind === "concede" ? t("reveal.concede", { name: who(res.caller) }) : html`${res.kind === "dudo" ? t("word.dudo") : res.kind === "calza" ? t("word.calza") : t("btn.pass")} ${who(res.caller)} · ${ch}`}
       </div>`;
     })}
   </details>`;

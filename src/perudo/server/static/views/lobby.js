@@ -72,7 +72,8 @@ function CreateForm({ config, navigate }) {
     };
     if (fd.get("calza")) body.calza = fd.get("calza");
     if (fd.get("palifico")) body.palifico = fd.get("palifico");
-    if (config && config.odds_option && fd.get("odds")) body.odds = fd.get("odds");
+    body.odds = fd.get("odds") || "auto";
+    body.vacated = fd.get("vacated") || "bot";
     try {
       const out = await api("POST", "/api/tables", body);
       localStorage.setItem(tokenKey(out.table_id), out.token);
@@ -95,8 +96,12 @@ function CreateForm({ config, navigate }) {
     </div>
     <${Field} label=${t("lobby.timer")}><${Select} name="turn_seconds" testid="timer" value=${config ? config.turn_seconds : 60}
       options=${[[0, t("opt.no_timer")], ...[20, 30, 45, 60, 90, 120].map((n) => [n, t("opt.seconds", { n })])]} /><//>
-    ${config && config.odds_option ? html`<${Field} label=${t("lobby.odds")}><${Select} name="odds" testid="odds" value="auto"
-      options=${[["auto", t("opt.odds_auto")], ["on", t("opt.on")], ["off", t("opt.off")]]} /><//>` : null}
+    <div class="grid2">
+      <${Field} label=${t("lobby.odds")}><${Select} name="odds" testid="odds" value="auto"
+        options=${[["auto", t("opt.odds_auto")], ["on", t("opt.on")], ["off", t("opt.off")]]} /><//>
+      <${Field} label=${t("lobby.vacated")}><${Select} name="vacated" testid="vacated" value="bot"
+        options=${[["bot", t("opt.vacated_bot")], ["nobody", t("opt.vacated_nobody")]]} /><//>
+    </div>
     <label class="check"><input type="checkbox" name="memory" data-testid="memory" /> ${t("lobby.memory")}</label>
     <label class="check"><input type="checkbox" name="private" data-testid="private" /> ${t("lobby.private")}</label>
     <button class="btn primary big" type="submit" data-testid="create">${t("lobby.create_btn")}</button>

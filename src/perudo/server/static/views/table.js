@@ -64,6 +64,7 @@ function JoinForm({ onJoin }) {
 
 function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
   const seated = seat !== null;
+  const host = seated && tb.host === seat;
   const [level, setLevel] = useState("medium");
   const taken = tb.seats.filter(Boolean).length;
   return html`<section class="card waiting" data-box="seats" aria-labelledby="players-title">
@@ -73,20 +74,23 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
         ? html`<li class="seatrow emptyseat" data-seat=${i} key=${i}>
             <span class="avatar empty" aria-hidden="true">${i + 1}</span>
             <span class="grow">${t("table.seat_empty")}</span>
-            ${seated ? html`<span class="row">${["easy", "medium", "hard"].map((l) => html`<button class="btn small" data-testid=${`add-bot-${l}`} onClick=${() => send({ type: "add_bot", level: l, seat: i })}>+ ${t(`level.${l}`)}</button>`)}</span>` : null}
+            ${host ? html`<span class="row">${["easy", "medium", "hard"].map((l) => html`<button class="btn small" data-testid=${`add-bot-${l}`} onClick=${() => send({ type: "add_bot", level: l, seat: i })}>+ ${t(`level.${l}`)}</button>`)}</span>` : null}
           </li>`
         : html`<li class="seatrow" data-seat=${i} key=${i}>
             <${Avatar} index=${i} name=${displayName(s.name)} bot=${s.kind === "bot"} />
             <span class="grow"><${Name} name=${displayName(s.name)} />
               ${i === seat ? html` <span class="muted">(${t("seat.you")})</span>` : null}
               ${s.kind === "bot" ? html` <span class="pill">${t("seat.bot")} · ${t(`level.${s.level}`)}</span>` : null}
+              ${s.host ? html` <span class="pill gold" data-testid="host-badge">${t("seat.host")}</span>` : null}
               ${s.kind === "human" && !s.connected ? html` <span class="pill">${t("seat.offline")}</span>` : null}
             </span>
-            ${seated && s.kind === "bot" ? html`<button class="btn small" onClick=${() => send({ type: "remove_seat", seat: i })}>${t("table.remove")}<span class="sr-only"> ${displayName(s.name)}</span></button>` : null}
+            ${host && s.kind === "human" && i !== seat ? html`<button class="btn small" data-testid=${`make-host-${i}`} onClick=${() => send({ type: "make_host", seat: i })}>${t("table.make_host")}<span class="sr-only"> ${displayName(s.name)}</span></button>` : null}
+            ${host && s.kind === "human" && i !== seat && !s.connected ? html`<button class="btn small" onClick=${() => send({ type: "remove_seat", seat: i })}>${t("table.remove")}<span class="sr-only"> ${displayName(s.name)}</span></button>` : null}
+            ${host && s.kind === "bot" ? html`<button class="btn small" onClick=${() => send({ type: "remove_seat", seat: i })}>${t("table.remove")}<span class="sr-only"> ${displayName(s.name)}</span></button>` : null}
             ${i === seat ? html`<button class="btn small" data-testid="leave" onClick=${onLeave}>${t("table.leave")}</button>` : null}
           </li>`)}
     </ul>
-    ${seated ? html`<div class="row controls">
+    ${host ? html`<div class="row controls">
         <select data-testid="fill-level" aria-label=${t("table.bot_level")} value=${level} onChange=${(e) => setLevel(e.currentTarget.value)}>
           ${["easy", "medium", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`level.${l}`)}</option>`)}
         </select>
@@ -96,6 +100,7 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
       </div>
       ${taken < 2 ? html`<p class="muted">${t("table.need_two")}</p>` : null}
       <p class="muted">${t("table.waiting")}</p>`
+    : seated ? html`<p class="muted" data-testid="wait-host">${tb.host !== null ? t("table.waiting_host", { name: displayName(tb.seats[tb.host].name) }) : t("table.waiting")}</p>`
     : taken < tb.seats.length ? html`<${JoinForm} onJoin=${onJoin} />` : html`<p class="muted">${t("table.spectating")}</p>`}
   </section>`;
 }
@@ -153,6 +158,37 @@ function Panel({ st, send, act }) {
   </section>`;
 }
 
+// -- your seat: move it to another device, leave; the host removes an absent player ---------
+
+function SeatCard({ st, send, onLeave }) {
+  const tb = st.table;
+  const me = st.seat;
+  const [confirm, setConfirm] = useState(false);
+  if (me === null) return null;
+  const playing = tb.status === "playing";
+  const host = tb.host === me;
+  const absent = host && playing ? tb.seats.map((s, i) => [s, i]).filter(([s, i]) => s && s.kind === "human" && i !== me && !s.connected) : [];
+  const tr = st.transfer && st.transfer.until > Date.now() ? st.transfer : null;
+  return html`<section class="card seatcard" data-box="seatcard" aria-labelledby="seat-title">
+    <h2 id="seat-title">${t("seatcard.title")}${host ? html` <span class="pill gold">${t("seat.host")}</span>` : null}</h2>
+    <div class="row">
+      <button class="btn small" data-testid="transfer" onClick=${() => send({ type: "transfer_seat" })}>${t("seatcard.transfer")}</button>
+      ${tb.status === "open" ? null : confirm
+        ? html`<button class="btn small danger" data-testid="leave-confirm" onClick=${() => { setConfirm(false); onLeave(); }}>${t("seatcard.leave_sure")}</button>
+            <button class="btn small" onClick=${() => setConfirm(false)}>${t("seatcard.stay")}</button>`
+        : html`<button class="btn small" data-testid="leave-table" onClick=${() => setConfirm(true)}>${t("seatcard.leave")}</button>`}
+    </div>
+    ${confirm ? html`<p class="muted">${playing ? (tb.vacated === "nobody" ? t("seatcard.leave_concede") : t("seatcard.leave_bot")) : t("seatcard.leave_free")}</p>` : null}
+    ${tr ? html`<div class="transfer" data-testid="transfer-link">
+      <p class="muted">${t("seatcard.transfer_help", { n: Math.max(1, Math.round((tr.until - Date.now()) / 60000)) })}</p>
+      <div class="qr" role="img" aria-label=${t("seatcard.qr")} dangerouslySetInnerHTML=${{ __html: tr.qr }}></div>
+      <input readonly value=${tr.url} aria-label=${t("seatcard.transfer")} onClick=${(e) => e.currentTarget.select()} />
+    </div>` : null}
+    ${absent.map(([s, i]) => html`<div class="row"><span class="grow">${displayName(s.name)} · ${t("seat.offline")}</span>
+      <button class="btn small" data-testid=${`remove-${i}`} onClick=${() => send({ type: "remove_seat", seat: i })}>${t("table.remove")}<span class="sr-only"> ${displayName(s.name)}</span></button></div>`)}
+  </section>`;
+}
+
 // -- the game's end, inline ------------------------------------------------------------------
 
 function GameOver({ st, send }) {
@@ -183,10 +219,17 @@ export function TablePage({ id }) {
   const stRef = useRef(st);
   const sock = useRef(null);
   const token = useRef(localStorage.getItem(tokenKey(id)));
+  // A seat transfer link (/t/<id>#transfer=<token>): presented once in the hello, then the
+  // fragment leaves the address bar.
+  const transfer = useRef(/^#transfer=([\w-]+)$/.exec(location.hash)?.[1] || null);
+  useEffect(() => {
+    if (transfer.current) history.replaceState(history.state, "", location.pathname);
+  }, []);
   useEffect(() => {
     const socket = new TableSocket(id, {
       hello: () => {
-        const hello = { type: "hello", token: token.current || null };
+        const hello = transfer.current ? { type: "hello", transfer: transfer.current } : { type: "hello", token: token.current || null };
+        transfer.current = null;
         if (stRef.current.version !== null) hello.last_version = stRef.current.version;
         return hello;
       },
@@ -199,6 +242,17 @@ export function TablePage({ id }) {
           // was missed: `sync` asks for it (what the page already has is skipped by version).
           if (before.version !== null && m.version > before.version) socket.send({ type: "sync", last_version: before.version });
           return;
+        }
+        if (m.type === "seat") {
+          // This connection's seat changed: keep the new token, or forget the old one.
+          if (m.reason === "transferred_in" && m.token) {
+            localStorage.setItem(tokenKey(id), m.token);
+            token.current = m.token;
+          } else if (m.seat === null) {
+            localStorage.removeItem(tokenKey(id));
+            token.current = null;
+          }
+          toast(t(`seatmsg.${m.reason}`), m.reason === "transferred_in");
         }
         if (m.type === "error" && m.code === "bad_token") {
           localStorage.removeItem(tokenKey(id));
@@ -267,6 +321,7 @@ export function TablePage({ id }) {
       <aside class="side">
         ${playing ? html`<section class="card" data-box="log" aria-labelledby="round-title"><h2 id="round-title">${t("game.this_round")}</h2>
           <${RoundLog} view=${st.view} table=${tb} /><${History} past=${st.past} table=${tb} /></section>` : null}
+        <${SeatCard} st=${st} send=${send} onLeave=${leave} />
         <${Prefs} />
         <${Chat} lines=${st.chat} onSend=${(text) => send({ type: "chat", text })} />
       </aside>

@@ -1,0 +1,82 @@
+"""Seats that follow people, on the page (real Chromium): only the host sees the controls
+that start the game and manage bots (a guest is told whom the table waits for); the odds hint
+is off as soon as two people sit at the table (a table option); a seat moves to another device
+through its private link (QR code shown), the old page then watching; and leaving during a
+game hands the seat to a bot while the person watches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.browser.support import Watcher, new_page, require_chromium, serve, shot, take_seat
+from tests.server.harness import ServerProcess
+
+sync_api = require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from serve(tmp_path_factory, "seats", PERUDO_BOT_DELAY="0.05", PERUDO_ROUND_PAUSE="0.2")
+
+
+def test_host_controls_odds_a_seat_moved_to_another_device_and_leaving_mid_game(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=3, dice=3, turn_seconds=0)
+    ann = new_page(browser)
+    take_seat(ann, server, t)
+    bo = new_page(browser)
+    bo.goto(server.url + t["invite"])
+    bo.fill("[data-testid=join-name]", "Bo")
+    bo.click("[data-testid=join]")
+    # The guest sees whom the table waits for, and no start or bot controls.
+    bo.wait_for_selector("[data-testid=wait-host]")
+    assert "Ann" in bo.inner_text("[data-testid=wait-host]")
+    assert bo.locator("[data-testid=start], [data-testid=fill-bots]").count() == 0
+    assert ann.locator("[data-testid=host-badge]").count() == 1
+    ann.click("[data-testid=fill-bots]")
+    ann.wait_for_selector("[data-testid=start]:not([disabled])")
+    ann.click("[data-testid=start]")
+    watcher = Watcher(server, t["table_id"])
+    try:
+        # Two people at the table: the odds hint (auto) is not shown to either.
+        for page in (ann, bo):
+            page.wait_for_selector("[data-testid=felt]")
+        watcher.wait(
+            lambda: watcher.table is not None and watcher.table["odds_shown"] is False,
+            "the odds off",
+        )
+        assert ann.locator("[data-testid=hint]").count() == 0
+        # Ann moves her seat to another device: the link and its QR code, on her page only.
+        ann.click("[data-testid=transfer]")
+        ann.wait_for_selector("[data-testid=transfer-link] svg")
+        link = ann.input_value("[data-testid=transfer-link] input")
+        assert "#transfer=" in link and bo.locator("[data-testid=transfer-link]").count() == 0
+        shot(ann, "en-seat-transfer", full_page=False)
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        other = phone.new_page()
+        other_errors: list[str] = []
+        other.on("pageerror", lambda e: other_errors.append(str(e)))
+        other.goto(link)
+        other.wait_for_selector("[data-testid=my-hand] .die", timeout=10_000)
+        assert "#transfer" not in other.url
+        ann.wait_for_function(
+            "() => !document.querySelector('[data-testid=my-hand]')", timeout=10_000
+        )
+        assert ann.locator("[data-testid=panel]").inner_text().strip() != ""
+        # Bo leaves during the game: confirmed in two taps; a bot plays his seat, he watches.
+        bo.click("[data-testid=leave-table]")
+        bo.click("[data-testid=leave-confirm]")
+        bo.wait_for_function("() => !document.querySelector('[data-testid=my-hand]')")
+        watcher.wait(
+            lambda: watcher.table is not None and watcher.table["seats"][1]["kind"] == "bot",
+            "a bot in Bo's seat",
+        )
+        assert not ann.errors and not bo.errors and not other_errors
+        phone.close()
+    finally:
+        watcher.close()
+        ann.context.close()
+        bo.context.close()
