@@ -33,14 +33,14 @@ def test_a_friend_on_another_address_joins_from_the_invite_link(
     host.fill("[data-testid=player-name]", "Ann")
     host.fill("[data-testid=table-name]", "Friends far away")
     host.click("[data-testid=create]")
-    host.wait_for_selector("[data-testid=seats]")
+    host.wait_for_selector("ul[data-testid=seats]")
     invite = host.input_value("[data-testid=invite-link]")
     # The link the host copies is on the public address, not the 127.0.0.1 in her address bar.
     assert invite.startswith(f"{public}/t/"), invite
     friend.goto(invite)
     friend.fill("[data-testid=join-name]", "Bo")
     friend.click("[data-testid=join]")
-    friend.wait_for_selector("[data-testid=start]")
+    friend.wait_for_selector("[data-testid=wait-host]")  # a guest: the host starts the game
     assert friend.url == invite
     host.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=seats] .seatrow:not(.emptyseat)')]"

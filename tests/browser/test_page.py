@@ -95,7 +95,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     bo.select_option("[data-testid=lang]", lang)
     bo.fill("[data-testid=join-name]", "Bo" if lang == "en" else "보라")
     bo.click("[data-testid=join]")
-    bo.wait_for_selector("[data-testid=start]")
+    bo.wait_for_selector("[data-testid=wait-host]")  # a guest: the host starts the game
     ann.wait_for_function(
         "() => document.querySelectorAll('[data-testid=seats] .seatrow:not(.emptyseat)')"
         ".length === 2"
