@@ -361,3 +361,92 @@ def test_a_transfer_link_expires(make_server: Callable[..., ServerProcess]) -> N
         await late.close()
 
     run(go())
+
+
+# -- seats left during a game end with it ----------------------------------------------------
+
+
+def test_a_seat_left_to_a_bot_is_empty_in_the_rematch(server: ServerProcess) -> None:
+    """ "A bot plays it to the end": the end of that game, not the next one; the person's token
+    died with their leaving, so the rematch has the seat free for someone else."""
+
+    async def go() -> None:
+        t, _, ann, bo = await _ann_and_bo(server, bot=True, start=True, seats=3, dice=1)
+        await bo.send({"type": "leave"})
+        await ann.until(lambda: _table(ann)["seats"][1]["kind"] == "bot")
+        await play_until_over([ann], random.Random(8))
+        await ann.until(lambda: _table(ann)["status"] == "finished")
+        assert _table(ann)["seats"][1]["name"] == "Bo"
+        await ann.send({"type": "rematch"})
+        await ann.until(lambda: _table(ann)["status"] == "open")
+        assert [s and s["kind"] for s in _table(ann)["seats"]] == ["human", None, "bot"]
+        di = server.join(t["table_id"], "Di")
+        assert di["seat"] == 1
+        await ann.send({"type": "start"})
+        await _started(ann)
+        assert ann.view is not None and len(ann.view["dice_counts"]) == 3
+        await ann.close()
+        await bo.close()
+
+    run(go())
+
+
+def test_a_conceded_seat_never_takes_the_host_role_and_is_empty_in_the_rematch(
+    server: ServerProcess,
+) -> None:
+    """At a table where nobody takes a seat left during the game (P-24), the seat stays out
+    of that game only: the host role skips it (even when the only other person is away) and
+    the rematch deals it no dice."""
+
+    async def go() -> None:
+        t, _, ann, bo = await _ann_and_bo(server, seats=4, dice=2, vacated="nobody")
+        tid = t["table_id"]
+        j = server.join(tid, "Cy")
+        cy = await Client(server, tid, j["token"]).connect()
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.until(lambda: _table(ann)["seats"][3] is not None)
+        await ann.send({"type": "start"})
+        await _started(cy)
+        await bo.send({"type": "leave"})
+        await ann.until(lambda: ann.view is not None and ann.view["dice_counts"][1] == 0)
+        await cy.close()
+        await ann.until(lambda: not _table(ann)["seats"][2]["connected"])
+        await ann.send({"type": "leave"})
+        await bo.until(
+            lambda: _table(bo)["host"] is not None and _table(bo)["seats"][0]["host"] is False
+        )
+        # Bo's seat holds nobody: the role goes to Cy, who is away but still holds a seat.
+        assert _table(bo)["host"] == 2
+        assert [s["host"] for s in _table(bo)["seats"]] == [False, False, True, False]
+        await bo.until(lambda: _table(bo)["status"] == "finished", timeout=60)
+        cy = await Client(server, tid, j["token"]).connect()
+        assert cy.seat == 2
+        await cy.send({"type": "rematch"})
+        await cy.until(lambda: _table(cy)["status"] == "open")
+        assert [s and s["kind"] for s in _table(cy)["seats"]] == [None, None, "human", "bot"]
+        assert _table(cy)["host"] == 2
+        await cy.send({"type": "start"})
+        await _started(cy)
+        assert cy.view is not None and len(cy.view["dice_counts"]) == 2
+        for c in (ann, bo, cy):
+            await c.close()
+
+    run(go())
+
+
+def test_a_refused_transfer_link_leaves_the_seated_device_its_seat(server: ServerProcess) -> None:
+    async def go() -> None:
+        _, _, ann, bo = await _ann_and_bo(server, bot=True, start=True, seats=3, dice=2)
+        await ann.send({"type": "hello", "transfer": "no-such-link"})
+        err = await ann.error()
+        assert err["code"] == "bad_transfer" and "keep your seat" in err["message"]
+        snap = await ann.next(lambda m: m["type"] == "snapshot")
+        assert snap["seat"] == 0 and snap["view"]["hand"]
+        assert not _seat_changes(ann)
+        # The seat still answers to this device.
+        await ann.send({"type": "transfer_seat"})
+        assert (await ann.next(lambda m: m["type"] == "seat_transfer"))["seat"] == 0
+        await ann.close()
+        await bo.close()
+
+    run(go())

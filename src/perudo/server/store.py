@@ -465,11 +465,33 @@ class Store:
         await self._write(rows)
 
     async def finish_game(
-        self, table_id: str, game_id: int, winner: int | None, version: int
+        self,
+        table_id: str,
+        game_id: int,
+        winner: int | None,
+        version: int,
+        moves: Sequence[tuple[int | None, str]] = (),
+        first_seq: int = 0,
     ) -> None:
+        """Mark the game over and its table finished; ``moves`` (the game's last ones, from
+        ``first_seq``) are appended in the same transaction, so a log never ends a game that
+        is not marked finished, nor the other way round."""
         now = time.time()
+        rows = [
+            {
+                "game_id": game_id,
+                "seq": first_seq + i,
+                "seat": seat,
+                "action": action,
+                "at": now,
+                "version": version,
+            }
+            for i, (seat, action) in enumerate(moves)
+        ]
 
         async def op(conn: AsyncConnection) -> None:
+            if rows:
+                await conn.execute(insert(game_actions_t), rows)
             await conn.execute(
                 update(games_t)
                 .where(games_t.c.id == game_id)

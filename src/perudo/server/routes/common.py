@@ -18,6 +18,7 @@ _STATUS = {
     "no_game": 404,
     "table_full": 409,
     "not_now": 409,
+    "table_closed": 410,
     "too_many_tables": 503,
     "client_limit": 429,
     "name_taken": 409,

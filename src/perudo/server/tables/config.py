@@ -160,6 +160,10 @@ class Seat:
     """:func:`hash_token` of the seat's pending transfer token (moving the seat to another
     device), valid until :attr:`transfer_until` (``time.monotonic()``); kept in memory only."""
     transfer_until: float = 0.0
+    vacated: bool = False
+    """Its person left or was removed during a game: a stand-in bot (the person's name) or
+    nobody (they conceded) keeps the seat to the end of that game; no token holds it, it never
+    takes the host role, and the rematch empties it."""
     since: int = 0
     """The table version from which this occupant holds the seat (their join, or the start of
     the game, which renumbers seats): a client catching up from an older version gets a fresh

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import random
 import secrets
 import time
@@ -52,6 +53,11 @@ from .schedule import Scheduler
 from .text import check_person_name, name_key
 
 __all__ = ["LiveTable"]
+
+log = logging.getLogger("perudo.server")
+
+CLOSED = "this table waited too long with nobody at it and was closed; create a new one"
+"""Why a closed table refuses (``table_closed``)."""
 
 
 class LiveTable:
@@ -164,6 +170,8 @@ class LiveTable:
                 s.level,
                 host=s.host,
                 since=row.version,
+                # A person's seat with no token was left during the game (nobody took it).
+                vacated=s.kind != "bot" and s.token_hash is None and row.status != "open",
             )
         if row.status == "playing":
             table.status = "playing"
@@ -195,9 +203,7 @@ class LiveTable:
         """After a restart: finish what a crash interrupted and start the drivers again."""
         async with self.lock:
             if self.status == "playing" and self.state is not None:
-                if self.state.is_over:
-                    await self._finish()
-                    return
+                # A game over in its log but not marked finished is finished by the schedule.
                 for i, s in enumerate(self.seats):
                     if s is not None and s.kind == "human":
                         self.schedule.start_drop_timer(i)
@@ -301,9 +307,15 @@ class LiveTable:
     async def hello(self, conn: Connection, msg: p.Hello) -> None:
         """Attach a connection: as its seat if the token is right, else as a spectator."""
         async with self.lock:
+            if self.closed:
+                self._error(conn, "table_closed", CLOSED)
+                conn.send_close(1000)
+                return
             seat: int | None = None
             if msg.transfer:
                 seat = await self._take_transfer(conn, msg.transfer)
+                if seat is None and conn.greeted:
+                    seat = conn.seat  # a refused link takes nothing away from a seated device
             elif msg.token:
                 seat = self.seat_of_token(msg.token)
                 if seat is None:
@@ -313,10 +325,11 @@ class LiveTable:
                         "that seat token is not valid at this table: you are watching as a "
                         "spectator",
                     )
-            if conn.greeted and conn.seat is not None:
+            kept = conn.greeted and seat is not None and seat == conn.seat
+            if conn.greeted and conn.seat is not None and not kept:
                 self._release_seat(conn.seat)
             conn.seat = seat
-            if seat is not None:
+            if seat is not None and not kept:
                 self._claim_seat(seat)
             conn.greeted = True
             self.conns.add(conn)
@@ -417,6 +430,8 @@ class LiveTable:
         return seat
 
     def _require_open(self, what: str) -> None:
+        if self.closed:
+            raise TableError("table_closed", CLOSED)
         if self.status != "open":
             raise TableError("not_now", f"{what} only before the game starts (it is {self.status})")
 
@@ -541,25 +556,28 @@ class LiveTable:
         people = [
             (i, s)
             for i in ((after + k) % n for k in range(1, n))
-            if (s := self.seats[i]) is not None and s.kind == "human"
+            if (s := self.seats[i]) is not None and s.kind == "human" and not s.vacated
         ]
         here = [(i, s) for i, s in people if s.connections > 0]
         return (here or people)[0] if people else None
 
-    def _pass_host(self, seat: int) -> None:
-        """Move the host role away from ``seat`` (call before saving the seats)."""
+    def _pass_host(self, seat: int) -> Seat | None:
+        """Move the host role away from ``seat`` (call before saving the seats); returns who
+        took it (``None``: nobody, or ``seat`` was not the host)."""
         s = self.seats[seat]
         if s is None or not s.host:
-            return
+            return None
         s.host = False
         if self.host_timer is not None:
             self.host_timer.cancel()
             self.host_timer = None
         nxt = self._next_host(seat)
-        if nxt is not None:
-            nxt[1].host = True
-            if nxt[1].connections == 0:
-                self._start_host_timer(nxt[1])
+        if nxt is None:
+            return None
+        nxt[1].host = True
+        if nxt[1].connections == 0:
+            self._start_host_timer(nxt[1])
+        return nxt[1]
 
     def _start_host_timer(self, who: Seat) -> None:
         if self.host_timer is not None:
@@ -597,7 +615,7 @@ class LiveTable:
         async with self.lock:
             me = self._require_host(conn)
             s = self.seats[seat] if seat < len(self.seats) else None
-            if s is None or s.kind != "human":
+            if s is None or s.kind != "human" or s.vacated:
                 raise TableError("bad_seat", f"seat {seat} holds no person to make host")
             if seat == me:
                 return
@@ -620,28 +638,48 @@ class LiveTable:
         spectators."""
         s = self.seats[seat]
         assert s is not None
-        was = (s.kind, s.token_hash, s.level, s.host, s.away, s.bot)
+        was = (s.kind, s.token_hash, s.level, s.host, s.away, s.bot, s.transfer_hash, s.vacated)
         playing = self.status == "playing" and self.state is not None
         in_game = playing and self.state is not None and self.state.dice_counts[seat] > 0
         nobody = playing and (self.config.vacated == "nobody" or not in_game)
-        if in_game and self.config.vacated == "nobody":
-            await self.apply_move(seat, Concede())
-        self._pass_host(seat)
+        heir = self._pass_host(seat)
         if playing:
             if not nobody:
                 s.kind, s.level = "bot", STANDIN_LEVEL
             s.token_hash, s.away, s.bot, s.transfer_hash = None, False, None, None
-            if s.drop_timer is not None:
-                s.drop_timer.cancel()
-                s.drop_timer = None
+            s.vacated = True
         else:
             self.seats[seat] = None
 
         def undo() -> None:
             self.seats[seat] = s
-            s.kind, s.token_hash, s.level, s.host, s.away, s.bot = was
+            (s.kind, s.token_hash, s.level, s.host, s.away, s.bot, s.transfer_hash, s.vacated) = was
+            if heir is not None:
+                heir.host = False
+            if self.host_timer is not None:
+                self.host_timer.cancel()
+                self.host_timer = None
+            if s.host and s.connections == 0:
+                self._start_host_timer(s)
 
+        # The seats are stored first: a concession (below) never stands while the seat keeps
+        # its person; a refused concession puts the seats back.
         await self._save_or_undo(undo)
+        if in_game and self.config.vacated == "nobody":
+            try:
+                await self.apply_move(seat, Concede())
+            except TableError:
+                undo()
+                try:
+                    await self._save_seats()
+                except StoreError as err:
+                    log.error(
+                        "table %s: seats not restored after a refused concession: %s", self.id, err
+                    )
+                raise
+        if s.drop_timer is not None:
+            s.drop_timer.cancel()
+            s.drop_timer = None
         s.connections = 0
         for c in self.conns:
             if c.seat == seat:
@@ -692,11 +730,16 @@ class LiveTable:
         if seat is None or s is None or s.transfer_until < now:
             if s is not None:
                 s.transfer_hash = None
+            now_what = (
+                "you keep your seat"
+                if conn.greeted and conn.seat is not None
+                else "you are watching as a spectator"
+            )
             self._error(
                 conn,
                 "bad_transfer",
                 "that link to move a seat has expired or was already used: ask for a new one "
-                "on the device that holds the seat; you are watching as a spectator",
+                f"on the device that holds the seat; {now_what}",
             )
             return None
         token = secrets.token_urlsafe(24)
@@ -771,7 +814,11 @@ class LiveTable:
                     # A person with no live connection (who took the seat over HTTP and never
                     # came, or has gone) gets a stand-in after the drop grace.
                     self.schedule.start_drop_timer(i)
-            await self.schedule.chance()
+            try:
+                await self.schedule.chance()
+            except TableError as err:
+                # The game has started (stored); the deal is tried again after a back-off.
+                self.schedule.retry("the deal", err)
 
     async def rematch(self, conn: Connection) -> None:
         async with self.lock:
@@ -779,10 +826,18 @@ class LiveTable:
             if self.status != "finished":
                 raise TableError("not_now", "a rematch only after the game is over")
             version = self.version + 1
+            # Seats left during the game (a stand-in or nobody kept them) are empty now.
+            seats = [None if s is None or s.vacated else s for s in self.seats]
             try:
-                await self.store.set_status(self.id, "open", version)
+                await self.store.set_seats(
+                    self.id,
+                    [s.row(i) for i, s in enumerate(seats) if s is not None],
+                    version,
+                    "open",
+                )
             except StoreError as err:
                 raise TableError("store_error", str(err)) from None
+            self.seats = seats
             self.version = self.state_version = version
             self.backlog.remember(version, None, "table", "{}")
             self.status = "open"
@@ -840,10 +895,19 @@ class LiveTable:
             raise TableError("illegal", str(err), err) from None
         first = self.version + 1
         last = self.version + max(1, len(events))
+        moves = [(seat, str(action))]
         try:
-            await self.store.append_actions(self.game_id, self.seq, [(seat, str(action))], last)
+            if state.is_over:
+                # The last move and the game's end in one write: never a game over in the
+                # log (or in memory) while the table still plays.
+                await self.store.finish_game(
+                    self.id, self.game_id, state.winner, last, moves, self.seq
+                )
+            else:
+                await self.store.append_actions(self.game_id, self.seq, moves, last)
         except StoreError as err:
             raise TableError("store_error", str(err)) from None
+        self.schedule.failures = 0
         self.state = state
         self.seq += 1
         self.version = self.state_version = last
@@ -856,16 +920,27 @@ class LiveTable:
         resolved = sum(1 for e in events if isinstance(e, RoundResolved))
         self.schedule.last_resolved = resolved > 0
         if state.is_over:
-            await self._finish()
+            self._finished()
         self.schedule.plan()
         presenter.broadcast_events(self, batch, resolved)
         if state.is_over:
             self.changed()
 
     async def _finish(self) -> None:
+        """Mark a game that is over (its last move logged before a crash) finished.
+
+        :raises TableError: ``store_error`` when the store refuses; nothing changed then.
+        """
         assert self.state is not None and self.game_id is not None
         version = self.version
-        await self.store.finish_game(self.id, self.game_id, self.state.winner, version)
+        try:
+            await self.store.finish_game(self.id, self.game_id, self.state.winner, version)
+        except StoreError as err:
+            raise TableError("store_error", str(err)) from None
+        self._finished()
+
+    def _finished(self) -> None:
+        """The game is over and stored so: the table is finished."""
         self.status = "finished"
         self.finished_at = time.monotonic()
         for s in self.seats:
@@ -880,11 +955,7 @@ class LiveTable:
         and disconnected."""
         self.closed = True
         self.schedule.cancel()
-        text = presenter.error(
-            "table_closed",
-            "this table waited too long with nobody at it and was closed; create a new one",
-            self.version,
-        )
+        text = presenter.error("table_closed", CLOSED, self.version)
         for c in self.conns:
             c.send(text)
             c.send_close(1000)

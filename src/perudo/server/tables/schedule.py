@@ -18,6 +18,10 @@ bots among the window's seats are asked in its order (P-53), first yes wins (peo
 whenever they like, as an ordinary out-of-turn action, so the window does not wait for them).
 A person who runs out of turn time or whose connection drops (after a grace period) is *away*:
 a stand-in bot plays the seat until they come back.
+
+A step the store refuses changes nothing (the one action path is all-or-nothing) and is tried
+again after a back-off (:meth:`Scheduler.retry`: from :data:`RETRY_FIRST` seconds, doubling up
+to :data:`RETRY_MOST`): a table never waits for good on a write that failed once.
 """
 
 from __future__ import annotations
@@ -38,9 +42,14 @@ from .config import Seat, TableError
 if TYPE_CHECKING:
     from .live import LiveTable
 
-__all__ = ["Plan", "Scheduler"]
+__all__ = ["RETRY_FIRST", "RETRY_MOST", "Plan", "Scheduler"]
 
 log = logging.getLogger("perudo.server")
+
+RETRY_FIRST = 0.5
+"""Seconds before a step the store refused is tried again (doubling at each failure)."""
+RETRY_MOST = 30.0
+"""The longest wait between two tries of a step the store refuses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +58,8 @@ class Plan:
 
     ``driver``: the step to run (``("chance", version, delay)``: roll what chance owes after
     ``delay`` seconds; ``("bots", version, delay)``: the bots' turn, their out-of-turn calza
-    first), or ``None``. ``timer``: the person to act under the turn timer
-    (``(version, seat)``), or ``None``.
+    first; ``("finish", version, 0.0)``: store that the game is over), or ``None``.
+    ``timer``: the person to act under the turn timer (``(version, seat)``), or ``None``.
     """
 
     driver: tuple[str, int, float] | None = None
@@ -71,6 +80,8 @@ class Scheduler:
         """The game version whose calza window the bots have answered (P-50, P-53)."""
         self.last_resolved = False
         """Whether the last move ended a round (the next deal waits ``round_pause``)."""
+        self.failures = 0
+        """Store errors in a row (the back-off of :meth:`retry`); a stored move resets it."""
 
     def new_game(self) -> None:
         self.calza_asked = -1
@@ -137,9 +148,12 @@ class Scheduler:
         the turn timer. The one place these decisions are made."""
         table = self.table
         st = table.state
-        if table.closed or st is None or table.status != "playing" or st.is_over:
+        if table.closed or st is None or table.status != "playing":
             return Plan()
         version = table.state_version
+        if st.is_over:
+            # Over in the log but not stored as finished (a crash or a refused write between).
+            return Plan(driver=("finish", version, 0.0))
         settings = table.settings
         due = self.pending()
         if isinstance(due, Roll):
@@ -161,11 +175,25 @@ class Scheduler:
         person's turn timer does not restart when someone chats or reconnects).
         """
         wanted = self.decide()
-        if self._set_driver(wanted.driver):
-            assert wanted.driver is not None
-            kind, version, delay = wanted.driver
+        driver = wanted.driver
+        key = self.driver_key
+        if (
+            driver is not None
+            and key is not None
+            and key[0] == "retry"
+            and key[1] == driver[1]
+            and self.driver_task is not None
+            and not self.driver_task.done()
+        ):
+            # The step failed on a store error at this version: it waits out its back-off.
+            driver = key
+        if self._set_driver(driver):
+            assert driver is not None
+            kind, version, delay = driver
             if kind == "chance":
                 self.driver_task = asyncio.create_task(self._run_chance(version, delay))
+            elif kind == "finish":
+                self.driver_task = asyncio.create_task(self._run_finish(version))
             else:
                 self.driver_task = asyncio.create_task(self._run_bots(version))
         if self._set_timer(wanted.timer):
@@ -178,6 +206,29 @@ class Scheduler:
                 seconds += self.table.settings.round_pause
             self.turn_deadline = time.monotonic() + seconds
             self.timer_task = asyncio.create_task(self._run_timeout(version, seat, seconds))
+
+    def retry(self, what: str, err: TableError) -> None:
+        """``what`` failed on a store error (``err``; nothing changed): plan the table's next
+        step again after the back-off (call under the table's lock)."""
+        self.failures += 1
+        delay = min(RETRY_MOST, RETRY_FIRST * 2 ** (self.failures - 1))
+        table = self.table
+        log.error(
+            "table %s: %s failed: %s; trying again in %.1f s", table.id, what, err.message, delay
+        )
+        if table.closed:
+            return
+        self._set_driver(("retry", table.state_version, delay))
+        self.driver_task = asyncio.create_task(self._retry(delay))
+
+    async def _retry(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        table = self.table
+        async with table.lock:
+            if table.closed:
+                return
+            self.driver_key = None
+            self.plan()
 
     def cancel(self) -> None:
         self._set_driver(None)
@@ -230,7 +281,19 @@ class Scheduler:
             try:
                 await self.chance()
             except TableError as err:
-                log.error("table %s: chance move failed: %s", table.id, err.message)
+                self.retry("a chance move", err)
+
+    async def _run_finish(self, version: int) -> None:
+        table = self.table
+        async with table.lock:
+            if table.state_version != version or table.closed or table.status != "playing":
+                return
+            try:
+                await table._finish()
+            except TableError as err:
+                self.retry("ending the game", err)
+                return
+            table.changed()
 
     async def _run_timeout(self, version: int, seat: int, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -284,17 +347,19 @@ class Scheduler:
     async def _bot_move(self, seat: int, action: PlayerAction) -> None:
         table = self.table
         try:
-            await table.apply_move(seat, action)
+            try:
+                await table.apply_move(seat, action)
+            except TableError as err:
+                if err.code != "illegal" or table.state is None:
+                    raise
+                # A bot that answers with an illegal move is a bot bug; the game goes on with
+                # the first action the core lists for the seat.
+                log.error("table %s: bot at seat %d: %s", table.id, seat, err.message)
+                legal = view(table.state, seat).legal
+                if legal:
+                    await table.apply_move(seat, legal[0])
         except TableError as err:
-            if err.code != "illegal" or table.state is None:
-                log.error("table %s: bot move failed: %s", table.id, err.message)
-                return
-            # A bot that answers with an illegal move is a bot bug; the game goes on with the
-            # first action the core lists for the seat.
-            log.error("table %s: bot at seat %d: %s", table.id, seat, err.message)
-            legal = view(table.state, seat).legal
-            if legal:
-                await table.apply_move(seat, legal[0])
+            self.retry(f"the move of the bot at seat {seat}", err)
 
 
 def _keeps(task: asyncio.Task[None] | None, current: object, wanted: object) -> bool:
