@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rich import box
 from rich.table import Table
 
 from .runner import ArenaResult
@@ -16,10 +17,14 @@ def figures_table(result: ArenaResult) -> Table:
     """One row per bot: seat-games, wins, win rate with its 95% Wilson interval, mean place,
     OpenSkill rating."""
     title = f"{result.rules} · {result.players} players · {result.games} games · seed {result.seed}"
-    table = Table(title=title)
+    # No vertical rules and two spaces between columns: the table fits 80 columns whole (a
+    # boxed one cut the names and intervals to "medi…", "4.7%…"); headers may wrap, data not.
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1, 0, 0))
     for col in ("bot", "seats", "games", "wins", "win rate", "95% CI", "mean place"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for col in ("OpenSkill μ", "σ", "μ − 3σ"):
+        table.add_column(
+            col, justify="left" if col == "bot" else "right", no_wrap=col in ("bot", "95% CI")
+        )
+    for col in ("μ", "σ", "μ − 3σ"):
         table.add_column(col, justify="right")
     for f in result.figures:
         table.add_row(
@@ -34,7 +39,9 @@ def figures_table(result: ArenaResult) -> Table:
             f"{f.sigma:.2f}",
             f"{f.ordinal:.2f}",
         )
-    table.caption = f"fair share of wins: {1 / result.players:.1%} per seat"
+    table.caption = (
+        f"fair share of wins: {1 / result.players:.1%} per seat · μ, σ: OpenSkill rating"
+    )
     return table
 
 

@@ -16,6 +16,16 @@ def _split(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+ARENA_HELP = (
+    "Pit bots against each other and print win rates, places and ratings.\n\n"
+    # One line per paragraph: typer's help keeps a docstring's line breaks, cutting a
+    # sentence after "mean" at 80 columns.
+    "Seats rotate every game; the figures are win rates with 95% Wilson intervals, mean "
+    "finishing places and OpenSkill ratings. The --out and --plot files are checked before any "
+    "game is played."
+)
+
+
 def arena(
     rules: Annotated[
         str, typer.Option(help="Rule set preset (perudo, perudo_calza, liars_dice, bluff, …).")
@@ -31,12 +41,8 @@ def arena(
     out: Annotated[Path | None, typer.Option(help="Write the figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Draw the figures to this PNG.")] = None,
 ) -> None:
-    """Pit bots against each other and print win rates, places and ratings.
-
-    Seats rotate every game; the figures are win rates with 95% Wilson intervals, mean
-    finishing places and OpenSkill ratings. The --out and --plot files are checked before any
-    game is played.
-    """
+    """Pit bots against each other and print win rates, places and ratings (the help text
+    is :data:`ARENA_HELP`)."""
     import importlib.util
     import os
     import time
@@ -79,7 +85,9 @@ def arena(
         console=console,
         transient=True,
     ) as progress:
-        task = progress.add_task(f"{games} games on {workers} processes", total=games)
+        task = progress.add_task(
+            f"{games} games on {workers} process{'es' if workers != 1 else ''}", total=games
+        )
         try:
             result = run_arena(
                 ruleset,
@@ -96,7 +104,7 @@ def arena(
     console.print(figures_table(result))
     console.print(
         f"lineup: {', '.join(result.lineup)} (turned one seat each game); "
-        f"{elapsed:.1f} s on {workers} processes"
+        f"{elapsed:.1f} s on {workers} process{'es' if workers != 1 else ''}"
     )
     try:  # checked before the games; a disk that fills up meanwhile is still told plainly
         if out is not None:
@@ -166,5 +174,5 @@ def bench_bots(
 
 def register(app: typer.Typer) -> None:
     """Add ``arena`` and ``bench-bots`` to the ``perudo`` app."""
-    app.command("arena")(arena)
+    app.command("arena", help=ARENA_HELP)(arena)
     app.command("bench-bots")(bench_bots)

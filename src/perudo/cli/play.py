@@ -39,7 +39,9 @@ def play(
     memory: Annotated[
         bool,
         typer.Option(
-            metavar="", help="Memory mode (P-40): other players' dice counts are not shown."
+            "--memory",
+            metavar="",
+            help="Memory mode: other players' dice counts are not shown.",
         ),
     ] = False,
     name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
@@ -48,7 +50,7 @@ def play(
         typer.Option(help="Language: en, ko or it (default: from the locale, else en)."),
     ] = None,
     delay: Annotated[
-        float, typer.Option(min=0.0, help="Seconds of pause before each bot acts.")
+        float, typer.Option(help="Seconds of pause before each bot acts (0 or more).")
     ] = 0.8,
     save: Annotated[
         Path | None,
@@ -77,10 +79,15 @@ def play(
         Path | None,
         typer.Option(
             "--resume",
-            "--from-record",
             help="Go on with a game saved by --save or at the save question: same table, same "
             "names, your seat.",
         ),
+    ] = None,
+    from_record: Annotated[
+        Path | None,
+        # The older name of --resume, kept working but out of the help (its long name widened
+        # every row of the option table past 80 columns).
+        typer.Option("--from-record", hidden=True),
     ] = None,
 ) -> None:
     """Play Perudo against the computer."""
@@ -94,6 +101,11 @@ def play(
     from .tui.plain import PlainStream, output_encoding, readable_language
     from .tui.session import CALZA_ASK, PlayConfig, Session
 
+    resume = resume if resume is not None else from_record
+    if delay < 0:
+        raise typer.BadParameter(
+            f"{delay} is below 0: the pause is 0 or more seconds", param_hint="--delay"
+        )
     try:
         ruleset = find_ruleset(rules)
     except ValueError as err:
@@ -104,9 +116,10 @@ def play(
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--dice") from None
     if not ruleset.min_players <= players <= ruleset.max_players:
+        # P-1; a player reads words, not the rule id
+        noun = "player" if players == 1 else "players"
         raise typer.BadParameter(
-            f"{players} players: these rules take {ruleset.min_players}–{ruleset.max_players} "
-            "(P-1)",
+            f"{players} {noun}: these rules take {ruleset.min_players}–{ruleset.max_players}",
             param_hint="--players",
         )
     level = level.strip().lower()

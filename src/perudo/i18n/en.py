@@ -93,23 +93,26 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "prompt.turn": "Your move> ",
     "prompt.calza": "Call {calza} on {bid}? ({calza} / Enter to go on)> ",
     "calza.dice": "Your dice: {dice}.",
+    "calza.help": "Type {calza} if the bid is exactly right, or press Enter to go on.",
     "err.unknown": (
         "Not understood: “{text}”. Type a bid such as 3x5 or 3 5, “3 {aces}”, {dudo}, or help."
     ),
     "err.aside": "“{text}”: write the faces to set aside, for example aside 55.",
     "err.illegal": "Not allowed: {reason}",
     "err.empty": "Type a bid such as 3x5, or {dudo}, or help.",
-    "help.text": (
-        "How to play:\n"
-        "  3x5 or 3 5     bid: at least three dice on the table show 5 ({aces} count as any "
-        "face)\n"
-        "  3 {aces}         bid on {aces} (same as 3x1)\n"
-        "  {dudo}           challenge the last bid: the loser of the count loses a die\n"
-        "  {calza}          the last bid is exactly right (when the rules have calza)\n"
-        "  {palifico}, normal   the two-player choice\n"
-        "  pass, aside 55   where the rules have them\n"
-        "  help, quit"
-    ),
+    # Help: one line per thing that can be typed (only what these rules have), aligned by
+    # the terminal; {wild} is the wild face's name (aces, or Bluff's 6★).
+    "help.title": "How to play:",
+    "help.bid": "bid: at least three 5s on the table, {wild} included",
+    "help.bid_no_wild": "bid: at least three 5s on the table",
+    "help.aces": "bid on {wild} (same as 3x1)",
+    "help.star": "bid on {wild}, the wild face",
+    "help.dudo": "challenge the last bid: the loser of the count loses dice",
+    "help.calza": "the last bid is exactly right",
+    "help.palifico": "the choice of the last two players, holding one die",
+    "help.pass": "pass instead of raising",
+    "help.aside": "set the 5s aside face up, re-roll the rest, then raise",
+    "help.commands": "this help · leave the game",
     # The challenge.
     "reveal.title": "Checking {bid} (bid: {who} · {call}: {caller})",
     "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown.",
@@ -158,6 +161,12 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.seats": "Players: {seats}",
     "replay.human": "{who} (person)",
     "replay.bot": "{who} (bot, {level})",
+    "replay.rules_dice": "{name} with {n:die/dice} each",
+    "replay.rules_custom": "custom rules",
+    "level.easy": "easy",
+    "level.medium": "medium",
+    "level.hard": "hard",
+    "level.expert": "expert",
     "replay.software": "Played with {software}.",
     "replay.not_text": "Cannot read {path}: it is not a text file (UTF-8).",
     "replay.unreadable": "Cannot read {path}: {error}",

@@ -48,8 +48,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "Giro {round} · {total} dadi in gioco · modalità memoria",
     "round.opens": "Apertura: {who}.",
     "palifico.announce": (
-        "Giro palifico per {who}, rimasto con un solo dado: le teste d'Azteco non sono jolly e "
-        "il valore della prima puntata resta fisso."
+        "Giro palifico: {who} ha un solo dado. Le teste d'Azteco non sono jolly e il valore "
+        "della prima puntata resta fisso."
     ),
     "palifico.open": (
         "Palifico: chi apre ({who}) può puntare su qualsiasi valore, teste d'Azteco comprese."
@@ -95,6 +95,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "prompt.turn": "Tocca a te> ",
     "prompt.calza": "Chiami {calza} su {bid}? ({calza} / Invio per continuare)> ",
     "calza.dice": "I tuoi dadi: {dice}.",
+    "calza.help": "Scrivi {calza} se la puntata è esatta, oppure premi Invio per continuare.",
     "err.unknown": (
         "Non capisco: «{text}». Scrivi una puntata come 3x5 o 3 5, «3 {aces}», {dudo}, "
         "oppure aiuto."
@@ -102,17 +103,17 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "err.aside": "«{text}»: scrivi i valori da mettere da parte, per esempio scopri 55.",
     "err.illegal": "Non consentito: {reason}",
     "err.empty": "Scrivi una puntata come 3x5, oppure {dudo}, oppure aiuto.",
-    "help.text": (
-        "Come si gioca:\n"
-        "  3x5 o 3 5       puntata: almeno tre dadi sul tavolo mostrano 5 (le {aces} valgono "
-        "come qualsiasi valore)\n"
-        "  3 {aces}  puntata sulle {aces} (come 3x1)\n"
-        "  {dudo}          sfida l'ultima puntata: chi perde la conta perde un dado\n"
-        "  {calza}           l'ultima puntata è esatta (se le regole hanno la calza)\n"
-        "  {palifico}, normale   la scelta in due\n"
-        "  passo, scopri 55   se le regole li prevedono\n"
-        "  aiuto, esci"
-    ),
+    "help.title": "Come si gioca:",
+    "help.bid": "puntata: almeno tre 5 sul tavolo, jolly ({wild}) compresi",
+    "help.bid_no_wild": "puntata: almeno tre 5 sul tavolo",
+    "help.aces": "puntata sulle {wild} (come 3x1)",
+    "help.star": "puntata sui {wild}, il valore jolly",
+    "help.dudo": "sfida l'ultima puntata: chi perde la conta perde dadi",
+    "help.calza": "l'ultima puntata è esatta",
+    "help.palifico": "la scelta degli ultimi due giocatori, con un solo dado",
+    "help.pass": "passa invece di alzare",
+    "help.aside": "scopri i 5, rilancia gli altri dadi, poi alza la puntata",
+    "help.commands": "questo aiuto · esci dalla partita",
     # La sfida.
     "reveal.title": "Verifica di {bid} (puntata: {who} · {call}: {caller})",
     "reveal.pass": "Verifica del passo di {who} ({caller}: dubito): si mostrano i dadi.",
@@ -133,9 +134,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "change.left": "({n:dado rimasto/dadi rimasti})",
     "change.now": "(ora {n:dado/dadi})",
     "elim.other": "Eliminato: {who}.",
-    "elim.you": "Sei eliminato. I bot giocano fino alla fine.",
+    "elim.you": "Sei fuori dal gioco. I bot giocano fino alla fine.",
     "bot.thinking": "{who} sta pensando…",
-    "rolloff.tie": "Pareggio sul valore più alto ({face}: {who}): si rilancia tutti.",
+    "rolloff.tie": "Pareggio sul valore più alto ({face}: {who}): tutti rilanciano.",
     "prompt.out": "Invio: guarda i bot · fine: vai al risultato · esci: esci> ",
     "out.skipping": "Si salta al risultato…",
     "out.help": "Premi Invio per guardare, scrivi fine per andare al risultato, o esci per uscire.",
@@ -165,6 +166,12 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.seats": "Giocatori: {seats}",
     "replay.human": "{who} (persona)",
     "replay.bot": "{who} (bot, {level})",
+    "replay.rules_dice": "{name} con {n:dado/dadi} a testa",
+    "replay.rules_custom": "regole personalizzate",
+    "level.easy": "facile",
+    "level.medium": "medio",
+    "level.hard": "difficile",
+    "level.expert": "esperto",
     "replay.software": "Giocata con {software}.",
     "replay.not_text": "Impossibile leggere {path}: non è un file di testo (UTF-8).",
     "replay.unreadable": "Impossibile leggere {path}: {error}",

@@ -30,7 +30,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "seat.you_mark": "(나)",
     "seat.bot": "봇 {n}",
     "seat.generic": "{n}번 자리",
-    # 비드과 행동.
+    # 비드와 행동.
     "bid.face": "{q} × {f}",
     "bid.aces": "조커 {q}개",
     "bid.star": "{q} × {f}★",
@@ -89,27 +89,29 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "may.normal": "일반",
     # 묻기.
     "turn.rule": "{who}의 차례",
-    "turn.must_raise": "주사위를 내려놓고 다시 굴렸습니다: 이제 비드을 올리세요.",
+    "turn.must_raise": "주사위를 내려놓고 다시 굴렸습니다: 이제 비드를 올리세요.",
     "prompt.turn": "내 차례> ",
     "prompt.calza": "{bid}에 {calza}? ({calza} / Enter: 계속)> ",
     "calza.dice": "내 주사위: {dice}.",
+    "calza.help": "비드가 정확히 맞으면 {calza:을/를} 입력하고, 아니면 Enter를 눌러 계속하세요.",
     "err.unknown": (
         "알 수 없는 입력: “{text}”. 3x5나 3 5 같은 비드, “3 {aces}”, {dudo}, 도움말 중에서 "
         "입력하세요."
     ),
     "err.aside": "“{text}”: 내려놓을 눈을 적으세요. 예: 내려놓기 55.",
     "err.illegal": "허용되지 않음: {reason}",
-    "err.empty": "3x5 같은 비드이나 {dudo}, 도움말을 입력하세요.",
-    "help.text": (
-        "하는 법:\n"
-        "  3x5 또는 3 5    비드: 테이블 전체에 5가 적어도 세 개 ({aces:은/는} 어떤 눈으로도 셈)\n"
-        "  3 {aces}          {aces} 비드 (3x1과 같음)\n"
-        "  {dudo}            마지막 비드에 도전: 세어서 진 쪽이 주사위 하나를 잃음\n"
-        "  {calza}            마지막 비드이 정확히 맞다 (칼자가 있는 규칙에서)\n"
-        "  {palifico}, 일반   두 명일 때의 선택\n"
-        "  패스, 내려놓기 55  규칙에 있을 때\n"
-        "  도움말, 종료"
-    ),
+    "err.empty": "3x5 같은 비드나 {dudo}, 도움말을 입력하세요.",
+    "help.title": "하는 법:",
+    "help.bid": "비드: 테이블 전체에 5가 적어도 세 개 ({wild} 포함)",
+    "help.bid_no_wild": "비드: 테이블 전체에 5가 적어도 세 개",
+    "help.aces": "{wild} 비드 (3x1과 같음)",
+    "help.star": "와일드인 {wild} 비드",
+    "help.dudo": "마지막 비드에 도전: 세어서 진 쪽이 주사위를 잃음",
+    "help.calza": "마지막 비드가 정확히 맞음",
+    "help.palifico": "주사위 하나로 두 명이 남았을 때의 선택",
+    "help.pass": "비드를 올리는 대신 패스",
+    "help.aside": "5를 공개해 내려놓고 나머지를 다시 굴린 뒤 비드를 올림",
+    "help.commands": "이 도움말 · 게임에서 나가기",
     # 도전.
     "reveal.title": "{bid} 확인 (비드: {who} · {call}: {caller})",
     "reveal.pass": "{who}의 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
@@ -160,6 +162,12 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.seats": "참가자: {seats}",
     "replay.human": "{who} (사람)",
     "replay.bot": "{who} (봇, {level})",
+    "replay.rules_dice": "{name} (각자 주사위 {n}개)",
+    "replay.rules_custom": "사용자 규칙",
+    "level.easy": "쉬움",
+    "level.medium": "보통",
+    "level.hard": "어려움",
+    "level.expert": "전문가",
     "replay.software": "{software:으로/로} 플레이했습니다.",
     "replay.not_text": "{path:을/를} 읽을 수 없습니다: 텍스트 파일(UTF-8)이 아닙니다.",
     "replay.unreadable": "{path:을/를} 읽을 수 없습니다: {error}",

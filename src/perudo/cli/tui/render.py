@@ -25,6 +25,7 @@ from typing import Final
 
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from perudo.core import (
@@ -75,6 +76,20 @@ def die_lines(face: int, *, ascii_only: bool = False) -> list[str]:
         cells = [pip if 3 * r + c in pips else " " for c in range(3)]
         rows.append(f"{side}{cells[0]} {cells[1]} {cells[2]}{side}")
     return [top, *rows, bottom]
+
+
+def _percent(p: float) -> str:
+    """A chance to one decimal, never rounded to a certainty it is not: ``>99.9%`` for
+    0.9997 (not ``100.0%``), ``<0.1%`` for 0.0003 (not ``0.0%``).
+
+    >>> _percent(0.5), _percent(1.0), _percent(0.99996), _percent(0.00004), _percent(0.0)
+    ('50.0%', '100.0%', '>99.9%', '<0.1%', '0.0%')
+    """
+    if 0.999 < p < 1 and f"{100 * p:.1f}" == "100.0":
+        return ">99.9%"
+    if 0 < p < 0.001 and f"{100 * p:.1f}" == "0.0":
+        return "<0.1%"
+    return f"{100 * p:.1f}%"
 
 
 def _pad(text: str, width: int) -> str:
@@ -141,6 +156,47 @@ class Painter:
     def dice_text(self, dice: Sequence[int]) -> str:
         return " ".join(str(d) for d in dice)
 
+    def wild_word(self) -> str:
+        """What to call the wild face in help and examples: aces, ``6★``, or (no wild face)
+        aces as the plain ones they are."""
+        wild = self.rules.wild_face
+        return self.face_word(wild) if wild is not None else self.cat.t("word.aces")
+
+    def help(self) -> Group:
+        """How to play, one line per thing that can be typed under these rules, in two
+        aligned columns that wrap within the terminal's width."""
+        cat, rules = self.cat, self.rules
+        wild = rules.wild_face
+        word = self.wild_word()
+
+        def first(key: str) -> str:
+            return cat.words(key)[0]
+
+        rows: list[tuple[str, str]] = [
+            ("3x5, 3 5", cat.t("help.bid" if wild is not None else "help.bid_no_wild", wild=word))
+        ]
+        if wild == 1 and rules.wild_conversion != "none":
+            rows.append((f"3 {word}", cat.t("help.aces", wild=word)))
+        elif wild is not None and rules.wild_conversion != "none":
+            rows.append((f"3x{wild}", cat.t("help.star", wild=word)))
+        rows.append((cat.t("word.dudo"), cat.t("help.dudo")))
+        if rules.calza != "off":
+            rows.append((cat.t("word.calza"), cat.t("help.calza")))
+        if rules.palifico != "off":
+            palifico = f"{cat.t('word.palifico')}, {first('input.normal')}"
+            rows.append((palifico, cat.t("help.palifico")))
+        if rules.passing:
+            rows.append((first("input.pass"), cat.t("help.pass")))
+        if rules.set_aside:
+            rows.append((f"{first('input.aside')} 55", cat.t("help.aside")))
+        rows.append((f"{first('input.help')} · {first('input.quit')}", cat.t("help.commands")))
+        grid = Table.grid(padding=(0, 2), pad_edge=True)
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for example, meaning in rows:
+            grid.add_row(example, meaning)
+        return Group(Text(cat.t("help.title"), style="bold"), grid)
+
     # Dice ----------------------------------------------------------------------------------
 
     def hand(self, dice: Sequence[int], *, palifico: bool, shown: Sequence[int] = ()) -> Group:
@@ -165,8 +221,9 @@ class Painter:
                 lines[5].append(gap)
                 lines[5].append(caption.center(_DIE_WIDTH), style=style)
             parts.extend(lines)
-        if wild is not None and self.rules.wild_conversion != "none":
-            parts.append(Text(self.cat.t("hand.wild", mark=_WILD_MARK, aces=self.face_word(wild))))
+        if wild is not None:  # "★ = aces", or "★ = 6" where 6 is wild (not "★ = 6★")
+            name = self.face_word(wild) if wild == 1 else str(wild)
+            parts.append(Text(self.cat.t("hand.wild", mark=_WILD_MARK, aces=name)))
         elif palifico and self.rules.wild_face is not None:
             parts.append(
                 Text(self.cat.t("hand.not_wild", aces=self.face_word(self.rules.wild_face)))
@@ -246,7 +303,7 @@ class Painter:
         return Text(
             self.cat.t(
                 key,
-                pct=f"{100 * pct:.1f}%",
+                pct=_percent(pct),
                 mine=odds.mine,
                 unseen=odds.unseen,
                 expected=f"{odds.expected:.1f}",

@@ -13,6 +13,7 @@ showing the round so far, with exit status 1.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -31,7 +32,9 @@ from perudo.core import (
     PalificoChosen,
     RoundResolved,
     RoundStarted,
+    RuleSet,
     apply,
+    preset_name,
     start_game,
 )
 from perudo.i18n import Catalog, refusal_text
@@ -90,6 +93,25 @@ class Replayer:
             self.console.print(self.cat.t("bye"), style="bold")
             return 0
 
+    def _rules_name(self) -> str:
+        """The preset's name; a preset with another number of dice says so ("perudo_calza
+        with 2 dice each"); other rules are "custom rules", in the viewer's language."""
+        rules = self.record.rules
+        name = preset_name(rules)
+        if name is not None:
+            return name
+        name = preset_name(dataclasses.replace(rules, dice_per_player=RuleSet().dice_per_player))
+        if name is not None:
+            return self.cat.t("replay.rules_dice", name=name, n=rules.dice_per_player)
+        return self.cat.t("replay.rules_custom")
+
+    def _level(self, level: str | None) -> str:
+        """A bot level in the viewer's language (a bot's own name as it is)."""
+        if level is None:
+            return "?"
+        key = f"level.{level}"
+        return self.cat.t(key) if key in self.cat.messages else level
+
     def _run(self) -> int:
         rec = self.record
         cat = self.cat
@@ -98,7 +120,7 @@ class Replayer:
             Text(
                 cat.t(
                     "replay.title",
-                    rules=str(rec.rules),
+                    rules=self._rules_name(),
                     players=rec.num_players,
                     moves=len(rec.moves),
                 ),
@@ -109,7 +131,7 @@ class Replayer:
             seats = [
                 cat.t("replay.human", who=info.name)
                 if info.kind == "human"
-                else cat.t("replay.bot", who=info.name, level=info.level or "?")
+                else cat.t("replay.bot", who=info.name, level=self._level(info.level))
                 for info in rec.seats
             ]
             self.console.print(cat.t("replay.seats", seats=" · ".join(seats)))

@@ -258,7 +258,7 @@ class Session:
     def _after_knock_out(self) -> None:
         """Watch the bots play on (Enter), skip to the result, or leave (P-23)."""
         while True:
-            got = self._prompt("prompt.out")
+            got = self._prompt("prompt.out", unknown="out.help")
             if isinstance(got, Command) and got.kind == "quit":
                 raise _Quit
             if isinstance(got, Command) and got.kind == "end":
@@ -271,14 +271,21 @@ class Session:
 
     # Asking the person ---------------------------------------------------------------------
 
-    def _prompt(self, key: str, **fields: object) -> PlayerAction | Command:
-        """Read one line; a line that is neither action nor command is explained, re-asked."""
+    def _prompt(
+        self, key: str, *, unknown: str | None = None, **fields: object
+    ) -> PlayerAction | Command:
+        """Read one line; a line that is neither action nor command is explained, re-asked.
+
+        ``unknown``: the message for such a line where a bid is not what is asked (the calza
+        and knocked-out prompts), instead of "type a bid such as 3x5"."""
         while True:
             text = self.read(self.cat.t(key, **fields))
             try:
                 return read_input(text)
             except InputError as err:
-                if err.refusal is not None:
+                if unknown is not None:
+                    self._error(unknown)
+                elif err.refusal is not None:
                     self._refuse(err.refusal)
                 else:
                     self._error(err.key, text=err.text.strip())
@@ -292,7 +299,7 @@ class Session:
         words = {
             "dudo": self.cat.t("word.dudo"),
             "calza": self.cat.t("word.calza"),
-            "aces": self.cat.t("word.aces"),
+            "aces": self.painter.wild_word(),  # Bluff's example is "3 6★", not 3 aces
         }
         self.console.print(Text(self.cat.t(key, **words, **fields), style="bold red"))
 
@@ -336,7 +343,9 @@ class Session:
         )
         calza = self.cat.t("word.calza")
         while True:
-            got = self._prompt("prompt.calza", calza=calza, bid=self.painter.bid(v.bid))
+            got = self._prompt(
+                "prompt.calza", unknown="calza.help", calza=calza, bid=self.painter.bid(v.bid)
+            )
             if isinstance(got, Command):
                 if got.kind == "skip":
                     return False
@@ -352,15 +361,7 @@ class Session:
             return isinstance(got, Calza)
 
     def _help(self) -> None:
-        self.console.print(
-            self.cat.t(
-                "help.text",
-                dudo=self.cat.t("word.dudo"),
-                calza=self.cat.t("word.calza"),
-                palifico=self.cat.t("word.palifico"),
-                aces=self.cat.t("word.aces"),
-            )
-        )
+        self.console.print(self.painter.help())
 
     # Showing what happens ------------------------------------------------------------------
 

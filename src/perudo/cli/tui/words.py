@@ -60,6 +60,7 @@ _SPACES: Final = re.compile(r"\s+")
 _BID_SHAPE: Final = re.compile(r"^(\d+)\s*(?:[x×*]\s*)?(\d+)(?:'?s)?$")
 """``3x5``, ``3 5``, ``3×5``, and ``4 3s`` / ``4 3's`` as people write them."""
 _NUMBER: Final = r"(\d+)\s*(?:개)?"
+_STARRED: Final = re.compile(r"(\d)★")
 
 
 @cache
@@ -83,6 +84,7 @@ def read_input(text: str) -> PlayerAction | Command:
     :raises InputError: when it is neither (``key`` names the message to show).
     """
     clean = _SPACES.sub(" ", text.strip().lower().replace("’", "'")).rstrip("!.")
+    clean = _STARRED.sub(r"\1", clean)  # "3 × 6★" as the screen writes Bluff's wild six
     if not clean:
         return Command("skip")
     commands = (
