@@ -126,9 +126,13 @@ class TableLife(RuleBasedStateMachine):
             return
         self.tokens[name] = token
 
-    @rule(name=st.sampled_from([*NAMES, None]), last=st.integers(0, 60) | st.none())
-    def connect(self, name: str | None, last: int | None) -> None:
-        token = None if name is None else self.tokens.get(name)
+    @rule(i=st.integers(0, 10), last=st.integers(0, 60) | st.none())
+    def connect(self, i: int, last: int | None) -> None:
+        """Someone opens the table: a seated person (with their token) or, one time in a
+        few, a spectator."""
+        choices = [None, *sorted(self.tokens)]
+        name = choices[i % len(choices)]
+        token = None if name is None else self.tokens[name]
         w = Watcher(self, token)
         w.conn.send = w.received  # type: ignore[method-assign]
         self.watchers.append(w)
@@ -152,7 +156,12 @@ class TableLife(RuleBasedStateMachine):
         return [w for w in self.watchers if w.conn.seat is not None]
 
     @precondition(lambda self: self.seated())
-    @rule(i=st.integers(0, 20), what=st.sampled_from(["bot", "start", "leave", "rematch"]))
+    @rule(
+        i=st.integers(0, 20),
+        what=st.sampled_from(
+            ["bot", "bot", "start", "start", "start", "leave", "rematch", "rematch"]
+        ),
+    )
     def manage(self, i: int, what: str) -> None:
         w = self.seated()[i % len(self.seated())]
         t = self.table
@@ -184,6 +193,7 @@ class TableLife(RuleBasedStateMachine):
                 self.attempt(t.act(w.conn, choice, t.version))
             return
 
+    @precondition(lambda self: self.lobby.tables[self.table_id].status == "playing")
     @rule()
     def restart(self) -> None:
         """The server stops and starts again: every connection is gone, the tables come
@@ -248,7 +258,7 @@ def test_a_table_lives_through_anything_people_servers_and_bots_do(tmp_path: Pat
         TableLife,
         settings=settings(
             max_examples=8,
-            stateful_step_count=20,
+            stateful_step_count=30,
             deadline=None,
             suppress_health_check=list(HealthCheck),
             derandomize=True,
