@@ -450,19 +450,7 @@ class Store:
         self, game_id: int, first_seq: int, moves: Sequence[tuple[int | None, str]], version: int
     ) -> None:
         """Append moves ``first_seq, first_seq + 1, …`` to a game's log (one transaction)."""
-        now = time.time()
-        rows = [
-            {
-                "game_id": game_id,
-                "seq": first_seq + i,
-                "seat": seat,
-                "action": action,
-                "at": now,
-                "version": version,
-            }
-            for i, (seat, action) in enumerate(moves)
-        ]
-        await self._write(rows)
+        await self._write(_action_rows(game_id, first_seq, moves, version, time.time()))
 
     async def finish_game(
         self,
@@ -477,17 +465,7 @@ class Store:
         ``first_seq``) are appended in the same transaction, so a log never ends a game that
         is not marked finished, nor the other way round."""
         now = time.time()
-        rows = [
-            {
-                "game_id": game_id,
-                "seq": first_seq + i,
-                "seat": seat,
-                "action": action,
-                "at": now,
-                "version": version,
-            }
-            for i, (seat, action) in enumerate(moves)
-        ]
+        rows = _action_rows(game_id, first_seq, moves, version, now)
 
         async def op(conn: AsyncConnection) -> None:
             if rows:
@@ -731,3 +709,24 @@ def _add_missing_columns(conn: Any) -> None:
                 ddl = CreateColumn(column).compile(dialect=conn.dialect)
                 conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {ddl}")
                 log.info("database: added column %s.%s", table.name, column.name)
+
+
+def _action_rows(
+    game_id: int,
+    first_seq: int,
+    moves: Sequence[tuple[int | None, str]],
+    version: int,
+    now: float,
+) -> list[dict[str, Any]]:
+    """The ``game_actions`` rows of ``moves``, numbered from ``first_seq``."""
+    return [
+        {
+            "game_id": game_id,
+            "seq": first_seq + i,
+            "seat": seat,
+            "action": action,
+            "at": now,
+            "version": version,
+        }
+        for i, (seat, action) in enumerate(moves)
+    ]
