@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 SOURCES := pyproject.toml setup.py src/perudo/solve/_cfr.c src/perudo/solve/_cfr_kernel.h
 
-.PHONY: serve test lint typecheck pytest bench clean chromium nginx
+.PHONY: serve test lint typecheck pytest bench clean chromium nginx services
 
 # setup.py builds the solver's compiled kernel (src/perudo/solve/_cfr.c, _cfr_kernel.h): a change
 # there reinstalls.
@@ -38,7 +38,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) chromium nginx
+pytest: $(STAMP) chromium nginx services
 	$(BIN)/pytest
 
 # The browser tests drive Debian's Chromium (never a downloaded browser), with a Korean font
@@ -60,6 +60,17 @@ nginx:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			nginx openssl </dev/null >/dev/null; } \
 		|| echo "nginx could not be installed: the reverse-proxy tests will be skipped"; }
+
+# The store and multi-process tests run Debian's PostgreSQL (15 on bookworm) and Redis (started and stopped by
+# the tests themselves on free loopback ports, their data in a temporary folder: the services
+# the packages may start are never used; tests/server/services.py). Installed only when
+# missing, and never for `make serve`. Without them those tests skip and say why.
+services:
+	@{ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && test -x /usr/bin/redis-server; } || { \
+		echo "installing Debian's postgresql and redis-server for the store and cluster tests"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			postgresql redis-server </dev/null >/dev/null; } \
+		|| echo "postgresql or redis-server could not be installed: their tests will be skipped"; }
 
 bench: $(STAMP)
 	$(BIN)/perudo bench

@@ -1,9 +1,12 @@
-"""Debian's nginx in front of a test server, running the repository's own configuration
-(``deploy/nginx/perudo.conf``) with a self-signed certificate made by ``openssl`` for the test.
+"""Debian's nginx in front of test servers, running the repository's own configurations with
+a self-signed certificate made by ``openssl`` for the test: ``deploy/nginx/perudo.conf`` in
+front of one process (:class:`Nginx`), ``deploy/nginx/cluster.conf`` balancing several
+(:class:`NginxBalancer`).
 
 Only what must differ on a test machine is swapped, each by an exact string that must be in the
 file (so a change to the file that the test no longer matches fails loudly): the listening
-ports (loopback, free ports), the certificate's paths and the upstream's port. nginx runs in the
+ports (loopback, free ports), the certificate's paths and the upstream's port (or, for the
+balancer, its lines of processes). nginx runs in the
 foreground as a child process with its pid, logs and temporary files in the test's folder, and
 is stopped after the test. Without nginx (``make nginx`` installs Debian's) the tests skip and
 say so.
@@ -15,6 +18,7 @@ import os
 import shutil
 import ssl
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -22,6 +26,9 @@ from tests.server.harness import ROOT, free_port, stop_process, wait_healthy
 
 NGINX = Path("/usr/sbin/nginx")
 CONF = ROOT / "deploy" / "nginx" / "perudo.conf"
+CLUSTER_CONF = ROOT / "deploy" / "nginx" / "cluster.conf"
+CLUSTER_SERVER = "server 127.0.0.1:{port} max_fails=2 fail_timeout=5s;"
+"""One line of cluster.conf's upstream block (its example lists ports 8001 to 8003)."""
 HOSTNAME = "dice.example.org"
 NO_NGINX = (
     "Debian's nginx is not installed at /usr/sbin/nginx (`make nginx` installs it with apt; "
@@ -36,17 +43,19 @@ def require_nginx() -> None:
         pytest.skip("openssl is not installed (it makes the test's certificate)")
 
 
-def _swap(text: str, old: str, new: str) -> str:
-    assert text.count(old) >= 1, f"deploy/nginx/perudo.conf no longer has {old!r}"
+def _swap(text: str, old: str, new: str, conf: Path = CONF) -> str:
+    assert text.count(old) >= 1, f"deploy/nginx/{conf.name} no longer has {old!r}"
     return text.replace(old, new)
 
 
 class Nginx:
     """nginx with ``deploy/nginx/perudo.conf`` proxying to ``127.0.0.1:upstream_port``."""
 
+    conf = CONF
+
     def __init__(self, workdir: Path, upstream_port: int) -> None:
         self.dir = workdir / "nginx"
-        self.dir.mkdir()
+        self.dir.mkdir(exist_ok=True)
         self.http_port = free_port()
         self.https_port = free_port()
         self.cert = self.dir / "cert.pem"
@@ -73,15 +82,19 @@ class Nginx:
             capture_output=True,
         )  # fmt: skip
 
+    def _upstream(self, site: str) -> str:
+        return _swap(site, "server 127.0.0.1:8000;", f"server 127.0.0.1:{self.upstream_port};")
+
     def _config(self) -> Path:
-        site = CONF.read_text()
-        site = _swap(site, "listen 80;", f"listen 127.0.0.1:{self.http_port};")
-        site = _swap(site, "listen [::]:80;", "")
-        site = _swap(site, "listen 443 ssl;", f"listen 127.0.0.1:{self.https_port} ssl;")
-        site = _swap(site, "listen [::]:443 ssl;", "")
-        site = _swap(site, f"/etc/letsencrypt/live/{HOSTNAME}/fullchain.pem", str(self.cert))
-        site = _swap(site, f"/etc/letsencrypt/live/{HOSTNAME}/privkey.pem", str(self.key))
-        site = _swap(site, "server 127.0.0.1:8000;", f"server 127.0.0.1:{self.upstream_port};")
+        c = self.conf
+        site = c.read_text()
+        site = _swap(site, "listen 80;", f"listen 127.0.0.1:{self.http_port};", c)
+        site = _swap(site, "listen [::]:80;", "", c)
+        site = _swap(site, "listen 443 ssl;", f"listen 127.0.0.1:{self.https_port} ssl;", c)
+        site = _swap(site, "listen [::]:443 ssl;", "", c)
+        site = _swap(site, f"/etc/letsencrypt/live/{HOSTNAME}/fullchain.pem", str(self.cert), c)
+        site = _swap(site, f"/etc/letsencrypt/live/{HOSTNAME}/privkey.pem", str(self.key), c)
+        site = self._upstream(site)
         (self.dir / "perudo.conf").write_text(site)
         d = self.dir
         main = f"""
@@ -121,6 +134,10 @@ class Nginx:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        self._wait_ready()
+        return self
+
+    def _wait_ready(self) -> None:
         wait_healthy(
             self.proc,
             self.url + "/healthz",
@@ -128,7 +145,32 @@ class Nginx:
             seconds=15,
             context=self.tls(),
         )
-        return self
 
     def stop(self) -> None:
         stop_process(self.proc)
+
+
+class NginxBalancer(Nginx):
+    """nginx with ``deploy/nginx/cluster.conf`` balancing over ``127.0.0.1:port`` for each of
+    ``upstream_ports`` (its example's three lines swapped for one line per port, each with the
+    file's own health-check settings). ``ws_url`` is the ``wss://`` root for the tables'
+    sockets; pass ``ssl=balancer.tls()`` to ``websockets.connect``.
+
+    ``start()`` waits until the balancer answers ``/healthz`` through some process, so start at
+    least one process first."""
+
+    conf = CLUSTER_CONF
+
+    def __init__(self, workdir: Path, upstream_ports: Sequence[int]) -> None:
+        assert upstream_ports, "the balancer needs at least one process"
+        super().__init__(workdir, upstream_ports[0])
+        self.upstream_ports = list(upstream_ports)
+
+    @property
+    def ws_url(self) -> str:
+        return f"wss://127.0.0.1:{self.https_port}"
+
+    def _upstream(self, site: str) -> str:
+        example = "".join(f"    {CLUSTER_SERVER.format(port=p)}\n" for p in (8001, 8002, 8003))
+        ours = "".join(f"    {CLUSTER_SERVER.format(port=p)}\n" for p in self.upstream_ports)
+        return _swap(site, example, ours, self.conf)

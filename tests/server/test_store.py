@@ -1,14 +1,13 @@
 """The store on a real database file: the append-only log refuses a move written twice, one
 bad write does not sink the others committed with it, and tables load back.
 
-``PERUDO_TEST_POSTGRES_URL`` (a ``postgresql+asyncpg://…`` URL to a scratch database) runs
-the same checks on PostgreSQL through the same code path.
+The checks marked with ``kind`` run on SQLite and on a real PostgreSQL (Debian's, started by
+tests/server/services.py on loopback, a fresh database per test) through the same code path.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 from pathlib import Path
 
@@ -16,23 +15,22 @@ import pytest
 
 from perudo.server.store import ChatRow, SeatRow, Store, StoreError
 
-URLS = ["sqlite"]
-if os.environ.get("PERUDO_TEST_POSTGRES_URL"):
-    URLS.append("postgres")
+URLS = ["sqlite", "postgres"]
 
 
-def _url(kind: str, tmp_path: Path) -> str:
+@pytest.fixture
+def url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database of a ``kind``-parametrized test: a new SQLite file, or a fresh database of
+    the session's PostgreSQL (skipped without Debian's PostgreSQL)."""
     if kind == "postgres":
-        return os.environ["PERUDO_TEST_POSTGRES_URL"]
+        return str(request.getfixturevalue("postgres_url"))
     return f"sqlite+aiosqlite:///{tmp_path / 'nested' / 'dir' / 'perudo.db'}"
 
 
 @pytest.mark.parametrize("kind", URLS)
-def test_the_action_log_is_append_only_and_unique_per_game_and_seq(
-    kind: str, tmp_path: Path
-) -> None:
+def test_the_action_log_is_append_only_and_unique_per_game_and_seq(kind: str, url: str) -> None:
     async def go() -> None:
-        store = Store(_url(kind, tmp_path))
+        store = Store(url)
         await store.open()
         try:
             tid = uuid.uuid4().hex[:12]
@@ -100,13 +98,13 @@ def test_the_lobby_forgets_finished_tables_nobody_watches_but_the_store_keeps_th
 
 @pytest.mark.parametrize("kind", URLS)
 def test_the_public_list_of_finished_games_is_full_when_private_games_are_newer(
-    kind: str, tmp_path: Path
+    kind: str, url: str
 ) -> None:
     """Private games are filtered in the query, before its LIMIT: three public games finished
     before five private ones still fill a list of three."""
 
     async def go() -> None:
-        store = Store(_url(kind, tmp_path))
+        store = Store(url)
         await store.open()
         try:
             seats = [

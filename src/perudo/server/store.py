@@ -54,6 +54,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.schema import CreateColumn
 
@@ -229,7 +230,10 @@ class Store:
         path = _sqlite_path(self.url)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(self.url)
+        sqlite = make_url(self.url).drivername.startswith("sqlite")
+        # A database server may restart under the app: each connection taken from the pool is
+        # tested first and replaced when the server dropped it (an SQLite file never does).
+        engine = create_async_engine(self.url, pool_pre_ping=not sqlite)
         if engine.dialect.name == "sqlite":
 
             @event.listens_for(engine.sync_engine, "connect")
@@ -275,7 +279,8 @@ class Store:
                 await self._writer
             self._writer = None
         if self._wconn is not None:
-            await self._wconn.close()
+            with contextlib.suppress(Exception):  # a connection the server already dropped
+                await self._wconn.close()
             self._wconn = None
         if self.engine is not None:
             await self.engine.dispose()
@@ -333,18 +338,43 @@ class Store:
                 if not future.done():
                     future.set_result(result)
 
+    async def _writer_connection(self) -> AsyncConnection:
+        """The writer's connection, opened again when the last one was dropped (the database
+        server restarted): writes resume by themselves once the server is back. While it is
+        down, this raises and the writes waiting fail (their callers refuse the change)."""
+        conn = self._wconn
+        if conn is None:
+            if self._writer is None:
+                raise StoreError("the store is not open")
+            conn = self._wconn = await self._engine().connect()
+        return conn
+
+    async def _drop_writer_connection(self) -> None:
+        conn, self._wconn = self._wconn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
+            with contextlib.suppress(Exception):
+                await conn.close()
+
     async def _run_batch(self, ops: Sequence[_Op]) -> list[Any]:
         """Run ``ops`` in one transaction. Queued writes come from different tables (each
         table awaits its own writes one at a time), so they are independent of each other and
         the action rows can go first, as one multi-row insert."""
-        conn = self._wconn
-        if conn is None:
-            raise StoreError("the store is not open")
+        conn = await self._writer_connection()
         rows = [row for op in ops if isinstance(op, list) for row in op]
-        async with conn.begin():
-            if rows:
-                await conn.execute(insert(game_actions_t), rows)
-            results = [None if isinstance(op, list) else await op(conn) for op in ops]
+        try:
+            async with conn.begin():
+                if rows:
+                    await conn.execute(insert(game_actions_t), rows)
+                results = [None if isinstance(op, list) else await op(conn) for op in ops]
+        except IntegrityError:
+            raise  # a refused row (a move written twice): the connection itself is fine
+        except Exception:
+            # The connection may be the cause (the server went away): the next write opens a
+            # new one rather than failing on a dead connection forever.
+            await self._drop_writer_connection()
+            raise
         self.commits += 1
         return results
 
