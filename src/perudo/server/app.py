@@ -34,7 +34,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         await store.open()
-        lobby = Lobby(store, settings)
+        node = None
+        if settings.cluster:
+            # One of several processes on PostgreSQL and Redis (perudo.server.cluster).
+            from .cluster import Node
+
+            node = Node(settings, store)
+        lobby = Lobby(store, settings, node)
         await lobby.open()
         app.state.store = store
         app.state.lobby = lobby

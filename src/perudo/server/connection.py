@@ -35,6 +35,11 @@ class TokenBucket:
             return True
         return False
 
+    async def acquire(self) -> bool:
+        """:meth:`take`, where a bucket shared by several processes needs to ask Redis
+        (:class:`perudo.server.cluster.limits.SharedBucket`)."""
+        return self.take()
+
 
 class Connection:
     """A WebSocket client at a table: its seat (``None``: spectator) and its outbound queue."""

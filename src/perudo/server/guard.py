@@ -6,16 +6,22 @@ keyed on it, so opening more connections does not buy more: tables waiting and t
 per minute, WebSocket connections open, messages per second over all its connections, and chat
 lines per second. The limits per connection (:class:`perudo.server.connection.Connection`) and
 per table (:class:`perudo.server.tables.LiveTable`'s budgets) come on top. docs/security.md
-lists them all with their settings.
+lists them all with their settings. In multi-process mode the client's buckets and its count of
+sockets are kept in Redis (:mod:`perudo.server.cluster.limits`), one budget over every process.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .connection import TokenBucket
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .cluster.limits import SharedLimits
 
 __all__ = ["ClientLimits", "Guard"]
 
@@ -38,27 +44,49 @@ class Guard:
 
     FORGET_AFTER = 300.0
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, shared: SharedLimits | None = None) -> None:
         self.settings = settings
         self.clients: dict[str, ClientLimits] = {}
+        self.shared = shared
+        """Multi-process mode: the budgets kept in Redis."""
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def of(self, client: str) -> ClientLimits:
         limits = self.clients.get(client)
         if limits is None:
             s = self.settings
             limits = self.clients[client] = ClientLimits(
-                messages=TokenBucket(s.client_rate_per_second, int(s.client_rate_per_second * 3)),
-                chat=TokenBucket(s.chat_per_second, 5),
-                creates=TokenBucket(s.creates_per_minute / 60.0, s.tables_per_client),
+                messages=self._bucket(
+                    client, "messages", s.client_rate_per_second, int(s.client_rate_per_second * 3)
+                ),
+                chat=self._bucket(client, "chat", s.chat_per_second, 5),
+                creates=self._bucket(
+                    client, "creates", s.creates_per_minute / 60.0, s.tables_per_client
+                ),
             )
         limits.seen = time.monotonic()
         return limits
 
-    def open_connection(self, client: str) -> bool:
+    def _bucket(self, client: str, kind: str, rate: float, burst: int) -> TokenBucket:
+        if self.shared is None:
+            return TokenBucket(rate, burst)
+        from .cluster.limits import SharedBucket
+
+        return SharedBucket(self.shared, f"perudo:bucket:{kind}:{client}", rate, burst)
+
+    async def open_connection(self, client: str) -> bool:
         """Count a new WebSocket from ``client``; ``False`` (not counted) when it has its
-        ``connections_per_client`` open already."""
+        ``connections_per_client`` open already (over every process, in multi-process mode)."""
         limits = self.of(client)
-        if limits.connections >= self.settings.connections_per_client:
+        most = self.settings.connections_per_client
+        if self.shared is not None:
+            ok = await self.shared.open_connection(client, most)
+            if ok is False:
+                return False
+            if ok is True:
+                limits.connections += 1
+                return True
+        if limits.connections >= most:
             return False
         limits.connections += 1
         return True
@@ -67,6 +95,10 @@ class Guard:
         limits = self.clients.get(client)
         if limits is not None:
             limits.connections = max(0, limits.connections - 1)
+        if self.shared is not None:
+            task = asyncio.ensure_future(self.shared.close_connection(client))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def sweep(self, now: float, waiting: set[str]) -> None:
         """Forget tables no longer waiting (``waiting``: the ids of every table still waiting)

@@ -1,5 +1,9 @@
 """The lobby: every live table by id; creating, joining, restoring them from the store, and
-letting them go (finished tables nobody watches, waiting tables nobody attends)."""
+letting them go (finished tables nobody watches, waiting tables nobody attends).
+
+In multi-process mode (:mod:`perudo.server.cluster`) it holds the tables this process drives;
+it asks the :class:`~perudo.server.cluster.Node` for the others (their owner answers a table's
+information and joins), and the list of public tables is the one every process shares."""
 
 from __future__ import annotations
 
@@ -8,13 +12,19 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from .cluster.bus import BusDown
 from .guard import Guard
 from .settings import Settings
 from .store import Store, StoreError
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
 from .tables.text import clean_name
+
+if TYPE_CHECKING:
+    from .cluster import Node
 
 __all__ = ["Lobby"]
 
@@ -34,14 +44,29 @@ TABLE_ID_BYTES = 12
 class Lobby:
     """All live tables. ``await open()`` restores them from the store."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, node: Node | None = None) -> None:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
-        self.guard = Guard(settings)
+        self.guard = Guard(settings, None if node is None else node.shared)
+        self.node = node
+        """This process among several (``None``: the only one)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
+        if self.node is not None:
+            # Several processes: each drives the tables it claims (at once those nobody holds).
+            await self.node.open(self)
+            try:
+                await self.node.scan()
+            except Exception as err:
+                log.warning("claiming tables at start failed (will retry): %s", err)
+        else:
+            await self._restore_all()
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="perudo-lobby-sweeper")
+
+    async def _restore_all(self) -> None:
         rows = await self.store.load_tables(time.time() - RESTORE_FINISHED_FOR)
         for row in rows:
             try:
@@ -54,7 +79,6 @@ class Lobby:
             await table.resume()
         if rows:
             log.info("restored %d tables from the store", len(self.tables))
-        self._sweeper = asyncio.create_task(self._sweep_forever(), name="perudo-lobby-sweeper")
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -63,6 +87,21 @@ class Lobby:
                 await self._sweeper
         for table in self.tables.values():
             await table.close()
+        if self.node is not None:
+            await self.node.close()
+
+    def changed(self, table: LiveTable) -> None:
+        """Multi-process mode: a table's entry in the shared lobby follows its changes."""
+        if self.node is None:
+            return
+        public = not table.private and not table.closed and table.status != "finished"
+        entry = {**table.lobby_entry(), "at": table.created_at} if public else None
+        self._spawn(self.node.bus.publish_lobby(table.id, entry))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def sweep(self, now: float) -> int:
         """Drop finished tables that nobody has watched for :data:`KEEP_FINISHED_FOR`."""
@@ -77,6 +116,10 @@ class Lobby:
         for t in gone:
             del self.tables[t.id]
             t.closed = True
+        if self.node is not None and gone:
+            for t in gone:
+                self.node.owned.pop(t.id, None)
+            self._spawn(self.node.leases.release([t.id for t in gone]))
         return len(gone)
 
     async def expire(self, now: float) -> int:
@@ -102,6 +145,7 @@ class Lobby:
                     continue
                 del self.tables[t.id]
                 t.expire()
+                self.changed(t)
         self.guard.sweep(now, {t.id for t in self.tables.values() if t.status == "open"})
         return len(stale)
 
@@ -122,10 +166,51 @@ class Lobby:
             raise TableError("no_table", f"there is no table {table_id[:40]!r}")
         return table
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby: public tables waiting for players or playing, newest first."""
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby: public tables waiting for players or playing, newest first (of every
+        process in multi-process mode).
+
+        :raises TableError: ``unavailable`` when the shared lobby cannot be read.
+        """
+        if self.node is not None:
+            try:
+                entries = await self.node.bus.lobby()
+            except BusDown as err:
+                raise TableError("unavailable", f"the lobby cannot be read now: {err}") from None
+            entries.sort(key=lambda e: -float(e.pop("at", 0.0)))
+            return entries
         live = [t for t in self.tables.values() if not t.private and t.status != "finished"]
         return [t.lobby_entry() for t in reversed(live)]
+
+    async def info(self, table_id: str) -> dict[str, Any]:
+        """A table's public information (from its owner in multi-process mode).
+
+        :raises TableError: ``no_table``, or ``unavailable`` when its owner cannot be reached.
+        """
+        table = self.tables.get(table_id)
+        if table is not None or self.node is None:
+            return self.get(table_id).info()
+        result: dict[str, Any] | None = await self._call(table_id, {"what": "info"})
+        return self.get(table_id).info() if result is None else result
+
+    async def _call(self, table_id: str, data: dict[str, Any]) -> Any:
+        """Ask the table's owner (another process) ``data``; its answer, or its refusal."""
+        assert self.node is not None
+        try:
+            where = await self.node.route(table_id)
+        except SQLAlchemyError as err:
+            raise TableError("unavailable", f"the database cannot be reached: {err}") from None
+        if where is None:
+            raise TableError("no_table", f"there is no table {table_id[:40]!r}")
+        if isinstance(where, LiveTable):
+            return None
+        try:
+            answer = await self.node.bus.call(where, {**data, "table": table_id}, 5.0)
+        except BusDown as err:
+            raise TableError("unavailable", f"the table cannot be reached now: {err}") from None
+        if not answer.get("ok"):
+            raise TableError(str(answer.get("code")), str(answer.get("message")))
+        return answer["result"]
 
     async def create(
         self,
@@ -157,7 +242,7 @@ class Lobby:
                 f"you have {len(waiting)} tables waiting for players, the most one may have; "
                 "start a game at one of them, or wait until they expire",
             )
-        if not limits.creates.take():
+        if not await limits.creates.acquire():
             raise TableError(
                 "client_limit",
                 f"at most {self.settings.creates_per_minute:g} new tables a minute; "
@@ -173,12 +258,18 @@ class Lobby:
             private,
             self.store,
             self.settings,
+            self.changed,
         )
         token = secrets.token_urlsafe(24)
         table.seats[0] = Seat(
             "human", clean_name(player, "your name", 24), hash_token(token), host=True
         )
         table.version = table.state_version = table.backlog.floor = 1
+        if self.node is not None:
+            try:
+                await self.node.claim_new(table_id)
+            except SQLAlchemyError as err:
+                raise TableError("store_error", f"the table could not be stored: {err}") from None
         await self.store.create_table(
             table_id,
             table.name,
@@ -189,8 +280,13 @@ class Lobby:
         )
         self.tables[table_id] = table
         limits.tables.add(table_id)
+        self.changed(table)
         return table, 0, token
 
     async def join(self, table_id: str, player: str) -> tuple[int, str]:
+        if table_id not in self.tables and self.node is not None:
+            result = await self._call(table_id, {"what": "join", "name": player})
+            if result is not None:
+                return int(result["seat"]), str(result["token"])
         table = self.get(table_id)
         return await table.join(clean_name(player, "your name", 24))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["DEFAULT_DATABASE_URL", "Settings"]
@@ -38,6 +38,12 @@ class Settings(BaseSettings):
 
     database_url: str = DEFAULT_DATABASE_URL
     """Where games are kept (SQLAlchemy async URL)."""
+    redis_url: str | None = None
+    """``redis://host:6379/0``: run as one of N interchangeable processes sharing this Redis
+    and a PostgreSQL ``database_url`` (:mod:`perudo.server.cluster`). Unset: one process."""
+    lease_seconds: float = Field(default=3.0, ge=0.3, le=60)
+    """Multi-process mode: how long a process's lease on a table lasts without renewal (it is
+    renewed every third of it); a dead owner's tables are taken over after about this long."""
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     turn_seconds: float = Field(default=60.0, ge=0)
@@ -129,6 +135,30 @@ class Settings(BaseSettings):
                     f"{item!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8, ::1)"
                 ) from None
         return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        scheme = urlsplit(value.strip()).scheme
+        if scheme not in ("redis", "rediss", "unix"):
+            raise ValueError(f"{value!r} is not a redis:// (or rediss://, unix://) address")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _cluster_needs_postgresql(self) -> Settings:
+        if self.redis_url is not None and not self.database_url.startswith("postgresql"):
+            raise ValueError(
+                "PERUDO_REDIS_URL (several processes) needs a PostgreSQL PERUDO_DATABASE_URL "
+                "(postgresql+asyncpg://user:password@host/db): SQLite is one process's store"
+            )
+        return self
+
+    @property
+    def cluster(self) -> bool:
+        """Whether this process is one of several (``redis_url`` set)."""
+        return self.redis_url is not None
 
     @field_validator("public_url")
     @classmethod

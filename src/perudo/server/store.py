@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -82,6 +83,10 @@ tables_t = Table(
     Column("private", Boolean, nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
+    # Multi-process mode: the fencing token of the table's lease under which this row was
+    # last written; PostgreSQL refuses a write whose token is not the lease's
+    # (perudo.server.cluster.lease). NULL with one process.
+    Column("fence", BigInteger, nullable=True),
 )
 
 seats_t = Table(
@@ -122,6 +127,7 @@ game_actions_t = Table(
     Column("action", String(200), nullable=False),
     Column("at", Float, nullable=False),
     Column("version", Integer, nullable=False),
+    Column("fence", BigInteger, nullable=True),
     # The primary key is the log's UNIQUE(game_id, seq): a move can never be written twice.
     PrimaryKeyConstraint("game_id", "seq", name="game_actions_pk"),
 )
@@ -136,11 +142,21 @@ chat_t = Table(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
     Column("version", Integer, nullable=False),
+    Column("fence", BigInteger, nullable=True),
 )
 
 
 class StoreError(RuntimeError):
     """The database refused a write (the caller's change did not happen)."""
+
+
+class Fenced(StoreError):
+    """Multi-process mode: the database refused a write made under a table lease this
+    process no longer holds (another process took the table over); nothing was written."""
+
+
+FENCED_MARK = "perudo_fenced"
+"""What PostgreSQL's fencing trigger puts in its error (:mod:`perudo.server.cluster.lease`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +241,9 @@ class Store:
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
         """Transactions committed by the writer (a figure for the load benchmark)."""
+        self.fence_of: Callable[[str], int | None] = _no_fence
+        """The fencing token under which this process writes a table's rows (multi-process
+        mode sets it to its leases' tokens; with one process there is none)."""
 
     async def open(self) -> None:
         path = _sqlite_path(self.url)
@@ -252,6 +271,9 @@ class Store:
                 cur.close()
 
         async with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                # Several processes may start at once on one database: one makes the schema.
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
             await conn.run_sync(metadata.create_all)
             await conn.run_sync(_add_missing_columns)
             await _migrate(conn)
@@ -285,6 +307,18 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+
+    async def drain(self) -> None:
+        """Wait until every write queued so far has been committed (or refused)."""
+        while not self._queue.empty():
+            await asyncio.sleep(0.01)
+
+        async def noop(_conn: AsyncConnection) -> None:
+            return None
+
+        if self._writer is not None and not self._writer.done():
+            with contextlib.suppress(StoreError):
+                await self._write(noop)
 
     def _engine(self) -> AsyncEngine:
         if self.engine is None:
@@ -328,8 +362,9 @@ class Store:
                     try:
                         result = (await self._run_batch([op]))[0]
                     except Exception as err:
+                        kind = Fenced if FENCED_MARK in str(err) else StoreError
                         if not future.done():
-                            future.set_exception(StoreError(f"database write failed: {err}"))
+                            future.set_exception(kind(f"database write failed: {err}"))
                     else:
                         if not future.done():
                             future.set_result(result)
@@ -412,12 +447,13 @@ class Store:
         self, table_id: str, seats: Sequence[SeatRow], version: int, status: str | None = None
     ) -> None:
         """Replace the table's seats (joins, bots added or removed, compaction at start)."""
+        fence = self.fence_of(table_id)
 
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
             for s in seats:
                 await conn.execute(insert(seats_t).values(table_id=table_id, **_seat_values(s)))
-            values: dict[str, Any] = {"version": version}
+            values: dict[str, Any] = {"version": version, "fence": fence}
             if status is not None:
                 values["status"] = status
             await conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
@@ -425,11 +461,13 @@ class Store:
         await self._write(op)
 
     async def set_status(self, table_id: str, status: str, version: int) -> None:
+        fence = self.fence_of(table_id)
+
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(status=status, version=version)
+                .values(status=status, version=version, fence=fence)
             )
 
         await self._write(op)
@@ -448,6 +486,7 @@ class Store:
         now = time.time()
 
         game_key = new_game_key()
+        fence = self.fence_of(table_id)
 
         async def op(conn: AsyncConnection) -> int:
             await conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
@@ -456,7 +495,7 @@ class Store:
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(status="playing", version=version)
+                .values(status="playing", version=version, fence=fence)
             )
             result = await conn.execute(
                 insert(games_t).values(
@@ -477,10 +516,17 @@ class Store:
         return game_id, game_key
 
     async def append_actions(
-        self, game_id: int, first_seq: int, moves: Sequence[tuple[int | None, str]], version: int
+        self,
+        game_id: int,
+        first_seq: int,
+        moves: Sequence[tuple[int | None, str]],
+        version: int,
+        table_id: str = "",
     ) -> None:
-        """Append moves ``first_seq, first_seq + 1, …`` to a game's log (one transaction)."""
-        await self._write(_action_rows(game_id, first_seq, moves, version, time.time()))
+        """Append moves ``first_seq, first_seq + 1, …`` to a game's log (one transaction),
+        under the fencing token held for ``table_id`` (multi-process mode)."""
+        fence = self.fence_of(table_id)
+        await self._write(_action_rows(game_id, first_seq, moves, version, time.time(), fence))
 
     async def finish_game(
         self,
@@ -495,7 +541,8 @@ class Store:
         ``first_seq``) are appended in the same transaction, so a log never ends a game that
         is not marked finished, nor the other way round."""
         now = time.time()
-        rows = _action_rows(game_id, first_seq, moves, version, now)
+        fence = self.fence_of(table_id)
+        rows = _action_rows(game_id, first_seq, moves, version, now, fence)
 
         async def op(conn: AsyncConnection) -> None:
             if rows:
@@ -508,13 +555,14 @@ class Store:
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(status="finished", version=version)
+                .values(status="finished", version=version, fence=fence)
             )
 
         await self._write(op)
 
     async def add_chat(self, table_id: str, row: ChatRow, keep: int = 500) -> None:
         """Add a chat line; only the table's last ``keep`` lines stay stored."""
+        fence = self.fence_of(table_id)
 
         async def op(conn: AsyncConnection) -> None:
             result = await conn.execute(
@@ -525,6 +573,7 @@ class Store:
                     text=row.text,
                     at=row.at,
                     version=row.version,
+                    fence=fence,
                 )
             )
             key = result.inserted_primary_key
@@ -559,54 +608,61 @@ class Store:
             ).all()
             out: list[TableRow] = []
             for t in rows:
-                game = await self._latest_game(conn, t.id)
-                if (
-                    t.status == "finished"
-                    and game is not None
-                    and (game.finished_at or 0) < finished_since
-                ):
-                    continue
-                seats = [
-                    _seat_row(s)
-                    for s in (
-                        await conn.execute(
-                            select(seats_t)
-                            .where(seats_t.c.table_id == t.id)
-                            .order_by(seats_t.c.seat)
-                        )
-                    ).all()
-                ]
-                chat = [
-                    ChatRow(c.seat, c.name, c.text, c.at, c.version)
-                    for c in reversed(
-                        (
-                            await conn.execute(
-                                select(chat_t)
-                                .where(chat_t.c.table_id == t.id)
-                                .order_by(chat_t.c.id.desc())
-                                .limit(200)
-                            )
-                        ).all()
-                    )
-                ]
-                version = max(
-                    [t.version, game.last_version if game else 0] + [c.version for c in chat]
-                )
-                out.append(
-                    TableRow(
-                        id=t.id,
-                        name=t.name,
-                        config=json.loads(t.config),
-                        status=t.status,
-                        private=bool(t.private),
-                        version=version,
-                        created_at=t.created_at,
-                        seats=seats,
-                        game=game,
-                        chat=chat,
-                    )
-                )
+                row = await self._table_row(conn, t, finished_since)
+                if row is not None:
+                    out.append(row)
             return out
+
+    async def load_table(self, table_id: str) -> TableRow | None:
+        """One table as :meth:`load_tables` gives it (``None``: unknown or closed)."""
+        async with self._engine().connect() as conn:
+            t = (
+                await conn.execute(
+                    select(tables_t).where(tables_t.c.id == table_id, tables_t.c.status != "closed")
+                )
+            ).first()
+            return None if t is None else await self._table_row(conn, t, 0.0)
+
+    async def _table_row(
+        self, conn: AsyncConnection, t: Any, finished_since: float
+    ) -> TableRow | None:
+        game = await self._latest_game(conn, t.id)
+        if t.status == "finished" and game is not None and (game.finished_at or 0) < finished_since:
+            return None
+        seats = [
+            _seat_row(s)
+            for s in (
+                await conn.execute(
+                    select(seats_t).where(seats_t.c.table_id == t.id).order_by(seats_t.c.seat)
+                )
+            ).all()
+        ]
+        chat = [
+            ChatRow(c.seat, c.name, c.text, c.at, c.version)
+            for c in reversed(
+                (
+                    await conn.execute(
+                        select(chat_t)
+                        .where(chat_t.c.table_id == t.id)
+                        .order_by(chat_t.c.id.desc())
+                        .limit(200)
+                    )
+                ).all()
+            )
+        ]
+        version = max([t.version, game.last_version if game else 0] + [c.version for c in chat])
+        return TableRow(
+            id=t.id,
+            name=t.name,
+            config=json.loads(t.config),
+            status=t.status,
+            private=bool(t.private),
+            version=version,
+            created_at=t.created_at,
+            seats=seats,
+            game=game,
+            chat=chat,
+        )
 
     async def _latest_game(self, conn: AsyncConnection, table_id: str) -> GameRow | None:
         g = (
@@ -696,6 +752,14 @@ class Store:
             )
 
 
+SCHEMA_LOCK = 0x70657275646F
+"""PostgreSQL advisory lock held while a process makes or upgrades the schema."""
+
+
+def _no_fence(_table_id: str) -> int | None:
+    return None
+
+
 def new_game_key() -> str:
     """An unguessable game id (96 random bits)."""
     return secrets.token_urlsafe(12)
@@ -747,6 +811,7 @@ def _action_rows(
     moves: Sequence[tuple[int | None, str]],
     version: int,
     now: float,
+    fence: int | None = None,
 ) -> list[dict[str, Any]]:
     """The ``game_actions`` rows of ``moves``, numbered from ``first_seq``."""
     return [
@@ -757,6 +822,7 @@ def _action_rows(
             "action": action,
             "at": now,
             "version": version,
+            "fence": fence,
         }
         for i, (seat, action) in enumerate(moves)
     ]

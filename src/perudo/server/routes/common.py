@@ -23,6 +23,8 @@ _STATUS = {
     "client_limit": 429,
     "name_taken": 409,
     "store_error": 503,
+    "unavailable": 503,
+    "moved": 503,
 }
 """HTTP status of a refusal by its code (400 for any other)."""
 

@@ -6,6 +6,11 @@ table's spectator budget, the client's chat budget: docs/security.md) and handed
 table. A client has at most ``connections_per_client`` sockets open; one silent for
 ``ws_idle_seconds`` is closed. A bad message gets an ``error`` reply and
 changes nothing; the connection and the table live on.
+
+In multi-process mode any process accepts any table's socket: for a table another process
+drives, each message (read under this process's limits) is forwarded to that owner
+(:mod:`perudo.server.cluster.remote`), which handles it with :func:`handle`, the function
+that handles this process's own sockets' messages.
 """
 
 from __future__ import annotations
@@ -14,23 +19,34 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import protocol as p
+from ..cluster.bus import BusDown
 from ..connection import Connection
 from ..guard import ClientLimits
 from ..proxy import base_url, client_host
 from ..settings import Settings
 from ..tables import LiveTable, TableError
+
+if TYPE_CHECKING:
+    from ..cluster import Node
 from ..tables.presenter import refused
 from .common import lobby_of, settings_of
 
-__all__ = ["router"]
+__all__ = ["UNAVAILABLE", "handle", "router"]
 
 log = logging.getLogger("perudo.server")
 
 router = APIRouter()
+
+UNAVAILABLE = (
+    "the server is reconnecting to its other processes: that was not done; try again in a moment"
+)
+"""Why a message for a table driven by another process was refused while Redis is away."""
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -46,7 +62,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         burst=settings.rate_burst,
     )
     conn.start()
-    if not lobby.guard.open_connection(client):
+    if not await lobby.guard.open_connection(client):
         await _refuse(
             conn,
             "too_many_connections",
@@ -56,16 +72,66 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         )
         return
     table = lobby.tables.get(table_id)
+    owner: str | None = None
     try:
-        if table is None:
+        if table is None and lobby.node is not None:
+            try:
+                where = await lobby.node.route(table_id)
+            except (SQLAlchemyError, OSError) as err:
+                log.warning("table %s cannot be routed: %s", table_id, err)
+                await _refuse(conn, "unavailable", UNAVAILABLE, 1013)
+                return
+            if isinstance(where, LiveTable):
+                table = where
+            else:
+                owner = where
+        limits = lobby.guard.of(client)
+        base = base_url(ws)
+        if table is not None:
+            await _serve(ws, conn, _Local(table, base), settings, limits)
+        elif owner is not None and lobby.node is not None:
+            await _serve(ws, conn, _Remote(lobby.node, table_id, owner, base), settings, limits)
+        else:
             await _refuse(conn, "no_table", f"there is no table {table_id[:40]!r}", 1000)
-            return
-        await _serve(ws, conn, table, settings, lobby.guard.of(client))
     finally:
         lobby.guard.close_connection(client)
         if table is not None:
             await table.detach(conn)
+        if owner is not None and lobby.node is not None:
+            await lobby.node.routes.unlink(conn)
         await conn.stop()
+
+
+class _Local:
+    """A table this process drives: messages are handled here."""
+
+    def __init__(self, table: LiveTable, base: str) -> None:
+        self.table = table
+        self.base = base
+
+    @property
+    def version(self) -> int | None:
+        return self.table.version
+
+    async def handle(self, conn: Connection, msg: p.ClientMessage, raw: str) -> None:
+        await _handle(self.table, conn, msg, self.base)
+
+
+class _Remote:
+    """A table another process drives: messages are forwarded to it."""
+
+    def __init__(self, node: Node, table_id: str, owner: str, base: str) -> None:
+        self.node = node
+        self.table_id = table_id
+        self.owner = owner
+        self.base = base
+        self.version: int | None = None
+
+    async def handle(self, conn: Connection, msg: p.ClientMessage, raw: str) -> None:
+        try:
+            await self.node.routes.forward(conn, self.table_id, self.owner, raw, self.base)
+        except BusDown:
+            conn.send(p.ErrorMessage(code="unavailable", message=UNAVAILABLE).model_dump_json())
 
 
 async def _refuse(conn: Connection, code: str, message: str, close_code: int) -> None:
@@ -78,7 +144,11 @@ async def _refuse(conn: Connection, code: str, message: str, close_code: int) ->
 
 
 async def _serve(
-    ws: WebSocket, conn: Connection, table: LiveTable, settings: Settings, limits: ClientLimits
+    ws: WebSocket,
+    conn: Connection,
+    target: _Local | _Remote,
+    settings: Settings,
+    limits: ClientLimits,
 ) -> None:
     limit = settings.max_message_bytes
     while True:
@@ -104,15 +174,15 @@ async def _serve(
         if not conn.bucket.take():
             _rate_limited(
                 conn,
-                table,
+                target.version,
                 f"too many messages: at most {settings.rate_per_second:g} a second "
                 f"(bursts of {settings.rate_burst}); this one was ignored",
             )
             continue
-        if not limits.messages.take():
+        if not await limits.messages.acquire():
             _rate_limited(
                 conn,
-                table,
+                target.version,
                 f"too many messages from your address: at most "
                 f"{settings.client_rate_per_second:g} a second over all its connections; "
                 "this one was ignored",
@@ -121,7 +191,7 @@ async def _serve(
         if size > limit:
             _reply_error(
                 conn,
-                table,
+                target.version,
                 "too_large",
                 f"message of {size} bytes is over the limit of {limit}; it was ignored",
             )
@@ -129,49 +199,57 @@ async def _serve(
         try:
             msg = p.parse_client_message(raw)
         except p.ProtocolError as err:
-            _reply_error(conn, table, err.code, str(err))
+            _reply_error(conn, target.version, err.code, str(err))
             continue
-        refusal = _over_budget(conn, table, msg, settings, limits)
-        if refusal is not None:
-            _rate_limited(conn, table, refusal)
+        if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
+            _rate_limited(
+                conn,
+                target.version,
+                f"at most {settings.chat_per_second:g} chat lines a second from your address; "
+                "this one was not sent",
+            )
             continue
-        try:
-            await _dispatch(ws, table, conn, msg)
-        except TableError as err:
-            conn.send(refused(table, err))
-        except Exception:
-            # A bug must not cost the player their connection: say so and carry on.
-            log.exception("table %s: %s message failed", table.id, msg.type)
-            _reply_error(conn, table, "internal", "the server failed on that message; try again")
+        text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+        await target.handle(conn, msg, text)
 
 
-def _over_budget(
-    conn: Connection,
-    table: LiveTable,
-    msg: p.ClientMessage,
-    settings: Settings,
-    limits: ClientLimits,
-) -> str | None:
-    """Why ``msg`` is over a budget beyond the connection's and the client's, or ``None``:
-    a spectator's message (other than a ping or its first hello) draws on the table's
-    spectator budget, which the players' never wait on; a chat line on the client's chat
-    budget."""
+async def handle(table: LiveTable, conn: Connection, text: str, base: str) -> None:
+    """Handle a client message (already read under its socket's limits) at the table: a
+    forwarded one, in multi-process mode."""
+    try:
+        msg = p.parse_client_message(text)
+    except p.ProtocolError as err:
+        _reply_error(conn, table.version, err.code, str(err))
+        return
+    await _handle(table, conn, msg, base)
+
+
+async def _handle(table: LiveTable, conn: Connection, msg: p.ClientMessage, base: str) -> None:
+    """A spectator's message (other than a ping or its first hello) draws on the table's
+    spectator budget, which the players' never wait on; then the table does what it asks."""
     first_hello = isinstance(msg, p.Hello) and not conn.greeted
     spectator = conn.seat is None and not isinstance(msg, p.Ping) and not first_hello
     if spectator and not table.spectator_budget.take():
-        return (
-            f"this table's spectators may send {settings.table_spectator_rate:g} messages "
-            "a second together; this one was ignored"
+        _rate_limited(
+            conn,
+            table.version,
+            f"this table's spectators may send {table.settings.table_spectator_rate:g} messages "
+            "a second together; this one was ignored",
         )
-    if isinstance(msg, p.ChatSend) and not limits.chat.take():
-        return (
-            f"at most {settings.chat_per_second:g} chat lines a second from your address; "
-            "this one was not sent"
+        return
+    try:
+        await _dispatch(base, table, conn, msg)
+    except TableError as err:
+        conn.send(refused(table, err))
+    except Exception:
+        # A bug must not cost the player their connection: say so and carry on.
+        log.exception("table %s: %s message failed", table.id, msg.type)
+        _reply_error(
+            conn, table.version, "internal", "the server failed on that message; try again"
         )
-    return None
 
 
-def _rate_limited(conn: Connection, table: LiveTable, message: str) -> None:
+def _rate_limited(conn: Connection, version: int | None, message: str) -> None:
     """Refuse a message over a rate limit (saying so at most once a second); a connection
     that keeps flooding (its :attr:`~.Connection.patience` spent) is closed."""
     if not conn.patience.take():
@@ -185,16 +263,14 @@ def _rate_limited(conn: Connection, table: LiveTable, message: str) -> None:
     now = time.monotonic()
     if now - conn.last_limit_error >= 1.0:
         conn.last_limit_error = now
-        _reply_error(conn, table, "rate_limited", message)
+        _reply_error(conn, version, "rate_limited", message)
 
 
-def _reply_error(conn: Connection, table: LiveTable, code: str, message: str) -> None:
-    conn.send(p.ErrorMessage(code=code, message=message, version=table.version).model_dump_json())
+def _reply_error(conn: Connection, version: int | None, code: str, message: str) -> None:
+    conn.send(p.ErrorMessage(code=code, message=message, version=version).model_dump_json())
 
 
-async def _dispatch(
-    ws: WebSocket, table: LiveTable, conn: Connection, msg: p.ClientMessage
-) -> None:
+async def _dispatch(base: str, table: LiveTable, conn: Connection, msg: p.ClientMessage) -> None:
     if isinstance(msg, p.Hello):
         await table.hello(conn, msg)
         return
@@ -226,6 +302,6 @@ async def _dispatch(
     elif isinstance(msg, p.Back):
         await table.back(conn)
     elif isinstance(msg, p.TransferSeat):
-        await table.transfer_seat(conn, base_url(ws))
+        await table.transfer_seat(conn, base)
     elif isinstance(msg, p.MakeHost):
         await table.make_host(conn, msg.seat)

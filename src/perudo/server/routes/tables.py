@@ -73,9 +73,12 @@ def invite_url(request: Request, table_id: str) -> str:
     return settings_of(request).absolute(f"/t/{table_id}", base_url(request))
 
 
-@router.get("/api/tables")
-async def list_tables(request: Request) -> dict[str, Any]:
-    tables = lobby_of(request).open_tables()
+@router.get("/api/tables", response_model=None)
+async def list_tables(request: Request) -> JSONResponse | dict[str, Any]:
+    try:
+        tables = await lobby_of(request).open_tables()
+    except TableError as err:
+        return error_response(err)
     return {"tables": [{**t, "invite_url": invite_url(request, t["id"])} for t in tables]}
 
 
@@ -123,7 +126,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
 @router.get("/api/tables/{table_id}", response_model=None)
 async def get_table(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
     try:
-        info = lobby_of(request).get(table_id).info()
+        info = await lobby_of(request).info(table_id)
     except TableError as err:
         return error_response(err)
     return {**info, "invite_url": invite_url(request, table_id)}
@@ -133,7 +136,7 @@ async def get_table(request: Request, table_id: str) -> JSONResponse | dict[str,
 async def invite_qr(request: Request, table_id: str) -> Response:
     """A QR code (SVG) of the table's invite link, for friends' phones to scan."""
     try:
-        lobby_of(request).get(table_id)
+        await lobby_of(request).info(table_id)
     except TableError as err:
         return error_response(err)
     return Response(

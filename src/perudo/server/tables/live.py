@@ -105,6 +105,8 @@ class LiveTable:
         """Where the dice come from (the roll-off, every deal and re-roll): the system's
         generator; a test seeds it to compare the server with the other front ends."""
         self.closed = False
+        self.created_at = time.time()
+        """When the table was created (the lobby lists the newest first)."""
         self.host_timer: asyncio.TimerHandle | None = None
         """Runs while the host has no live connection: after the drop grace the role passes
         to a person who is here (:meth:`_host_gone`)."""
@@ -155,6 +157,7 @@ class LiveTable:
         """
         config = TableConfig.from_dict(row.config)
         table = cls(row.id, row.name, config, row.private, store, settings, on_change)
+        table.created_at = row.created_at
         if row.status != "open" and row.game is not None:
             size = row.game.players
         else:
@@ -904,7 +907,7 @@ class LiveTable:
                     self.id, self.game_id, state.winner, last, moves, self.seq
                 )
             else:
-                await self.store.append_actions(self.game_id, self.seq, moves, last)
+                await self.store.append_actions(self.game_id, self.seq, moves, last, self.id)
         except StoreError as err:
             raise TableError("store_error", str(err)) from None
         self.schedule.failures = 0

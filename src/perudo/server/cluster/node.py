@@ -1,0 +1,249 @@
+"""One process of several: which tables it drives, and how the others reach them.
+
+The :class:`Node` holds this process's leases (:mod:`.lease`) and its link to the others
+(:mod:`.bus`). A table is driven by its owner only, in the owner's memory, by the one action
+path of :class:`~perudo.server.tables.LiveTable` (check, durable write, broadcast). Any process
+accepts any table's socket (:meth:`Node.route`): for a table owned elsewhere the socket's
+messages are forwarded to the owner, where a :class:`.remote.RemoteConnection` stands for the
+socket at the table, and what the table sends it, drawn per seat by the presenter like for any
+connection, comes back over the bus to that socket alone (:mod:`.remote`). Presence (a seat's
+live sockets) is therefore counted at the owner over every process.
+
+Every third of a lease the node renews its leases in one statement, and lets go of a table whose
+lease was taken over (its sockets are closed with 1012: the clients reconnect, anywhere, and
+resume by version). Twice a second or so it claims the tables whose owner died or let go
+(:meth:`.Leases.orphans`: restored from the log like after a restart), closes its sockets of a
+table whose owner changed, and drops the remote sockets of processes that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..connection import Connection
+from ..store import Store
+from ..tables import LiveTable
+from .bus import Bus, BusDown
+from .lease import Leases
+from .limits import SharedLimits
+from .remote import MOVED, Routes
+
+if TYPE_CHECKING:
+    from ..lobby import Lobby
+    from ..settings import Settings
+
+__all__ = ["MOVED", "Node"]
+
+log = logging.getLogger("perudo.server")
+
+
+ORPHANS_PER_SCAN = 50
+"""Tables one process claims at most per scan (the others take the rest)."""
+
+
+def node_id() -> str:
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class Node:
+    """This process in multi-process mode (``settings.redis_url`` set)."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.id = node_id()
+        assert store.engine is not None
+        self.leases = Leases(store.engine, self.id, settings.lease_seconds)
+        assert settings.redis_url is not None
+        self.bus = Bus(settings.redis_url, self.id, self._on_message, self._on_reconnect)
+        self.shared = SharedLimits(self.bus.redis, self.id)
+        """The per-client limits, over every process."""
+        self.owned: dict[str, int] = {}
+        """Tables this process drives, with the fencing token of each lease."""
+        self.lobby: Lobby | None = None
+        self.routes = Routes(self)
+        self._adopting: dict[str, asyncio.Lock] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renewed = time.monotonic()
+        from ..routes.socket import handle
+
+        self.handle: Callable[[LiveTable, Connection, str, str], Awaitable[None]] = handle
+        """How the owner handles a forwarded client message: the same function as for its
+        own sockets' messages."""
+
+    # -- life -------------------------------------------------------------------------------
+
+    async def open(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.store.fence_of = self.owned.get
+        await self.leases.install()
+        await self.bus.open()
+        with contextlib.suppress(BusDown):
+            await self.bus.beat(self.settings.lease_seconds)
+        self._tasks = [
+            asyncio.create_task(self._renew_forever(), name="perudo-lease-renew"),
+            asyncio.create_task(self._scan_forever(), name="perudo-lease-scan"),
+        ]
+        log.info("multi-process mode: this process is %s", self.id)
+
+    async def close(self) -> None:
+        """Stop, and let every lease go once the store has written what it was given, so that
+        the other processes take the tables over at once (a rolling restart)."""
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.store.drain()
+        with contextlib.suppress(Exception):
+            await self.leases.release()
+        self.owned.clear()
+        self.routes.close_all()
+        await self.bus.close()
+
+    # -- which process drives a table -----------------------------------------------------
+
+    async def route(self, table_id: str) -> LiveTable | str | None:
+        """The table if this process drives it (claiming it when nobody does), else the id of
+        the process that does, or ``None`` for no such table.
+
+        :raises sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        assert self.lobby is not None
+        table = self.lobby.tables.get(table_id)
+        if table is not None:
+            return table
+        owner = (await self.leases.owners([table_id]))[table_id]
+        if owner is None or owner == self.id:
+            table = await self.adopt(table_id)
+            if table is not None:
+                return table
+            owner = (await self.leases.owners([table_id]))[table_id]
+            if owner == self.id:
+                return self.lobby.tables.get(table_id)
+        return owner
+
+    async def adopt(self, table_id: str) -> LiveTable | None:
+        """Claim ``table_id`` and restore it from the store (its log folded again, its bots
+        and timers started); ``None`` when another process holds it or it does not exist."""
+        assert self.lobby is not None
+        lock = self._adopting.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.lobby.tables.get(table_id)
+            if table is not None:
+                return table
+            if not await self.leases.exists(table_id):
+                return None
+            token = await self.leases.claim(table_id)
+            if token is None:
+                return None
+            self.owned[table_id] = token
+            try:
+                row = await self.store.load_table(table_id)
+                if row is None:
+                    raise LookupError(f"table {table_id} is gone")
+                table = LiveTable.restore(row, self.store, self.settings, self.lobby.changed)
+            except Exception as err:
+                log.error("table %s could not be taken over: %s", table_id, err)
+                self.owned.pop(table_id, None)
+                with contextlib.suppress(Exception):
+                    await self.leases.release([table_id])
+                return None
+            self.lobby.tables[table_id] = table
+            await table.resume()
+            self.lobby.changed(table)
+            log.info("took table %s over (fencing token %d)", table_id, token)
+            return table
+
+    async def claim_new(self, table_id: str) -> None:
+        """The lease of a table this process is creating (before it is stored)."""
+        token = await self.leases.claim(table_id)
+        if token is None:
+            raise RuntimeError(f"table id {table_id} is already leased")
+        self.owned[table_id] = token
+
+    async def drop(self, table_id: str) -> None:
+        """This process no longer drives ``table_id`` (its lease was taken over, or could not
+        be renewed): forget it; its sockets, here and elsewhere, are closed to reconnect."""
+        assert self.lobby is not None
+        self.owned.pop(table_id, None)
+        table = self.lobby.tables.pop(table_id, None)
+        if table is None:
+            return
+        log.warning("table %s: lease lost; handing it over", table_id)
+        for conn in list(table.conns):
+            conn.send_close(MOVED)
+        self.routes.forget_table(table_id)
+        await table.close()
+
+    # -- the loops --------------------------------------------------------------------------
+
+    async def _renew_forever(self) -> None:
+        every = self.settings.lease_seconds / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                held = await self.leases.renew()
+            except Exception as err:
+                log.warning("leases not renewed: %s", err)
+                if time.monotonic() - self._renewed > self.settings.lease_seconds:
+                    # Our leases have run out: another process may hold them now.
+                    for table_id in list(self.owned):
+                        await self.drop(table_id)
+                continue
+            self._renewed = time.monotonic()
+            for table_id, token in list(self.owned.items()):
+                if held.get(table_id) != token:
+                    await self.drop(table_id)
+            with contextlib.suppress(BusDown):
+                await self.bus.beat(self.settings.lease_seconds)
+
+    async def _scan_forever(self) -> None:
+        every = min(0.5, self.settings.lease_seconds / 3)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.scan()
+            except Exception as err:
+                log.warning("lease scan failed (will retry): %s", err)
+
+    async def scan(self) -> None:
+        """Claim orphaned tables; close this process's sockets of tables that changed owner;
+        drop the remote sockets of processes that are gone."""
+        for table_id in await self.leases.orphans(ORPHANS_PER_SCAN):
+            await self.adopt(table_id)
+        linked = self.routes.linked_tables()
+        if linked:
+            owners = await self.leases.owners(linked)
+            for table_id, owner in owners.items():
+                if owner != linked[table_id]:
+                    self.routes.close_table(table_id)
+        nodes = self.routes.remote_nodes()
+        if nodes:
+            try:
+                alive = await self.bus.alive(nodes)
+            except BusDown:
+                return
+            for node in nodes - alive:
+                await self.routes.node_gone(node)
+
+    # -- the bus ----------------------------------------------------------------------------
+
+    async def _on_message(self, data: dict[str, Any]) -> None:
+        await self.routes.on_message(data)
+
+    async def _on_reconnect(self) -> None:
+        """Redis came back: what was published meanwhile is lost, so every socket linked
+        through it reconnects (and resumes by version), here and at the owners."""
+        await self.routes.reset()
+
+    def local(self, table_id: str) -> LiveTable | None:
+        assert self.lobby is not None
+        return self.lobby.tables.get(table_id)
