@@ -24,7 +24,6 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from perudo.core import GameRecord
 from perudo.server import protocol as p
 from perudo.server.connection import Connection
 from perudo.server.lobby import Lobby
@@ -230,17 +229,7 @@ class TableLife(RuleBasedStateMachine):
         if state is None:
             return
         assert game is not None
-        record = GameRecord.from_json(
-            {
-                "format": "perudo-record",
-                "version": 1,
-                "rules": game.rules,
-                "players": game.players,
-                "rolloff": game.rolloff,
-                "moves": [{"seat": s, "action": a} for s, a in game.moves],
-            }
-        )
-        assert record.replay() == state
+        assert game.record().replay() == state
 
     @invariant()
     def no_table_is_stuck(self) -> None:

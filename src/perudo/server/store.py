@@ -28,7 +28,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,9 +55,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.schema import CreateColumn
+
+from perudo.core import GameRecord
+from perudo.core.record import RECORD_FORMAT, RECORD_VERSION
 
 __all__ = [
     "ChatRow",
@@ -197,6 +200,22 @@ class GameRow:
     last_version: int = 0
     private: bool = False
     """Whether the game's table is private (its replay then leaves the table's id out)."""
+
+    def record(self) -> GameRecord:
+        """The stored game as the core's record: ``record().replay()`` is its state after
+        every stored move (how a table is rebuilt after a restart).
+
+        :raises NotationError: for a stored move the core cannot read."""
+        return GameRecord.from_json(
+            {
+                "format": RECORD_FORMAT,
+                "version": RECORD_VERSION,
+                "rules": self.rules,
+                "players": self.players,
+                "rolloff": self.rolloff,
+                "moves": [{"seat": seat, "action": action} for seat, action in self.moves],
+            }
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -596,9 +615,19 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        """A pooled connection for a read (tested first: ``pool_pre_ping``); a database that
+        cannot be reached is a :class:`StoreError`, as a refused write is."""
+        try:
+            async with self._engine().connect() as conn:
+                yield conn
+        except (SQLAlchemyError, OSError) as err:
+            raise StoreError(f"database read failed: {err}") from err
+
     async def load_tables(self, finished_since: float) -> list[TableRow]:
         """Every table waiting or playing, and those finished after ``finished_since``."""
-        async with self._engine().connect() as conn:
+        async with self._reading() as conn:
             rows = (
                 await conn.execute(
                     select(tables_t)
@@ -706,7 +735,7 @@ class Store:
 
     async def game(self, key: str) -> GameRow | None:
         """One game by its key, with all its moves, or ``None``."""
-        async with self._engine().connect() as conn:
+        async with self._reading() as conn:
             g = (await conn.execute(select(games_t).where(games_t.c.key == key))).first()
             if g is None:
                 return None
@@ -714,7 +743,7 @@ class Store:
 
     async def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The most recent finished games of public tables (the replay list), newest first."""
-        async with self._engine().connect() as conn:
+        async with self._reading() as conn:
             rows = (
                 await conn.execute(
                     select(
@@ -746,7 +775,7 @@ class Store:
         ]
 
     async def count_actions(self) -> int:
-        async with self._engine().connect() as conn:
+        async with self._reading() as conn:
             return int(
                 (await conn.execute(select(func.count()).select_from(game_actions_t))).scalar_one()
             )

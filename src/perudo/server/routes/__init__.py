@@ -24,7 +24,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from ..store import StoreError
+from ..tables import TableError
 from . import games, health, pages, socket, tables, wire
+from .common import error_response
 
 __all__ = ["register_routes"]
 
@@ -44,6 +47,12 @@ def register_routes(app: FastAPI) -> None:
         return JSONResponse(
             {"error": "bad_request", "message": "body: JSON nested too deeply"}, status_code=400
         )
+
+    @app.exception_handler(StoreError)
+    async def _store_down(_request: Request, exc: StoreError) -> JSONResponse:
+        # The database is unreachable (restarting): a clear 503 the client may retry, never a
+        # bare 500. The socket's refusals carry the same code (``store_error``).
+        return error_response(TableError("store_error", str(exc)))
 
     for module in (health, tables, games, pages, socket, wire):
         app.include_router(module.router)

@@ -27,7 +27,6 @@ from typing import Any, Literal
 from perudo.core import (
     Calza,
     Concede,
-    GameRecord,
     GameState,
     IllegalActionError,
     NotationError,
@@ -185,17 +184,7 @@ class LiveTable:
         table.chat.lines.extend(row.chat)
         if row.game is not None and table.status != "open":
             game = row.game
-            record = GameRecord.from_json(
-                {
-                    "format": "perudo-record",
-                    "version": 1,
-                    "rules": game.rules,
-                    "players": game.players,
-                    "rolloff": game.rolloff,
-                    "moves": [{"seat": s, "action": a} for s, a in game.moves],
-                }
-            )
-            table.state = record.replay()
+            table.state = game.record().replay()
             table.game_id = game.id
             table.game_key = game.key
             table.names = list(game.names)

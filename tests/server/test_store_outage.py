@@ -1,0 +1,112 @@
+"""PostgreSQL restarting under a running game (one ``perudo serve`` process on Debian's
+PostgreSQL, tests/server/services.py): a move made while the database is down is refused with
+``store_error`` and changes nothing, the store reconnects by itself once the database is back,
+play resumes, and the stored log is the game every client saw (a restarted process shows each
+seat the same view)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.harness import Client, ServerProcess, run
+from tests.server.services import PostgresServer
+
+from perudo.server.store import Store
+
+
+@pytest.fixture
+def pg_app(tmp_path: Path, postgres_url: str) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path, PERUDO_DATABASE_URL=postgres_url)
+    yield srv.start()
+    srv.stop()
+
+
+async def _stored_state(url: str, game_key: str) -> Any:
+    store = Store(url)
+    await store.open()
+    try:
+        game = await store.game(game_key)
+        assert game is not None
+        return game.record().replay()
+    finally:
+        await store.close()
+
+
+def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
+    pg_app: ServerProcess, pg_server: PostgresServer, postgres_url: str
+) -> None:
+    srv = pg_app
+
+    async def go() -> None:
+        t = srv.create_table(seats=2, dice=3, turn_seconds=0)
+        j = srv.join(t["table_id"], "Bo")
+        ann = await Client(srv, t["table_id"], t["token"]).connect()
+        bo = await Client(srv, t["table_id"], j["token"]).connect()
+        await ann.send({"type": "start"})
+        for c in (ann, bo):
+            await c.until(lambda c=c: c.view is not None and c.view["phase"] == "bidding")
+        mover = ann if ann.my_turn() else bo
+        assert mover.view is not None
+        before_moves = [mover.view["legal"][0]]
+        await mover.act(before_moves[0])
+        other = bo if mover is ann else ann
+        await other.until(other.my_turn)
+
+        assert srv.http("GET", "/api/games") == {"games": []}  # a pooled connection, used
+        pg_server.stop()
+        # A read while the database is down: a clear 503, not a bare 500.
+        down = srv.http("GET", "/api/games")
+        assert down["status"] == 503 and down["error"] == "store_error"
+        assert other.view is not None
+        before, version = other.view, other.version
+        await other.act(other.view["legal"][0])
+        err = await other.error()
+        assert err["code"] == "store_error"
+        # Nothing moved: same version, same view, still this seat's turn, for both players.
+        assert (await other.ping())["version"] == version
+        assert (await mover.ping())["version"] == version
+        assert other.view == before and other.my_turn()
+
+        pg_server.start()
+        # The pool's connections died with the server: each is tested before use and
+        # replaced, so the first read after the restart answers.
+        assert srv.http("GET", "/api/games") == {"games": []}
+        # The same move again, once the database is back: the store reconnected by itself.
+        await other.act(other.view["legal"][0])
+        await mover.until(lambda: mover.version > version and mover.my_turn())
+        assert not [m for m in other.messages[other.cursor :] if m["type"] == "error"]
+        await mover.act("dudo")
+        # The round is resolved and the next one dealt (no pause between rounds here).
+        for c in (ann, bo):
+            await c.until(
+                lambda c=c: c.view is not None
+                and c.view["round"] == 2
+                and c.view["phase"] == "bidding"
+            )
+        assert ann.table is not None
+        state = await _stored_state(postgres_url, ann.table["game_id"])
+        # The log holds the accepted moves, the refused one once (when it was accepted).
+        assert [(seat, str(a)) for seat, a in state.moves() if seat is not None] == [
+            (mover.seat, before_moves[0]),
+            (other.seat, before["legal"][0]),
+            (mover.seat, "dudo"),
+        ]
+        seen = {c.seat: c.view for c in (ann, bo)}
+        await ann.close()
+        await bo.close()
+
+        # A fresh load from the stored log shows each seat the game it saw.
+        srv.stop()
+        srv.start()
+        for token in (t["token"], j["token"]):
+            again = await Client(srv, t["table_id"], token).connect()
+            assert again.view is not None
+            # ``past`` (the rounds before) comes with a snapshot only, never with an update.
+            assert again.view["past"][0]["actions"][-1] == [mover.seat, "dudo"]
+            assert {**again.view, "past": None} == seen[again.seat]
+            await again.close()
+
+    run(go())
