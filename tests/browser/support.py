@@ -99,11 +99,18 @@ def serve(
     srv.stop()
 
 
-def new_page(browser: Any, prepare: Callable[[Any], None] | None = None) -> Any:
-    """A page in a new browser context (1366x900) that records its uncaught errors in
+def new_page(
+    browser: Any,
+    prepare: Callable[[Any], None] | None = None,
+    *,
+    viewport: tuple[int, int] = (1366, 900),
+    **context: Any,
+) -> Any:
+    """A page in a new browser context (``viewport``, 1366x900 unless told; ``context``: more
+    of Playwright's context options, ``has_touch``…) that records its uncaught errors in
     ``page.errors``; ``prepare`` is given the context before the page opens (init scripts,
     routes)."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, **context)
     if prepare is not None:
         prepare(ctx)
     page = ctx.new_page()
@@ -122,15 +129,42 @@ def take_seat(page: Any, srv: ServerProcess, t: dict[str, Any]) -> None:
     page.goto(srv.url + t["invite"])
 
 
-def start_with_bots(page: Any, srv: ServerProcess, t: dict[str, Any]) -> Watcher:
-    """Easy bots fill the empty seats of Ann's table (``t``, open on ``page``) and the game
-    starts; returns a spectator on the table."""
-    page.select_option("[data-testid=fill-level]", "easy")
+def seated_page(
+    browser: Any,
+    srv: ServerProcess,
+    t: dict[str, Any],
+    prepare: Callable[[Any], None] | None = None,
+    **options: Any,
+) -> Any:
+    """A new page (:func:`new_page`, with ``options``) holding the seat of ``t``'s creator, on
+    the table's page."""
+    page = new_page(browser, prepare, **options)
+    take_seat(page, srv, t)
+    return page
+
+
+def fill_bots(page: Any, level: str = "easy") -> None:
+    """The host (on ``page``, in the waiting room) fills every empty seat with bots of
+    ``level``, and the page shows no empty seat."""
+    page.select_option("[data-testid=fill-level]", level)
     page.click("[data-testid=fill-bots]")
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
     )
+
+
+def fill_and_start(page: Any, level: str = "easy") -> None:
+    """The host fills the empty seats with bots (:func:`fill_bots`) and starts the game; the
+    table is on the page when this returns."""
+    fill_bots(page, level)
     page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=felt]")
+
+
+def start_with_bots(page: Any, srv: ServerProcess, t: dict[str, Any]) -> Watcher:
+    """Easy bots fill the empty seats of Ann's table (``t``, open on ``page``) and the game
+    starts; returns a spectator on the table."""
+    fill_and_start(page)
     return Watcher(srv, t["table_id"])
 
 

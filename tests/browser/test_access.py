@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import Watcher, new_page, require_chromium, serve, shot, take_seat
+from tests.browser.support import (
+    fill_bots,
+    new_page,
+    require_chromium,
+    serve,
+    shot,
+    start_with_bots,
+    take_seat,
+)
 from tests.server.harness import ServerProcess
 
 sync_api = require_chromium()
@@ -60,15 +68,8 @@ def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_th
     # move on their own while she types in the chat.
     t = server.create_table(seats=4, dice=3, turn_seconds=1, memory=True)
     take_seat(page, server, t)
-    page.select_option("[data-testid=fill-level]", "easy")
-    page.click("[data-testid=fill-bots]")
-    page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
-    )
-    page.click("[data-testid=start]")
-    watcher = Watcher(server, t["table_id"])
+    watcher = start_with_bots(page, server, t)
     try:
-        page.wait_for_selector("[data-testid=felt]")
         page.click("[data-testid=chat-input]")
         page.keyboard.type("half-typed ¿qué? 안녕")
         start = watcher.version
@@ -114,8 +115,7 @@ def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_a_replay(
     _axe(page, "the lobby")
     t = server.create_table(seats=2, dice=1, turn_seconds=0)
     take_seat(page, server, t)
-    page.click("[data-testid=fill-bots]")
-    page.wait_for_selector("[data-testid=start]:not([disabled])")
+    fill_bots(page)
     _axe(page, "the waiting room")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import ARTIFACTS, Watcher, require_chromium, serve
+from tests.browser.support import ARTIFACTS, require_chromium, seated_page, serve, start_with_bots
 from tests.server.harness import ServerProcess
 
 sync_api = require_chromium()
@@ -89,22 +89,9 @@ def test_the_table_fits_every_viewport_and_language_on_the_persons_turn(
     server: ServerProcess, browser: Any, seats: int
 ) -> None:
     t = server.create_table(seats=seats, dice=5, turn_seconds=600, player=NAME)
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.url + "/")
-    page.evaluate(
-        "([k, v]) => localStorage.setItem(k, v)", [f"perudo.token.{t['table_id']}", t["token"]]
-    )
-    page.goto(server.url + t["invite"])
-    page.select_option("[data-testid=fill-level]", "easy")
-    page.click("[data-testid=fill-bots]")
-    page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
-    )
-    page.click("[data-testid=start]")
-    watcher = Watcher(server, t["table_id"])
+    page = seated_page(browser, server, t, viewport=(1366, 768), has_touch=True)
+    errors = page.errors
+    watcher = start_with_bots(page, server, t)
     try:
         _my_turn_with_a_bid(page)
         # Names: the avatar shows the first grapheme whole; the name is whole on hover.
@@ -157,4 +144,4 @@ def test_the_table_fits_every_viewport_and_language_on_the_persons_turn(
         assert not errors, errors
     finally:
         watcher.close()
-        ctx.close()
+        page.context.close()

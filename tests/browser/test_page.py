@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import new_page, require_chromium, serve, shot, take_seat
+from tests.browser.support import (
+    fill_and_start,
+    fill_bots,
+    new_page,
+    require_chromium,
+    seated_page,
+    serve,
+    shot,
+)
 from tests.server.harness import ServerProcess
 
 sync_api = require_chromium()
@@ -101,11 +109,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
         ".length === 2"
     )
     # Ann fills the two empty seats with easy bots, and starts.
-    ann.select_option("[data-testid=fill-level]", "easy")
-    ann.click("[data-testid=fill-bots]")
-    ann.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=seats] .emptyseat').length === 0"
-    )
+    fill_bots(ann)
     shot(ann, f"{lang}-2-seats")
     ann.click("[data-testid=start]")
     ann.wait_for_selector("[data-testid=felt]")
@@ -167,11 +171,8 @@ def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
     server: ServerProcess, browser: Any
 ) -> None:
     t = server.create_table(seats=2, dice=1, turn_seconds=0)
-    host = new_page(browser)
-    take_seat(host, server, t)
-    host.select_option("[data-testid=fill-level]", "easy")
-    host.click("[data-testid=fill-bots]")
-    host.click("[data-testid=start]")
+    host = seated_page(browser, server, t)
+    fill_and_start(host)
     watcher = new_page(browser)
     watcher.goto(server.url + t["invite"])
     watcher.wait_for_selector("[data-testid=felt]")

@@ -10,7 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import Watcher, new_page, require_chromium, serve, shot, take_seat
+from tests.browser.support import (
+    new_page,
+    require_chromium,
+    seated_page,
+    serve,
+    shot,
+    start_with_bots,
+)
 from tests.server.harness import ServerProcess
 
 sync_api = require_chromium()
@@ -25,8 +32,7 @@ def test_host_controls_odds_a_seat_moved_to_another_device_and_leaving_mid_game(
     server: ServerProcess, browser: Any
 ) -> None:
     t = server.create_table(seats=3, dice=3, turn_seconds=0)
-    ann = new_page(browser)
-    take_seat(ann, server, t)
+    ann = seated_page(browser, server, t)
     bo = new_page(browser)
     bo.goto(server.url + t["invite"])
     bo.fill("[data-testid=join-name]", "Bo")
@@ -36,10 +42,7 @@ def test_host_controls_odds_a_seat_moved_to_another_device_and_leaving_mid_game(
     assert "Ann" in bo.inner_text("[data-testid=wait-host]")
     assert bo.locator("[data-testid=start], [data-testid=fill-bots]").count() == 0
     assert ann.locator("[data-testid=host-badge]").count() == 1
-    ann.click("[data-testid=fill-bots]")
-    ann.wait_for_selector("[data-testid=start]:not([disabled])")
-    ann.click("[data-testid=start]")
-    watcher = Watcher(server, t["table_id"])
+    watcher = start_with_bots(ann, server, t)
     try:
         # Two people at the table: the odds hint (auto) is not shown to either.
         for page in (ann, bo):

@@ -262,6 +262,13 @@ def test_memory_mode_hides_the_other_seats_dice_counts(terminal, english):
     assert "memory mode" in screen and "(P-40)" not in screen
     seat_lines = [line for line in screen.splitlines() if re.match(r"\s+Bot \d\s", line)]
     assert seat_lines and all("?" in line and "●" not in line for line in seat_lines)
+    # Nor the total (15 dice: with two players left it tells the other's count), nor the odds
+    # computed from it; a bid above the dice in play is refused without saying how many.
+    assert "in play" not in screen and "Chance it is" not in screen
+    term.sendline("16x2")
+    term.expect_text("claims more dice than there are in play")
+    assert "15" not in term.before.splitlines()[-1]
+    term.expect_text(english.t("prompt.turn"))
     term.sendline("quit")
     term.expect_text(english.t("save.prompt_partial"))
     term.sendline("")

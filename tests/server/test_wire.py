@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import jsonschema
 from tests.server.harness import Client, ServerProcess, play_until_over, run
 
 from perudo.server.protocol import json_schema
+
+RULE_ID = re.compile(r"\b[PV]-\d+\b")
 
 
 def _validator(server: ServerProcess, root: str) -> jsonschema.Draft202012Validator:
@@ -83,6 +86,56 @@ def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerPro
                 if m["view"] is not None and m["view"]["phase"] != "game_over":
                     counts = m["view"]["dice_counts"]
                     assert all(c is None or c == 0 for i, c in enumerate(counts) if i != ann.seat)
+        await ann.close()
+
+    run(go())
+
+
+def test_p40_memory_mode_offers_bids_to_the_starting_dice_and_refuses_without_the_count(
+    server: ServerProcess,
+) -> None:
+    """P-40 with P-16: the highest quantity offered would tell the total of dice in play, so in
+    memory mode the bids offered run to the dice at the start of the game; a bid above the
+    dice in play is refused by the core as always, in words (and params, and the developer
+    message of the "why?" detail) that state no count."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=3, memory=True, turn_seconds=0)
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "fill_bots", "level": "easy"})
+        await ann.send({"type": "start"})
+        rng = random.Random(3)
+
+        def after_a_loss() -> bool:  # Ann to bid, with fewer dice in play than at the start
+            v = ann.view
+            return bool(v and v["round"] >= 2 and ann.my_turn() and v["phase"] == "bidding")
+
+        while not after_a_loss():
+            await ann.until(lambda: ann.my_turn() or after_a_loss(), timeout=30)
+            if after_a_loss():
+                break
+            v = ann.view
+            assert v is not None
+            quantities = [a["quantity"] for a in v["legal_info"] if a["kind"] == "bid"]
+            assert not quantities or max(quantities) == 9  # round 1: 9 dice in play
+            await ann.act("dudo" if "dudo" in v["legal"] else rng.choice(v["legal"]))
+            await ann.until(lambda v=v: not ann.my_turn() or ann.view is not v)
+        v = ann.view
+        assert v is not None
+        bids = [a for a in v["legal_info"] if a["kind"] == "bid"]
+        assert max(b["quantity"] for b in bids) == 9  # 3 seats × 3 dice, not the dice in play
+        too_many = next(b for b in bids if b["quantity"] == 9)
+        await ann.act(too_many["text"])
+        err = await ann.error()
+        assert err["code"] == "illegal" and err["refusal"] == "bid.too_many"
+        assert "total" not in err["params"]
+        # One die is lost in round 1 (no calza): 8 in play, said nowhere.
+        assert "P-16" in err["message"] and not re.findall(r"\d+", RULE_ID.sub("", err["message"]))
+        assert set(err["texts"]) == {"en", "ko", "it"}
+        for text in err["texts"].values():  # only the bid's own numbers
+            assert set(re.findall(r"\d+", text)) <= {"9", str(too_many["face"])}, text
+        assert "claims more dice than there are in play" in err["texts"]["en"]
+        assert ann.view is v  # nothing changed
         await ann.close()
 
     run(go())

@@ -22,8 +22,17 @@ palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco (docs/rules.m
 
 from __future__ import annotations
 
-from .catalog import DEFAULT_LANG, LANGS, Catalog, catalog_json, detect_lang, load_catalog
-from .refusals import refusal_catalog, refusal_codes, refusal_text
+from .catalog import (
+    DEFAULT_LANG,
+    LANGS,
+    Catalog,
+    catalog_json,
+    detect_lang,
+    load_catalog,
+    page_words_js,
+)
+from .names import bot_name, said_name
+from .refusals import hide_counts, refusal_catalog, refusal_codes, refusal_text
 from .terms import bid_text, face_text
 
 __all__ = [
@@ -31,11 +40,15 @@ __all__ = [
     "LANGS",
     "Catalog",
     "bid_text",
+    "bot_name",
     "catalog_json",
     "detect_lang",
     "face_text",
+    "hide_counts",
     "load_catalog",
+    "page_words_js",
     "refusal_catalog",
     "refusal_codes",
     "refusal_text",
+    "said_name",
 ]

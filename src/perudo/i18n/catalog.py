@@ -11,13 +11,25 @@ from typing import Final, TypeAlias
 from . import en, it, ko
 from .grammar import fill
 
-__all__ = ["DEFAULT_LANG", "LANGS", "Catalog", "catalog_json", "detect_lang", "load_catalog"]
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "PAGE_PREFIXES",
+    "Catalog",
+    "catalog_json",
+    "detect_lang",
+    "load_catalog",
+    "page_words_js",
+]
 
 Entry: TypeAlias = str | list[str]
 
 LANGS: Final[tuple[str, ...]] = ("en", "ko", "it")
 """The languages with a catalog."""
 DEFAULT_LANG: Final = "en"
+PAGE_PREFIXES: Final = ("say.", "name.")
+"""The catalog entries the web page takes from here (faces and bids as a screen reader says
+them, bot seats' names) rather than keeping its own copy (:func:`page_words_js`)."""
 
 _CATALOGS: Final[Mapping[str, Mapping[str, Entry]]] = {
     "en": en.MESSAGES,
@@ -87,3 +99,18 @@ def detect_lang(environ: Mapping[str, str] | None = None) -> str:
 def catalog_json(lang: str) -> str:
     """The whole catalog for ``lang`` as JSON text (for a browser client)."""
     return json.dumps(dict(load_catalog(lang).messages), ensure_ascii=False, sort_keys=True)
+
+
+def page_words_js() -> str:
+    """The entries of every catalog under :data:`PAGE_PREFIXES`, as a JavaScript module
+    (``export const WORDS = {lang: {key: template}}``) that the web page imports; templates
+    keep their plural forms (``{n:die/dice}``, :mod:`perudo.i18n.grammar`)."""
+    words = {
+        lang: {
+            k: v
+            for k, v in sorted(load_catalog(lang).messages.items())
+            if k.startswith(PAGE_PREFIXES) and isinstance(v, str)
+        }
+        for lang in LANGS
+    }
+    return "export const WORDS = " + json.dumps(words, ensure_ascii=False, indent=1) + ";\n"

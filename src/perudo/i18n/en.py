@@ -30,10 +30,37 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "seat.you_mark": "(you)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Seat {n}",
+    "name.bot": "{level} bot {n}",
+    "name.level.easy": "Easy",
+    "name.level.medium": "Medium",
+    "name.level.hard": "Hard",
+    "name.level.expert": "Expert",
     # Bids and actions.
     "bid.face": "{q} × {f}",
     "bid.aces": "{q:ace/aces}",
     "bid.star": "{q} × {f}★",
+    # Faces and bids as a screen reader says them on the web page ("three fives").
+    "say.face.1": "one",
+    "say.face.2": "two",
+    "say.face.3": "three",
+    "say.face.4": "four",
+    "say.face.5": "five",
+    "say.face.6": "six",
+    "say.face.7": "seven",
+    "say.face.8": "eight",
+    "say.face.9": "nine",
+    "say.wild": "{face} (wild)",
+    "say.bid": "{q} {faces}",
+    "say.faces.1": "ones",
+    "say.faces.2": "twos",
+    "say.faces.3": "threes",
+    "say.faces.4": "fours",
+    "say.faces.5": "fives",
+    "say.faces.6": "sixes",
+    "say.faces.7": "sevens",
+    "say.faces.8": "eights",
+    "say.faces.9": "nines",
+    "say.bid_one": "one {face}",
     "act.dudo": "{dudo}!",
     "act.calza": "{calza}!",
     "act.pass": "pass",
@@ -45,7 +72,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "rolloff.opens": "Highest roll: {who}, to open the first round.",
     "start.from_record": "Continuing a recorded game at round {round}.",
     "round.header": "Round {round} · {total} dice in play",
-    "round.header_memory": "Round {round} · {total} dice in play · memory mode",
+    "round.header_memory": "Round {round} · memory mode",
     "round.opens": "Opener: {who}.",
     "palifico.announce": (
         "Palifico round for {who}, down to one die: aces are not wild, and the face of the "
@@ -206,6 +233,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.dudo.no_bid": "There is no bid to challenge yet: the opener bids first.",
     "refusal.bid.no_face": "There is no face {face} on a {faces}-faced die.",
     "refusal.bid.too_many": "{bid} claims more dice than the {total} in play.",
+    "memory.refusal.bid.too_many": "{bid} claims more dice than there are in play.",
     "refusal.bid.open_on_wild": "A round may not open on {wild}.",
     "refusal.bid.palifico_face": (
         "In a palifico round the face stays {face}: bid more of them, or call dudo. Only a player "
@@ -273,7 +301,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.rules": "The record's rules must be an object.",
     "refusal.record.bad_rules": "The record's rules are not valid: {error}",
     "refusal.record.players": "The record's number of players must be a whole number.",
-    "refusal.record.player_count": "The record has {players} players; its rules take {min}–{max}.",
+    "refusal.record.player_count": (
+        "The record has {players:player/players}; its rules take {min}–{max}."
+    ),
     "refusal.record.rolloff": "The record's roll-off must be a list of throws.",
     "refusal.record.moves": "The record's moves must be a list.",
     "refusal.record.move": "Move {move} of the record is not an object with an action.",
@@ -281,7 +311,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Move {move} of the record: the seat must be a whole number or null."
     ),
     "refusal.record.software": "The record's software must be text.",
-    "refusal.record.seats": "The record's seats must be a list of {players} seats.",
+    "refusal.record.seats": "The record's seats must be a list of {players:seat/seats}.",
     "refusal.record.seat": (
         "Seat {number} of the record needs a name, a kind (human or bot) and a level."
     ),

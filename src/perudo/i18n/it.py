@@ -30,10 +30,37 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "seat.you_mark": "(tu)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Posto {n}",
+    "name.bot": "Bot {level} {n}",
+    "name.level.easy": "facile",
+    "name.level.medium": "medio",
+    "name.level.hard": "difficile",
+    "name.level.expert": "esperto",
     # Puntate e azioni.
     "bid.face": "{q} × {f}",
     "bid.aces": "{q:testa d'Azteco/teste d'Azteco}",
     "bid.star": "{q} × {f}★",
+    # Faces and bids as a screen reader says them on the web page ("three fives").
+    "say.face.1": "uno",
+    "say.face.2": "due",
+    "say.face.3": "tre",
+    "say.face.4": "quattro",
+    "say.face.5": "cinque",
+    "say.face.6": "sei",
+    "say.face.7": "sette",
+    "say.face.8": "otto",
+    "say.face.9": "nove",
+    "say.wild": "{face} (jolly)",
+    "say.bid": "{q} × {faces}",
+    "say.faces.1": "uno",
+    "say.faces.2": "due",
+    "say.faces.3": "tre",
+    "say.faces.4": "quattro",
+    "say.faces.5": "cinque",
+    "say.faces.6": "sei",
+    "say.faces.7": "sette",
+    "say.faces.8": "otto",
+    "say.faces.9": "nove",
+    "say.bid_one": "1 × {face}",
     "act.dudo": "{dudo}!",
     "act.calza": "{calza}!",
     "act.pass": "passo",
@@ -45,7 +72,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "rolloff.opens": "Valore più alto: {who}, che apre il primo giro.",
     "start.from_record": "Si riprende una partita registrata dal giro {round}.",
     "round.header": "Giro {round} · {total} dadi in gioco",
-    "round.header_memory": "Giro {round} · {total} dadi in gioco · modalità memoria",
+    "round.header_memory": "Giro {round} · modalità memoria",
     "round.opens": "Apertura: {who}.",
     "palifico.announce": (
         "Giro palifico: {who} ha un solo dado. Le teste d'Azteco non sono jolly e il valore "
@@ -212,6 +239,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.dudo.no_bid": "Non c'è ancora una puntata da dubitare: chi apre punta per primo.",
     "refusal.bid.no_face": "Un dado a {faces} facce non ha il valore {face}.",
     "refusal.bid.too_many": "{bid} dice più dadi dei {total} in gioco.",
+    "memory.refusal.bid.too_many": "{bid} dice più dadi di quanti ce ne siano in gioco.",
     "refusal.bid.open_on_wild": "Un giro non si può aprire sulle {wild}.",
     "refusal.bid.palifico_face": (
         "In un giro palifico il valore resta {face}: punta più dadi o dubita. Solo chi ha un "
@@ -287,7 +315,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.bad_rules": "Le regole della registrazione non sono valide: {error}",
     "refusal.record.players": "Il numero di giocatori della registrazione deve essere un intero.",
     "refusal.record.player_count": (
-        "La registrazione ha {players} giocatori; le sue regole ne prevedono da {min} a {max}."
+        "La registrazione ha {players:giocatore/giocatori}; le sue regole ne prevedono "
+        "da {min} a {max}."
     ),
     "refusal.record.rolloff": (
         "Il lancio iniziale della registrazione deve essere una lista di lanci."
@@ -299,7 +328,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.software": "Il software della registrazione deve essere un testo.",
     "refusal.record.seats": (
-        "I posti della registrazione devono essere una lista di {players} posti."
+        "I posti della registrazione devono essere una lista di {players:posto/posti}."
     ),
     "refusal.record.seat": (
         "Il posto {number} della registrazione richiede un nome, un tipo (persona o bot) "

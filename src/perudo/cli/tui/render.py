@@ -263,7 +263,8 @@ class Painter:
 
     def header(self, view: PlayerView) -> str:
         if self.memory:
-            return self.cat.t("round.header_memory", round=view.round, total=view.total_dice)
+            # P-40: no total either (with two players left it tells the other's count).
+            return self.cat.t("round.header_memory", round=view.round)
         return self.cat.t("round.header", round=view.round, total=view.total_dice)
 
     def palifico_note(self, view: PlayerView) -> Text | None:
@@ -329,7 +330,8 @@ class Painter:
         if wild is not None and wild in lowest:
             label = self.face_word(wild)
             parts.append(cat.t("may.wild", aces=label, bid=str(lowest[wild])))
-        if view.bid is not None and not bids and view.phase is Phase.BIDDING:
+        # "No raise possible" would tell that the bid names every die in play (P-40).
+        if view.bid is not None and not bids and view.phase is Phase.BIDDING and not self.memory:
             parts.append(cat.t("may.no_raise"))
         if Dudo() in legal:
             parts.append(cat.t("word.dudo"))

@@ -236,7 +236,8 @@ class Session:
         if seat == self.me:
             if self.cfg.calza_ask == "never":
                 return False
-            if self.cfg.calza_ask == "likely":
+            # In memory mode "likely" asks every time: the odds would tell the dice in play.
+            if self.cfg.calza_ask == "likely" and not self.cfg.memory:
                 v = view(state, self.me)
                 if v.bid is None or chance(v, v.bid).exactly < CALZA_LIKELY:
                     return False
@@ -292,7 +293,9 @@ class Session:
 
     def _refuse(self, err: PerudoError) -> None:
         """Why the core refused, in the person's language, naming players by name."""
-        reason = refusal_text(self.cfg.lang, err.code, err.params, self.names.__getitem__)
+        reason = refusal_text(
+            self.cfg.lang, err.code, err.params, self.names.__getitem__, memory=self.cfg.memory
+        )
         self._error("err.illegal", reason=reason)
 
     def _error(self, key: str, **fields: object) -> None:
@@ -311,7 +314,8 @@ class Session:
             self.console.print(Text(self.cat.t("palifico.choose"), style="bold magenta"))
             self.console.print(self.painter.options(v))
         else:
-            odds = chance(v, v.bid) if v.bid is not None else None
+            # No odds in memory mode: they are computed from the dice in play (P-40).
+            odds = chance(v, v.bid) if v.bid is not None and not self.cfg.memory else None
             self.console.print(self.painter.status(v, odds))
             if v.must_raise:
                 self.console.print(self.cat.t("turn.must_raise"))
@@ -336,11 +340,10 @@ class Session:
         v = view(state, self.me)
         assert v.bid is not None
         hand = self.painter.dice_text(v.hand)
-        self.console.print(
-            Text(self.cat.t("calza.dice", dice=hand) + "  ").append_text(
-                self.painter.hint(chance(v, v.bid), calza=True)
-            )
-        )
+        line = Text(self.cat.t("calza.dice", dice=hand) + "  ")
+        if not self.cfg.memory:  # the odds tell the dice in play (P-40)
+            line.append_text(self.painter.hint(chance(v, v.bid), calza=True))
+        self.console.print(line)
         calza = self.cat.t("word.calza")
         while True:
             got = self._prompt(

@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+
+from perudo.i18n import page_words_js
 
 from .. import rulebook
 
@@ -38,6 +40,17 @@ async def page_table(table_id: str) -> FileResponse:
 @router.get("/replay/{game_id}")
 async def page_replay(game_id: str) -> FileResponse:
     return _index()
+
+
+@router.get("/i18n/words.js")
+async def page_words() -> Response:
+    """The words the page takes from :mod:`perudo.i18n` (spoken faces and bids, bot names),
+    as a JavaScript module: kept once, in the catalogs."""
+    return Response(
+        page_words_js(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @router.get("/rules")

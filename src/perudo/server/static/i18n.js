@@ -1,7 +1,11 @@
 // The page's words in English, Korean and Italian. The games' own words follow the rule
 // sheets (and perudo.i18n, the terminal's catalogs): dudo / 두도 / dubito, calza / 칼자 / calza,
 // palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco.
-// Every language has the same keys; tests/browser checks it.
+// Every language has the same keys; tests/browser checks it. The words the terminal and the
+// server say too (faces and bids as spoken, bot seats' names) are not kept here: they come
+// from perudo.i18n's catalogs (/i18n/words.js, built from them) and join these.
+
+import { WORDS } from "/i18n/words.js";
 
 export const LANGS = { en: "English", ko: "한국어", it: "Italiano" };
 
@@ -53,7 +57,6 @@ export const MESSAGES = {
     "table.copied": "Copied!",
     "table.players": "Players",
     "table.missing": "There is no such table (the link may be old).",
-    "table.bot_name": "{level} bot {n}",
     "table.seat_empty": "empty seat",
     "table.join_title": "Take a seat",
     "table.join_btn": "Sit down",
@@ -75,7 +78,7 @@ export const MESSAGES = {
     "seat.out": "out",
     "seat.spectators": "{n} watching",
     "game.round": "Round {n}",
-    "game.total_dice": "{n} dice in play",
+    "game.total_dice": "{n:die/dice} in play",
     "game.palifico_round": "Palifico round: aces are not wild",
     "game.no_bid": "No bid yet",
     "game.opens": "{name} opens",
@@ -122,8 +125,7 @@ export const MESSAGES = {
     "reveal.calza_bad": "Not exact.",
     "reveal.pass_true": "The pass was true.",
     "reveal.pass_false": "The pass was false.",
-    "reveal.loses": "{name} loses {n} die",
-    "reveal.loses_many": "{name} loses {n} dice",
+    "reveal.loses": "{name} loses {n:die/dice}",
     "reveal.gains": "{name} gains a die",
     "reveal.out": "{name} is out",
     "over.title": "Game over",
@@ -146,27 +148,16 @@ export const MESSAGES = {
     "replay.pause": "Pause",
     "conn.lost": "Connection lost, reconnecting…",
     "conn.back": "Reconnected.",
-    "face.1": "one",
-    "face.2": "two",
-    "face.3": "three",
-    "face.4": "four",
-    "face.5": "five",
-    "face.6": "six",
-    "face.7": "seven",
-    "face.8": "eight",
-    "face.9": "nine",
-    "face.wild": "{face} (wild)",
     "die.hidden": "hidden die",
-    "bid.words": "{q} {faces}",
     "seat.count_hidden": "dice count hidden",
-    "seat.dice_left": "{n} dice",
+    "seat.dice_left": "{n:die/dice}",
     "game.table": "The table",
     "game.wild": "{face} is wild",
     "game.step_down": "One fewer",
     "game.step_up": "One more",
     "game.no_raise": "No raise on {face} at this quantity",
     "game.bid_btn": "Bid {bid}",
-    "lobby.dice_each": "{n} dice each",
+    "lobby.dice_each": "{n:die/dice} each",
     "lobby.odds": "Odds hint",
     "opt.odds_auto": "only when one person plays",
     "table.bot_level": "Bot level",
@@ -188,16 +179,6 @@ export const MESSAGES = {
     "replay.prev": "Previous move",
     "replay.next": "Next move",
     "replay.end": "Last move",
-    "faces.1": "ones",
-    "faces.2": "twos",
-    "faces.3": "threes",
-    "faces.4": "fours",
-    "faces.5": "fives",
-    "faces.6": "sixes",
-    "faces.7": "sevens",
-    "faces.8": "eights",
-    "faces.9": "nines",
-    "bid.one": "one {face}",
     "error.refused": "That was refused; nothing changed.",
     "error.illegal": "That move is not allowed now.",
     "error.notation": "That is not a move.",
@@ -292,7 +273,6 @@ export const MESSAGES = {
     "table.copied": "복사했습니다!",
     "table.players": "참가자",
     "table.missing": "그런 테이블이 없습니다 (오래된 링크일 수 있습니다).",
-    "table.bot_name": "{level} 봇 {n}",
     "table.seat_empty": "빈 자리",
     "table.join_title": "자리에 앉기",
     "table.join_btn": "앉기",
@@ -362,7 +342,6 @@ export const MESSAGES = {
     "reveal.pass_true": "패스가 맞았습니다.",
     "reveal.pass_false": "패스가 거짓이었습니다.",
     "reveal.loses": "{name} 주사위 {n}개 잃음",
-    "reveal.loses_many": "{name} 주사위 {n}개 잃음",
     "reveal.gains": "{name} 주사위 1개 얻음",
     "reveal.out": "{name} 탈락",
     "over.title": "게임 끝",
@@ -385,18 +364,7 @@ export const MESSAGES = {
     "replay.pause": "일시정지",
     "conn.lost": "연결이 끊겼습니다. 다시 연결하는 중…",
     "conn.back": "다시 연결되었습니다.",
-    "face.1": "1",
-    "face.2": "2",
-    "face.3": "3",
-    "face.4": "4",
-    "face.5": "5",
-    "face.6": "6",
-    "face.7": "7",
-    "face.8": "8",
-    "face.9": "9",
-    "face.wild": "{face} (조커)",
     "die.hidden": "가려진 주사위",
-    "bid.words": "{face}이(가) {q}개",
     "seat.count_hidden": "주사위 개수 비공개",
     "seat.dice_left": "주사위 {n}개",
     "game.table": "테이블",
@@ -427,16 +395,6 @@ export const MESSAGES = {
     "replay.prev": "이전 수",
     "replay.next": "다음 수",
     "replay.end": "마지막 수",
-    "faces.1": "1",
-    "faces.2": "2",
-    "faces.3": "3",
-    "faces.4": "4",
-    "faces.5": "5",
-    "faces.6": "6",
-    "faces.7": "7",
-    "faces.8": "8",
-    "faces.9": "9",
-    "bid.one": "{face}이(가) 1개",
     "error.refused": "거절되었습니다. 바뀐 것은 없습니다.",
     "error.illegal": "지금은 할 수 없는 행동입니다.",
     "error.notation": "행동으로 읽을 수 없습니다.",
@@ -531,7 +489,6 @@ export const MESSAGES = {
     "table.copied": "Copiato!",
     "table.players": "Giocatori",
     "table.missing": "Questo tavolo non esiste (il link potrebbe essere vecchio).",
-    "table.bot_name": "Bot {level} {n}",
     "table.seat_empty": "posto libero",
     "table.join_title": "Prendi posto",
     "table.join_btn": "Siediti",
@@ -551,9 +508,9 @@ export const MESSAGES = {
     "seat.offline": "disconnesso",
     "seat.to_act": "di turno",
     "seat.out": "eliminato",
-    "seat.spectators": "{n} spettatori",
+    "seat.spectators": "{n:spettatore/spettatori}",
     "game.round": "Giro {n}",
-    "game.total_dice": "{n} dadi in gioco",
+    "game.total_dice": "{n:dado/dadi} in gioco",
     "game.palifico_round": "Giro palifico: le teste d'Azteco non sono jolly",
     "game.no_bid": "Nessuna puntata",
     "game.opens": "apre {name}",
@@ -600,8 +557,7 @@ export const MESSAGES = {
     "reveal.calza_bad": "Non esatto.",
     "reveal.pass_true": "Il passo era vero.",
     "reveal.pass_false": "Il passo era falso.",
-    "reveal.loses": "{name} perde {n} dado",
-    "reveal.loses_many": "{name} perde {n} dadi",
+    "reveal.loses": "{name} perde {n:dado/dadi}",
     "reveal.gains": "{name} guadagna un dado",
     "reveal.out": "{name} è eliminato",
     "over.title": "Partita finita",
@@ -624,27 +580,16 @@ export const MESSAGES = {
     "replay.pause": "Pausa",
     "conn.lost": "Connessione persa, riconnessione…",
     "conn.back": "Riconnesso.",
-    "face.1": "uno",
-    "face.2": "due",
-    "face.3": "tre",
-    "face.4": "quattro",
-    "face.5": "cinque",
-    "face.6": "sei",
-    "face.7": "sette",
-    "face.8": "otto",
-    "face.9": "nove",
-    "face.wild": "{face} (jolly)",
     "die.hidden": "dado coperto",
-    "bid.words": "{q} × {face}",
     "seat.count_hidden": "numero di dadi nascosto",
-    "seat.dice_left": "{n} dadi",
+    "seat.dice_left": "{n:dado/dadi}",
     "game.table": "Il tavolo",
     "game.wild": "jolly: {face}",
     "game.step_down": "Uno in meno",
     "game.step_up": "Uno in più",
     "game.no_raise": "Nessun rilancio sul {face} a questa quantità",
     "game.bid_btn": "Dichiara {bid}",
-    "lobby.dice_each": "{n} dadi a testa",
+    "lobby.dice_each": "{n:dado/dadi} a testa",
     "lobby.odds": "Suggerimento delle probabilità",
     "opt.odds_auto": "solo se gioca una persona",
     "table.bot_level": "Livello dei bot",
@@ -666,16 +611,6 @@ export const MESSAGES = {
     "replay.prev": "Mossa precedente",
     "replay.next": "Mossa successiva",
     "replay.end": "Ultima mossa",
-    "faces.1": "uno",
-    "faces.2": "due",
-    "faces.3": "tre",
-    "faces.4": "quattro",
-    "faces.5": "cinque",
-    "faces.6": "sei",
-    "faces.7": "sette",
-    "faces.8": "otto",
-    "faces.9": "nove",
-    "bid.one": "1 × {face}",
     "error.refused": "Rifiutato; non è cambiato nulla.",
     "error.illegal": "Questa mossa ora non è consentita.",
     "error.notation": "Questa non è una mossa.",
@@ -725,6 +660,8 @@ export const MESSAGES = {
   },
 };
 
+for (const l of Object.keys(MESSAGES)) Object.assign(MESSAGES[l], WORDS[l]);
+
 let current = "en";
 
 export function detectLang() {
@@ -748,7 +685,8 @@ export function lang() {
 }
 
 // t("act.bid", {name: "Ann", bid: "3 × 5"}): the game words {dudo} {calza} {palifico} {aces}
-// are filled in from the same language.
+// are filled in from the same language. A field may carry a plural form, as in perudo.i18n's
+// grammar: "{n:spettatore/spettatori}" is "1 spettatore", "2 spettatori".
 export function t(key, params = {}) {
   const table = MESSAGES[current] || MESSAGES.en;
   let text = table[key] ?? MESSAGES.en[key] ?? key;
@@ -758,7 +696,10 @@ export function t(key, params = {}) {
     palifico: table["word.palifico"],
     aces: table["word.aces"],
   };
-  return text.replace(/\{(\w+)\}/g, (m, name) =>
-    name in params ? String(params[name]) : name in words ? words[name] : m,
-  );
+  return text.replace(/\{(\w+)(?::([^/{}]+)\/([^{}]+))?\}/g, (m, name, one, many) => {
+    if (!(name in params)) return name in words ? words[name] : m;
+    const value = params[name];
+    if (one === undefined) return String(value);
+    return `${value} ${Math.abs(Number(value)) === 1 ? one : many}`;
+  });
 }

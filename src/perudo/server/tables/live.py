@@ -38,6 +38,7 @@ from perudo.core import (
     start_game,
 )
 from perudo.core import apply as apply_action
+from perudo.i18n import bot_name
 
 from .. import protocol as p
 from ..connection import Connection, TokenBucket
@@ -486,9 +487,9 @@ class LiveTable:
         taken = {name_key(s.name) for s in self.seats if s is not None}
         for i in seats:
             n = 1
-            while name_key(f"{level.capitalize()} bot {n}") in taken:
+            while name_key(bot_name(level, n)) in taken:
                 n += 1
-            name = f"{level.capitalize()} bot {n}"
+            name = bot_name(level, n)  # said in each reader's language (perudo.i18n.names)
             taken.add(name_key(name))
             self.seats[i] = Seat("bot", name, level=level)
         try:

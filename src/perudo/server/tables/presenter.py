@@ -2,19 +2,22 @@
 
 Everything a client receives about the game is built here from the seat's view
 (``view(state, seat).to_json()``) and the events :func:`perudo.core.visible_to` lets the seat
-see; memory mode (P-40) hides the other seats' dice counts here too. The table decides what
-happened; this module only draws it for each receiver.
+see; memory mode (P-40) hides here every number that tells how many dice are in play: the
+other seats' counts, the total, the odds, the highest legal quantity (the bids offered run to
+the dice at the start of the game instead, :func:`memory_legal`) and the count in a refusal of
+a bid above the dice in play. The table decides what happened; this module only draws it for
+each receiver.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from perudo.core import round_to_json, view
-from perudo.i18n import LANGS, refusal_text
+from perudo.core import Bid, PlayerView, action_to_json, raises_after, round_to_json, view
+from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
 
 from .. import protocol as p
 from ..connection import Connection
@@ -32,6 +35,7 @@ __all__ = [
     "broadcast_table",
     "chat_json",
     "error",
+    "memory_legal",
     "missed",
     "refused",
     "snapshot",
@@ -67,7 +71,23 @@ def seat_payload(
     data = v.to_json(past=with_past)
     if table.config.memory:
         data["dice_counts"] = counts_json(state.dice_counts, seat)
+        if any(isinstance(a, Bid) for a in v.legal):
+            legal = memory_legal(v)
+            data["legal"] = [str(a) for a in legal]
+            data["legal_info"] = [action_to_json(a) for a in legal]
     return data, hint
+
+
+def memory_legal(v: PlayerView) -> list[Any]:
+    """P-40: the seat's legal actions with the bids running to the dice at the start of the
+    game (every seat's dice per player) rather than to the dice in play, whose highest
+    quantity would tell the total. The core still refuses a bid above the dice in play
+    (P-16), in words that state no count (:func:`refused`). The other actions are the core's.
+    """
+    start_total = v.rules.dice_per_player * v.num_players
+    one_die = v.seat is not None and v.dice_counts[v.seat] == 1
+    bids, start = raises_after(v.rules, v.bid, start_total, palifico=v.palifico, one_die=one_die)
+    return [*bids[start:], *(a for a in v.legal if not isinstance(a, Bid))]
 
 
 def for_seat(table: LiveTable, data: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -135,20 +155,28 @@ def refused(table: LiveTable, err: TableError) -> str:
     so that a page shows it in its own language."""
     if err.refusal is None:
         return error(err.code, err.message, table.version)
-    code, params = err.refusal.code, err.refusal.params
+    code, params, message = err.refusal.code, err.refusal.params, err.message
+    memory = table.config.memory
+    if memory:  # P-40: no count of the dice in play, in the params or the "why?" detail
+        params, message = hide_counts(code, params, message)
 
-    def name_of(seat: int) -> str:
-        s = table.seats[seat] if 0 <= seat < len(table.seats) else None
-        return s.name if s is not None else f"#{seat + 1}"
+    def namer(lang: str) -> Callable[[int], str]:
+        def name_of(seat: int) -> str:  # a bot seat in the reader's words (perudo.i18n.names)
+            s = table.seats[seat] if 0 <= seat < len(table.seats) else None
+            return said_name(lang, s.name) if s is not None else f"#{seat + 1}"
+
+        return name_of
 
     return dump(
         p.ErrorMessage(
             code=err.code,
-            message=err.message,
+            message=message,
             version=table.version,
             refusal=code,
             params=params,
-            texts={lang: refusal_text(lang, code, params, name_of) for lang in LANGS},
+            texts={
+                lang: refusal_text(lang, code, params, namer(lang), memory=memory) for lang in LANGS
+            },
         )
     )
 

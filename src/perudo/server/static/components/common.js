@@ -1,7 +1,7 @@
 // Small shared pieces: icons, names and avatars, toasts, the live region.
 
 import { html, createStore, useStore } from "../lib.js";
-import { t } from "../i18n.js";
+import { t, MESSAGES } from "../i18n.js";
 
 const ICONS = {
   bot: '<svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><rect x="4" y="8" width="16" height="11" rx="3"/><path d="M12 4v4M9 13h.01M15 13h.01M9 16.5h6"/><circle cx="12" cy="3.5" r="1"/></svg>',
@@ -18,10 +18,27 @@ export function Icon({ name }) {
 
 export const SEAT_COLORS = ["#f2b33d", "#2bb3a3", "#e0503f", "#8f7cf5", "#5fb0f2", "#f27ab8", "#9bd35a", "#f28a3d", "#c9c9c9", "#46d1e0"];
 
-// The server names bots "Easy bot 1", "Hard bot 2"…; show those names in the page's language.
+// The server names bot seats in English ("Easy bot 1": perudo.i18n.names, from the catalog's
+// name.bot and name.level.*); the page says them in its language from the same words.
+let botPattern = null;
+function storedBot() {
+  if (!botPattern) {
+    const en = MESSAGES.en;
+    const levels = Object.keys(en).filter((k) => k.startsWith("name.level.")).map((k) => k.slice(11));
+    const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const alt = levels.map((l) => esc(en[`name.level.${l}`])).join("|");
+    const src = esc(en["name.bot"]).replace("\\{level\\}", `(?<level>${alt})`).replace("\\{n\\}", "(?<n>\\d{1,4})");
+    botPattern = { re: new RegExp(`^${src}$`), levels };
+  }
+  return botPattern;
+}
+
 export function displayName(name) {
-  const m = /^(Easy|Medium|Hard) bot (\d+)$/.exec(name || "");
-  return m ? t("table.bot_name", { level: t(`level.${m[1].toLowerCase()}`), n: m[2] }) : name || "";
+  const { re, levels } = storedBot();
+  const m = re.exec(name || "");
+  if (!m) return name || "";
+  const level = levels.find((l) => MESSAGES.en[`name.level.${l}`] === m.groups.level);
+  return t("name.bot", { level: t(`name.level.${level}`), n: m.groups.n });
 }
 
 export function seatName(table, names, i) {

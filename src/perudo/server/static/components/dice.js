@@ -1,5 +1,6 @@
 // Dice, drawn with pips, each with a spoken name ("five"; "one, wild") for screen readers.
-// The wild face is the view's `wild` (the core's rules say which face it is, V-2).
+// The wild face is the view's `wild` (the core's rules say which face it is, V-2). The spoken
+// words (say.*) are perudo.i18n's, the terminal's catalogs (see i18n.js).
 
 import { html } from "../lib.js";
 import { t } from "../i18n.js";
@@ -7,8 +8,8 @@ import { t } from "../i18n.js";
 const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
 export function faceName(face, wild) {
-  const name = t(`face.${face}`) === `face.${face}` ? String(face) : t(`face.${face}`);
-  return face === wild ? t("face.wild", { face: name }) : name;
+  const name = t(`say.face.${face}`) === `say.face.${face}` ? String(face) : t(`say.face.${face}`);
+  return face === wild ? t("say.wild", { face: name }) : name;
 }
 
 export function Die({ face, size = "sm", wild = null, label = true }) {
@@ -38,7 +39,7 @@ export function BidText({ info, size = "xs", wild = null }) {
 
 // A bid in words: "three fives", "5이(가) 3개"…
 export function bidWords(info, wild) {
-  const plural = t(`faces.${info.face}`);
-  const faces = plural === `faces.${info.face}` ? String(info.face) : plural;
-  return t(info.quantity === 1 ? "bid.one" : "bid.words", { q: info.quantity, face: faceName(info.face, wild), faces: info.face === wild ? t("face.wild", { face: faces }) : faces });
+  const plural = t(`say.faces.${info.face}`);
+  const faces = plural === `say.faces.${info.face}` ? String(info.face) : plural;
+  return t(info.quantity === 1 ? "say.bid_one" : "say.bid", { q: info.quantity, face: faceName(info.face, wild), faces: info.face === wild ? t("say.wild", { face: faces }) : faces });
 }

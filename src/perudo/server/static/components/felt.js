@@ -150,7 +150,7 @@ export function RevealPanel({ res, table, names, wild }) {
     <div class="verdict ${res.holds ? "good" : "bad"}">${verdict}</div>
     <div class="changes">
       ${res.changes.map(([s, d]) => d < 0
-        ? html`<span class="pill red">${-d === 1 ? t("reveal.loses", { name: name(s), n: 1 }) : t("reveal.loses_many", { name: name(s), n: -d })}</span>`
+        ? html`<span class="pill red">${t("reveal.loses", { name: name(s), n: -d })}</span>`
         : html`<span class="pill teal">${t("reveal.gains", { name: name(s) })}</span>`)}
       ${res.eliminated.map((s) => html`<span class="pill">${t("reveal.out", { name: name(s) })}</span>`)}
     </div>
@@ -170,7 +170,7 @@ export function revealWords(res, table, names, wild) {
   if (res.kind === "calza") parts.push(res.holds ? t("reveal.calza_ok") : t("reveal.calza_bad"));
   else if (res.kind === "pass") parts.push(res.holds ? t("reveal.pass_true") : t("reveal.pass_false"));
   else parts.push(res.holds ? t("reveal.holds") : t("reveal.fails"));
-  for (const [s, d] of res.changes) parts.push(d < 0 ? t(-d === 1 ? "reveal.loses" : "reveal.loses_many", { name: name(s), n: -d }) : t("reveal.gains", { name: name(s) }));
+  for (const [s, d] of res.changes) parts.push(d < 0 ? t("reveal.loses", { name: name(s), n: -d }) : t("reveal.gains", { name: name(s) }));
   return parts.join(" ");
 }
 
