@@ -83,3 +83,37 @@ def test_host_controls_odds_a_seat_moved_to_another_device_and_leaving_mid_game(
         watcher.close()
         ann.context.close()
         bo.context.close()
+
+
+def test_the_host_changes_the_odds_and_the_timer_in_the_waiting_room_and_the_guest_sees_it(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=3, dice=3, turn_seconds=60)
+    ann = seated_page(browser, server, t)
+    bo = new_page(browser, viewport=(390, 844), has_touch=True)
+    try:
+        bo.goto(server.url + t["invite"])
+        bo.fill("[data-testid=join-name]", "Bo")
+        bo.click("[data-testid=join]")
+        summary = bo.locator("[data-testid=options-summary]")
+        summary.wait_for()
+        assert "only when one person plays" in summary.inner_text()
+        assert bo.locator("[data-testid=table-options]").count() == 0  # the host's only
+        ann.click("[data-testid=table-options] summary")
+        ann.select_option("[data-testid=opt-odds]", "on")
+        bo.wait_for_function(
+            "() => /Odds hint: on\\b/.test("
+            "document.querySelector('[data-testid=options-summary]').textContent)"
+        )
+        ann.select_option("[data-testid=opt-timer]", "30")
+        ann.check("[data-testid=opt-memory]")
+        bo.locator(".tablehead .pill", has_text="memory mode").wait_for()
+        bo.locator(".tablehead .pill", has_text="30 s").wait_for()
+        shot(bo, "phone-guest-sees-options", full_page=False)
+        # The page shows what the server holds.
+        table = server.http("GET", f"/api/tables/{t['table_id']}")
+        assert (table["odds"], table["turn_seconds"], table["memory"]) == ("on", 30, True)
+        assert not ann.errors and not bo.errors, ann.errors + bo.errors
+    finally:
+        bo.context.close()
+        ann.context.close()

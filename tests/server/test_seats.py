@@ -120,6 +120,44 @@ def test_only_the_host_starts_the_game_and_manages_bots(server: ServerProcess) -
     run(go())
 
 
+def test_the_host_changes_the_tables_options_in_the_waiting_room_and_everyone_sees_it(
+    server: ServerProcess,
+) -> None:
+    """The odds hint, the turn timer, who takes a leaver's seat and memory mode (P-40) may
+    change before the game (the host only, within bounds); every client gets the table again,
+    the table's API says it, and the game plays by it. The rules stay."""
+
+    async def go() -> None:
+        t, _, ann, bo = await _ann_and_bo(server, seats=3, dice=2, turn_seconds=60)
+        assert _table(bo)["odds"] == "auto" and not _table(bo)["memory"]
+        await bo.send({"type": "set_options", "odds": "on"})
+        assert (await bo.error())["code"] == "not_host"
+        await ann.send({"type": "set_options", "turn_seconds": 0.01})  # under the minimum
+        err = await ann.error()
+        assert err["code"] == "bad_options" and "turn timer" in err["message"]
+        assert _table(bo)["odds"] == "auto" and _table(bo)["turn_seconds"] == 60
+        options = {"odds": "on", "turn_seconds": 0, "vacated": "nobody", "memory": True}
+        await ann.send({"type": "set_options", **options})
+        for c in (ann, bo):
+            await c.until(lambda c=c: _table(c)["odds"] == "on")
+            assert {k: _table(c)[k] for k in options} == options
+            # Memory mode wins over the odds (they would tell the dice in play, P-40).
+            assert not _table(c)["odds_shown"] and _table(c)["rules"]["dice_per_player"] == 2
+        assert {k: server.http("GET", f"/api/tables/{t['table_id']}")[k] for k in options} == (
+            options
+        )
+        await ann.send({"type": "start"})
+        await _started(bo)
+        # Memory mode now: Bo sees only his own count; the options are fixed during a game.
+        assert [c is None for c in bo.view["dice_counts"]] == [True, False]  # type: ignore[index]
+        await ann.send({"type": "set_options", "odds": "off"})
+        assert (await ann.error())["code"] == "not_now"
+        await ann.close()
+        await bo.close()
+
+    run(go())
+
+
 def test_a_host_who_leaves_before_the_game_passes_the_role_on(server: ServerProcess) -> None:
     async def go() -> None:
         _, _, ann, bo = await _ann_and_bo(server, seats=3, dice=1)

@@ -107,14 +107,27 @@ def qr_text(url: str) -> str:
 
 
 def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as inline SVG markup (black on white, a quiet zone of two modules),
-    for the page to show without a QR library of its own."""
+    """A QR code of ``url`` as SVG markup (black on white, a quiet zone of two modules), for
+    the page to show without a QR library of its own: inline in the page, and as a file of its
+    own (``invite.svg``, an ``<img>``), which a browser draws only with the SVG namespace."""
+    import io
+
     import segno
 
-    svg: str = segno.make(url, error="m").svg_inline(
-        scale=4, border=2, dark="#000", light="#fff", title=url
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        scale=4,
+        border=2,
+        dark="#000",
+        light="#fff",
+        title=url,
     )
-    return svg
+    return out.getvalue().decode()
 
 
 def banner(settings: Settings, addresses: list[str]) -> str:

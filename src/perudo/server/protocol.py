@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 perudo.server.protocol.ProtocolError: unknown message type 'fly'; known: hello, act, chat, \
 add_bot, fill_bots, remove_seat, leave, start, rematch, sync, ping, back, transfer_seat, \
-make_host
+make_host, set_options
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ __all__ = [
     "SeatChanged",
     "SeatTransfer",
     "ServerMessage",
+    "SetOptions",
     "Snapshot",
     "Start",
     "Sync",
@@ -136,6 +137,18 @@ class MakeHost(_Msg):
     seat: int = Field(ge=0)
 
 
+class SetOptions(_Msg):
+    """The host only, before the game starts: change the table's own options (omitted ones
+    stay): the odds hint, the turn timer (0: none), who takes the seat of a person who leaves
+    during a game, memory mode (P-40). The rules themselves stay as the table was created."""
+
+    type: Literal["set_options"]
+    odds: Literal["auto", "on", "off"] | None = None
+    turn_seconds: float | None = Field(default=None, ge=0, le=600)
+    vacated: Literal["bot", "nobody"] | None = None
+    memory: bool | None = None
+
+
 class Start(_Msg):
     """Start the game with the seated players (empty seats are dropped; at least two)."""
 
@@ -179,7 +192,8 @@ ClientMessage = Annotated[
     | Ping
     | Back
     | TransferSeat
-    | MakeHost,
+    | MakeHost
+    | SetOptions,
     Field(discriminator="type"),
 ]
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -198,6 +212,7 @@ _TYPES = (
     "back",
     "transfer_seat",
     "make_host",
+    "set_options",
 )
 
 

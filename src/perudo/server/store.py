@@ -479,6 +479,18 @@ class Store:
 
         await self._write(op)
 
+    async def set_config(self, table_id: str, config: dict[str, Any], version: int) -> None:
+        """Replace the table's settings (the host changed its options before a game)."""
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(config=json.dumps(config), version=version)
+            )
+
+        await self._write(op)
+
     async def set_status(self, table_id: str, status: str, version: int) -> None:
         fence = self.fence_of(table_id)
 

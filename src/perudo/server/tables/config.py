@@ -27,6 +27,7 @@ __all__ = [
     "Seat",
     "TableConfig",
     "TableError",
+    "check_turn_seconds",
     "hash_token",
 ]
 
@@ -54,6 +55,15 @@ class TableError(Exception):
 def hash_token(token: str) -> str:
     """The stored form of a seat token (the token itself is never stored)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_turn_seconds(turn_seconds: float, min_turn_seconds: float = MIN_TURN_SECONDS) -> None:
+    """:raises ValueError: unless ``turn_seconds`` is 0 (no timer) or within the bounds."""
+    if turn_seconds != 0 and not min_turn_seconds <= turn_seconds <= MAX_TURN_SECONDS:
+        raise ValueError(
+            f"a turn timer of {turn_seconds:g} seconds: it is 0 (no timer) or from "
+            f"{min_turn_seconds:g} to {MAX_TURN_SECONDS:g} seconds"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +108,31 @@ class TableConfig:
             odds=data["odds"] if data.get("odds") in ("on", "off") else "auto",
         )
 
+    def with_options(
+        self,
+        *,
+        odds: Literal["auto", "on", "off"] | None = None,
+        turn_seconds: float | None = None,
+        vacated: Literal["bot", "nobody"] | None = None,
+        memory: bool | None = None,
+        min_turn_seconds: float = MIN_TURN_SECONDS,
+    ) -> TableConfig:
+        """This config with the table's own options changed (``None``: kept): the odds hint,
+        the turn timer, who takes a leaver's seat, memory mode (P-40). The rules stay: they
+        were agreed when the table was created.
+
+        :raises ValueError: for a turn timer out of bounds (naming them).
+        """
+        timer = self.turn_seconds if turn_seconds is None else turn_seconds
+        check_turn_seconds(timer, min_turn_seconds)
+        return replace(
+            self,
+            odds=self.odds if odds is None else odds,
+            turn_seconds=timer,
+            vacated=self.vacated if vacated is None else vacated,
+            memory=self.memory if memory is None else memory,
+        )
+
     @classmethod
     def build(
         cls,
@@ -131,11 +166,7 @@ class TableConfig:
                 f"{seats} seats: these rules take {rules.min_players} to {rules.max_players} "
                 "players (P-1)"
             )
-        if turn_seconds != 0 and not min_turn_seconds <= turn_seconds <= MAX_TURN_SECONDS:
-            raise ValueError(
-                f"a turn timer of {turn_seconds:g} seconds: it is 0 (no timer) or from "
-                f"{min_turn_seconds:g} to {MAX_TURN_SECONDS:g} seconds"
-            )
+        check_turn_seconds(turn_seconds, min_turn_seconds)
         name = preset_name(base) or preset
         return cls(name, rules, seats, memory, turn_seconds, vacated, odds)
 

@@ -603,6 +603,31 @@ class LiveTable:
             undo()
             raise TableError("store_error", str(err)) from None
 
+    async def set_options(self, conn: Connection, options: dict[str, Any]) -> None:
+        """The host changes the table's own options before the game starts (the odds hint,
+        the turn timer, who takes a leaver's seat, memory mode: :meth:`TableConfig.with_options`);
+        everyone at the table gets the table again. Nothing changes if the store refuses."""
+        async with self.lock:
+            self._require_host(conn)
+            self._require_open("changing the table's options")
+            try:
+                config = self.config.with_options(
+                    **options, min_turn_seconds=self.settings.min_turn_seconds
+                )
+            except ValueError as err:
+                raise TableError("bad_options", str(err)) from None
+            if config == self.config:
+                return
+            version = self.version + 1
+            try:
+                await self.store.set_config(self.id, config.to_dict(), version)
+            except StoreError as err:
+                raise TableError("store_error", str(err)) from None
+            self.config = config
+            self.version = version
+            self.backlog.remember(version, None, "table", "{}")
+            self.changed()
+
     async def make_host(self, conn: Connection, seat: int) -> None:
         """The host hands the role to the person in ``seat``."""
         async with self.lock:

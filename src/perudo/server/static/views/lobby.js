@@ -5,6 +5,7 @@ import { html, useState, useEffect, api, tokenKey } from "../lib.js";
 import { t } from "../i18n.js";
 import { Die } from "../components/dice.js";
 import { displayName, toast } from "../components/common.js";
+import { Field, Select, oddsChoices, timerChoices, vacatedChoices } from "../components/options.js";
 import { refusalText } from "../refusals.js";
 
 function TableList({ tables }) {
@@ -41,16 +42,6 @@ function GameList({ games }) {
 }
 
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
-
-function Field({ label, children }) {
-  return html`<label class="field"><span>${label}</span>${children}</label>`;
-}
-
-function Select({ name, options, value, testid }) {
-  return html`<select name=${name} data-testid=${testid}>
-    ${options.map(([v, l]) => html`<option value=${v} selected=${String(v) === String(value)}>${l}</option>`)}
-  </select>`;
-}
 
 function CreateForm({ config, navigate }) {
   const name = localStorage.getItem("perudo.name") || "";
@@ -95,12 +86,12 @@ function CreateForm({ config, navigate }) {
       <${Field} label=${t("lobby.seats")}><${Select} name="seats" testid="seats" value="4" options=${range(2, 10).map((n) => [n, String(n)])} /><//>
     </div>
     <${Field} label=${t("lobby.timer")}><${Select} name="turn_seconds" testid="timer" value=${config ? config.turn_seconds : 60}
-      options=${[[0, t("opt.no_timer")], ...[20, 30, 45, 60, 90, 120].map((n) => [n, t("opt.seconds", { n })])]} /><//>
+      options=${timerChoices(config ? config.turn_seconds : 60)} /><//>
     <div class="grid2">
       <${Field} label=${t("lobby.odds")}><${Select} name="odds" testid="odds" value="auto"
-        options=${[["auto", t("opt.odds_auto")], ["on", t("opt.on")], ["off", t("opt.off")]]} /><//>
+        options=${oddsChoices()} /><//>
       <${Field} label=${t("lobby.vacated")}><${Select} name="vacated" testid="vacated" value="bot"
-        options=${[["bot", t("opt.vacated_bot")], ["nobody", t("opt.vacated_nobody")]]} /><//>
+        options=${vacatedChoices()} /><//>
     </div>
     <label class="check"><input type="checkbox" name="memory" data-testid="memory" /> ${t("lobby.memory")}</label>
     <label class="check"><input type="checkbox" name="private" data-testid="private" /> ${t("lobby.private")}</label>

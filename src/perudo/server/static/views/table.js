@@ -14,6 +14,7 @@ import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
+import { OptionsSummary, TableOptions } from "../components/options.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
 
@@ -46,6 +47,10 @@ function TableHead({ tb }) {
         <input value=${link} readonly data-testid="invite-link" aria-label=${t("table.invite")} onClick=${(e) => e.currentTarget.select()} />
         <button class="btn small" data-testid="copy-invite" onClick=${copy}>${t("table.copy")}</button>
       </div>
+      ${tb.status === "open" ? html`<figure class="inviteqr">
+          <img src=${`/api/tables/${encodeURIComponent(tb.id)}/invite.svg`} data-testid="invite-qr" width="148" height="148" alt=${t("table.invite_qr")} />
+          <figcaption class="muted">${t("table.invite_scan")}</figcaption>
+        </figure>` : null}
     </details>
   </div>`;
 }
@@ -99,9 +104,11 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
         <button class="btn primary big" data-testid="start" disabled=${taken < 2} onClick=${() => send({ type: "start" })}>${t("table.start")}</button>
       </div>
       ${taken < 2 ? html`<p class="muted">${t("table.need_two")}</p>` : null}
+      <${TableOptions} tb=${tb} send=${send} />
       <p class="muted">${t("table.waiting")}</p>`
     : seated ? html`<p class="muted" data-testid="wait-host">${tb.host !== null ? t("table.waiting_host", { name: displayName(tb.seats[tb.host].name) }) : t("table.waiting")}</p>`
     : taken < tb.seats.length ? html`<${JoinForm} onJoin=${onJoin} />` : html`<p class="muted">${t("table.spectating")}</p>`}
+    ${host ? null : html`<${OptionsSummary} tb=${tb} />`}
   </section>`;
 }
 

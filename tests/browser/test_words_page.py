@@ -1,0 +1,127 @@
+"""Words on the page (real Chromium): bot seats named in the page's language (their names come
+from perudo.i18n's catalogs, as the server's refusals say them), counts that agree with their
+number ("1 spettatore", "1 die each"), and memory mode (P-40) offering bids up to the dice the
+game started with, a bid above the dice in play refused in words that do not say how many."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.browser.support import (
+    fill_and_start,
+    fill_bots,
+    new_page,
+    require_chromium,
+    seated_page,
+    serve,
+    shot,
+)
+from tests.server.harness import ServerProcess
+
+sync_api = require_chromium()
+
+# The names of the two easy bots, and of the counts, in each language.
+SAID = {
+    "en": {"bots": ["Easy bot 1", "Easy bot 2"], "watching": "1 watching", "each": "1 die each"},
+    "ko": {"bots": ["쉬운 봇 1", "쉬운 봇 2"], "watching": "관전 1명", "each": "각자 주사위 1개"},
+    "it": {
+        "bots": ["Bot facile 1", "Bot facile 2"],
+        "watching": "1 spettatore",
+        "each": "1 dado a testa",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from serve(tmp_path_factory, "words", PERUDO_BOT_DELAY="0.05", PERUDO_ROUND_PAUSE="0.2")
+
+
+def _texts(page: Any, selector: str) -> list[str]:
+    return [s.strip() for s in page.locator(selector).all_inner_texts()]
+
+
+def test_bots_and_counts_are_said_in_the_pages_language(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=3, dice=1, turn_seconds=0)
+    ann = seated_page(browser, server, t)
+    fill_bots(ann)
+    friend = new_page(browser)  # one spectator
+    friend.goto(server.url + t["invite"])
+    friend.wait_for_selector("ul[data-testid=seats]")
+    try:
+        for lang, said in SAID.items():
+            ann.select_option("[data-testid=lang]", lang)
+            ann.get_by_text(said["watching"], exact=True).wait_for(timeout=5_000)
+            names = _texts(ann, "[data-testid=seats] .seatrow .nm")
+            assert names == ["Ann", *said["bots"]], (lang, names)
+            assert said["each"] in _texts(ann, ".tablehead .pill")
+        shot(ann, "words-it-waiting-room")
+        ann.click("[data-testid=start]")
+        ann.wait_for_selector("[data-testid=felt]")
+        # On the table too, and in every seat's spoken label ("1 dado", not "1 dadi").
+        felt = _texts(ann, "[data-testid=felt] .seat .who .nm")
+        assert felt == ["Ann", *SAID["it"]["bots"]]
+        labels = ann.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=felt] .seat')]"
+            ".map((s) => s.getAttribute('aria-label'))"
+        )
+        assert all("1 dado" in lb and "dadi" not in lb for lb in labels), labels
+        assert not ann.errors and not friend.errors, ann.errors + friend.errors
+    finally:
+        friend.context.close()
+        ann.context.close()
+
+
+def _ann_to_bid_after_a_loss(page: Any) -> None:
+    """Play (Ann calls dudo when she may, else bids the lowest raise) until Ann is to bid in
+    a round after the first, so fewer dice are in play than at the start."""
+    for _ in range(40):
+        page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]", timeout=20_000)
+        assert page.locator("[data-testid=game-over]").count() == 0, "the game ended first"
+        round_text = page.inner_text("[data-testid=felt] .round")
+        if not re.search(r"\b1\b", round_text) and page.locator("[data-testid=bids]").count():
+            return
+        dudo = page.locator("[data-testid=actions] [data-action=dudo]")
+        (dudo if dudo.count() else page.locator("[data-testid=bids] [data-action]").first).click()
+        page.wait_for_function("() => !document.querySelector('[data-testid=your-turn]')")
+    raise AssertionError("Ann never came to bid after a round was lost")
+
+
+def test_p40_memory_mode_offers_bids_to_the_starting_dice_and_hides_the_count_in_a_refusal(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=2, dice=3, turn_seconds=0, memory=True)
+    ann = seated_page(browser, server, t, viewport=(390, 844), has_touch=True)
+    try:
+        fill_and_start(ann)
+        _ann_to_bid_after_a_loss(ann)
+        # Five dice are in play; the + step still reaches 6, the dice at the start (2 × 3).
+        up = ann.locator("[data-testid=step-up]")
+        while up.is_enabled():
+            up.click()
+        quantities = [
+            int(q.rstrip("×")) for q in _texts(ann, "[data-testid=bids] .bidbtn .q") if q != "–"
+        ]
+        assert max(quantities) == 6, quantities
+        assert ann.locator("[data-testid=total-dice]").count() == 0
+        six = ann.locator("[data-testid=bids] .bidbtn[data-action^='6x']").first
+        face = six.get_attribute("data-face")
+        six.click()
+        refusal = ann.locator("[data-testid=refusal]")
+        refusal.wait_for()
+        words = refusal.locator(":scope > span").inner_text()
+        assert "more dice than there are in play" in words
+        assert set(re.findall(r"\d+", words)) <= {"6", str(face)}, words
+        ann.click("[data-testid=refusal] summary")  # the "why?" detail: no count either
+        why = ann.inner_text("[data-testid=refusal] details")
+        assert "5" not in why.replace("P-16", "").replace("P-40", ""), why
+        shot(ann, "memory-refusal-phone", full_page=False)
+        assert ann.locator("[data-testid=your-turn]").count() == 1  # still Ann's turn
+        assert not ann.errors, ann.errors
+    finally:
+        ann.context.close()
