@@ -481,12 +481,13 @@ class Store:
 
     async def set_config(self, table_id: str, config: dict[str, Any], version: int) -> None:
         """Replace the table's settings (the host changed its options before a game)."""
+        fence = self.fence_of(table_id)
 
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(config=json.dumps(config), version=version)
+                .values(config=json.dumps(config), version=version, fence=fence)
             )
 
         await self._write(op)
