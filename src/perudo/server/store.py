@@ -382,6 +382,8 @@ class Store:
                         result = (await self._run_batch([op]))[0]
                     except Exception as err:
                         kind = Fenced if FENCED_MARK in str(err) else StoreError
+                        if kind is Fenced:
+                            log.warning("a write refused by the lease's fencing token: %s", err)
                         if not future.done():
                             future.set_exception(kind(f"database write failed: {err}"))
                     else:

@@ -97,6 +97,9 @@ class Leases:
         """Take ``table_id`` if its lease has expired or it has none; its new fencing token,
         or ``None`` when another process (or this one) holds it."""
         async with self.engine.begin() as conn:
+            # A lease row locked by a writer that hangs (a paused process inside its
+            # transaction) must not hang the claim: it fails and is tried at the next scan.
+            await conn.exec_driver_sql("SET LOCAL lock_timeout = '2s'")
             row = (
                 await conn.execute(
                     text(

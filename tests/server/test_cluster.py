@@ -1,0 +1,398 @@
+"""Several ``perudo serve`` processes on one PostgreSQL and one Redis (perudo.server.cluster).
+
+Real parts throughout: Debian's PostgreSQL and Redis (tests/server/services.py), real
+``perudo serve`` processes (tests/server/cluster.py), Debian's nginx balancing them with the
+repository's ``deploy/nginx/cluster.conf``, and WebSocket clients that reconnect like the
+page. Leases last 1.5 s here (``PERUDO_LEASE_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.cluster import (
+    Endpoint,
+    Player,
+    Processes,
+    check_events_against_log,
+    play_on,
+    replay,
+    stored_log,
+)
+from tests.server.harness import ROOT, die_lists, run
+from tests.server.nginx import NginxBalancer, require_nginx
+
+from perudo.server.cluster.lease import Leases
+from perudo.server.store import ChatRow, Fenced, SeatRow, Store
+
+
+@pytest.fixture
+def cluster(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> Iterator[Callable[..., Processes]]:
+    made: list[Processes] = []
+
+    def make(count: int = 2, **env: str) -> Processes:
+        procs = Processes(tmp_path, postgres_url, redis_url, count, **env).start()
+        made.append(procs)
+        return procs
+
+    yield make
+    for procs in made:
+        procs.stop()
+
+
+def keep_going(view: dict[str, Any]) -> str:
+    """Raise (the lowest raise) most of the time: games last long enough to fail over."""
+    legal = view["legal"]
+    if "dudo" in legal and random.random() < 0.25:
+        return "dudo"
+    raises = [a for a in legal if "x" in a]
+    return raises[0] if raises else legal[0]
+
+
+async def fresh_view(endpoint: Endpoint, table_id: str, token: str | None) -> dict[str, Any]:
+    """The view a page loaded now would get."""
+    p = await Player(endpoint, table_id, token).connect()
+    snap = next(m for m in p.messages if m["type"] == "snapshot")
+    await p.close()
+    return dict(snap["view"])
+
+
+def same_view(a: dict[str, Any] | None, b: dict[str, Any]) -> None:
+    """Views equal but for ``past`` (updates carry it as a tail, snapshots whole)."""
+    assert a is not None
+    assert {k: v for k, v in a.items() if k != "past"} == {
+        k: v for k, v in b.items() if k != "past"
+    }
+
+
+# -- the store and the lease, in this process -------------------------------------------------
+
+
+def test_the_database_refuses_every_write_under_a_lease_taken_over(postgres_url: str) -> None:
+    """The fencing token is the database's check, not a clock's: once another process took
+    the lease over (token 2), writes carrying token 1, or none, are refused whole."""
+
+    async def go() -> None:
+        a, b = Store(postgres_url), Store(postgres_url)
+        await a.open()
+        await b.open()
+        assert a.engine is not None and b.engine is not None
+        la, lb = Leases(a.engine, "A", 0.3), Leases(b.engine, "B", 0.3)
+        await la.install()
+        held_a: dict[str, int] = {}
+        held_b: dict[str, int] = {}
+        a.fence_of, b.fence_of = held_a.get, held_b.get
+        try:
+            token = await la.claim("t1")
+            assert token == 1
+            held_a["t1"] = token
+            seats = [
+                SeatRow(0, "human", "Ann", None, None, True),
+                SeatRow(1, "bot", "B", None, "easy"),
+            ]
+            await a.create_table("t1", "t", {}, False, seats, 1)
+            gid, key = await a.start_game("t1", {}, ["Ann", "B"], [[6, 2]], seats, 2)
+            await a.append_actions(gid, 0, [(None, "deal 1 2")], 3, "t1")
+            assert await lb.claim("t1") is None, "a live lease cannot be claimed"
+            await asyncio.sleep(0.4)
+            assert await lb.claim("t1") == 2
+            held_b["t1"] = 2
+            # A still believes it holds the table (its memory says token 1): refused.
+            with pytest.raises(Fenced):
+                await a.append_actions(gid, 1, [(0, "1x3")], 4, "t1")
+            with pytest.raises(Fenced):
+                await a.set_seats("t1", seats, 5)
+            with pytest.raises(Fenced):
+                await a.add_chat("t1", ChatRow(0, "Ann", "hi", 0.0, 5))
+            with pytest.raises(Fenced):
+                await a.finish_game("t1", gid, 0, 6, [(0, "dudo")], 1)
+            held_a.clear()  # no token at all: refused as well
+            with pytest.raises(Fenced):
+                await a.append_actions(gid, 1, [(0, "1x3")], 4, "t1")
+            await b.append_actions(gid, 1, [(1, "1x4")], 4, "t1")
+            assert await la.renew() == {}, "A's renewal finds the table gone"
+            assert await lb.renew() == {"t1": 2}
+            game = await b.game(key)
+            assert game is not None and game.moves == [(None, "deal 1 2"), (1, "1x4")]
+        finally:
+            await a.close()
+            await b.close()
+
+    run(go())
+
+
+# -- processes ----------------------------------------------------------------------------
+
+
+def test_a_paused_owner_that_lost_its_lease_cannot_write(
+    cluster: Callable[..., Processes], postgres_url: str
+) -> None:
+    """SIGSTOP the owner past its lease: the other process takes the table over from the
+    log; SIGCONT: the old owner's write of the move it then reads is refused by the database
+    (its fencing token is old), it lets the table go, and the move, sent again, is applied
+    once. Both clients end with the view of a fresh load and the events of the log."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
+    a, b = procs.servers
+    at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
+
+    async def go() -> None:
+        t = a.create_table(seats=2, dice=3)
+        tid = t["table_id"]
+        j = b.join(tid, "Bo")  # through B: forwarded to the owner, A
+        ann = await Player(at_a, tid, t["token"]).connect()
+        bo = await Player(at_b, tid, j["token"]).connect()
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        await bo.until(lambda: bo.view is not None and bo.view["phase"] == "bidding")
+        if bo.my_turn():
+            assert bo.view is not None
+            await bo.act(bo.view["legal"][0])
+            await ann.until(ann.my_turn)
+        assert ann.my_turn() and ann.view is not None
+        owner, token = await procs.owner(tid)
+        assert procs.index_of(owner) == 0 and token == 1
+
+        assert a.proc is not None
+        a.proc.send_signal(signal.SIGSTOP)
+        new, new_token, _ = await procs.wait_owner(tid, not_=owner)
+        assert procs.index_of(new) == 1 and new_token == 2
+        # Bo's socket was linked to A: B closes it (the table moved) and Bo comes back.
+        await bo.until(lambda: not bo.alive, 10)
+        await bo.resume()
+        version = ann.version
+        move = ann.view["legal"][0]
+        await ann.act(move)  # waits in the paused process's socket
+        await asyncio.sleep(0.3)
+        a.proc.send_signal(signal.SIGCONT)
+        await ann.until(lambda: not ann.alive, 10)
+        deadline = time.monotonic() + 5
+        while "perudo_fenced" not in procs.log(0) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert "perudo_fenced" in procs.log(0), "the old owner's write was not refused"
+        assert bo.version == version, "the move refused at the old owner reached someone"
+
+        await ann.resume()  # at A again, which now forwards to B
+        assert ann.version == version and ann.my_turn()
+        await ann.act(move)
+        await bo.until(lambda: bo.version > version)
+        await ann.until(lambda: ann.version == bo.version)
+        assert ann.table is not None
+        record, moves = await stored_log(postgres_url, ann.table["game_id"])
+        assert sum(1 for seat, action, _ in moves if seat == 0 and action == move) == 1
+        _, events, _, _ = replay(record, moves)
+        assert check_events_against_log(ann, events) > 0
+        assert check_events_against_log(bo, events) > 0
+        same_view(ann.view, await fresh_view(at_b, tid, t["token"]))
+        same_view(bo.view, await fresh_view(at_a, tid, j["token"]))
+        await ann.close()
+        await bo.close()
+
+    run(go())
+
+
+def test_failover_after_kill_9_and_a_rolling_restart_lose_nothing(
+    cluster: Callable[..., Processes], postgres_url: str, tmp_path: Path
+) -> None:
+    """Three processes behind nginx; a person and two bots. kill -9 the table's owner: another
+    takes it over from the log within 5 s, the bots carry on, the person's page reconnects
+    and resumes by version. Then every process is restarted in turn (SIGTERM, start): the
+    game goes on to its end, every event the person received is the log's, none twice."""
+    require_nginx()
+    procs = cluster(3, PERUDO_BOT_DELAY="0.05", PERUDO_TURN_SECONDS="0")
+    balancer = NginxBalancer(tmp_path, procs.ports()).start()
+    front = Endpoint(balancer.ws_url, balancer.tls())
+    try:
+
+        async def go() -> None:
+            t = procs.servers[0].create_table(seats=3, dice=5)
+            tid = t["table_id"]
+            ann = await Player(front, tid, t["token"]).connect()
+            await ann.send({"type": "fill_bots", "level": "easy"})
+            await ann.send({"type": "start"})
+            await play_on([ann], keep_going, lambda: ann.version > 12)
+            owner, token = await procs.owner(tid)
+            dead = procs.index_of(owner)
+            assert dead is not None
+            killed_at = time.monotonic()
+            procs.servers[dead].kill()
+            new, new_token, _ = await procs.wait_owner(tid, not_=owner)
+            took = time.monotonic() - killed_at
+            assert took < 5.0, f"the table was taken over after {took:.1f} s"
+            assert new_token == token + 1
+            before = ann.version
+            await play_on([ann], keep_going, lambda: ann.version > before + 6)
+
+            # A rolling restart of the processes still alive.
+            for i, srv in enumerate(procs.servers):
+                if i == dead:
+                    continue
+                await asyncio.to_thread(srv.stop)
+                await asyncio.to_thread(srv.start)
+                target = ann.version + 3
+                await play_on([ann], keep_going, lambda t=target: ann.version > t)  # type: ignore[misc]
+            await play_on([ann], keep_going, lambda: False, timeout=120)
+            assert ann.view is not None and ann.view["phase"] == "game_over"
+            assert ann.table is not None
+            record, moves = await stored_log(postgres_url, ann.table["game_id"])
+            state, events, _, _ = replay(record, moves)
+            assert state.is_over and state.winner == record["winner"]
+            versions = [v for _, _, v in moves]
+            assert versions == sorted(set(versions)), "a move stored twice or out of order"
+            assert check_events_against_log(ann, events) > 10
+            assert len(ann.closes) >= 1, "the person's socket never moved"
+            same_view(ann.view, await fresh_view(front, tid, t["token"]))
+            await ann.close()
+
+        run(go())
+    finally:
+        balancer.stop()
+
+
+def test_no_hidden_die_crosses_processes_and_presence_and_limits_are_shared(
+    cluster: Callable[..., Processes], postgres_url: str
+) -> None:
+    """Three people and a spectator on two processes (the owner and another) play a whole
+    game: every die any of them received is their own or was revealed (P-21, P-70), every
+    event is the log's and for their seat. Seats connected on the other process show as
+    connected at the owner, and not once that process dies; one client's sockets are
+    counted over both processes."""
+    procs = cluster(2, PERUDO_CONNECTIONS_PER_CLIENT="5")
+    a, b = procs.servers
+    at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
+
+    async def go() -> None:
+        t = a.create_table(seats=3, dice=2)
+        tid = t["table_id"]
+        tokens = [t["token"], b.join(tid, "Bo")["token"], b.join(tid, "Cy")["token"]]
+        people = [
+            await Player(at_a, tid, tokens[0]).connect(),
+            await Player(at_b, tid, tokens[1]).connect(),
+            await Player(at_b, tid, tokens[2]).connect(),
+        ]
+        watcher = await Player(at_b, tid).connect()
+        await people[0].send({"type": "start"})
+        await play_on(people, keep_going, lambda: False)
+        await watcher.until(
+            lambda: watcher.view is not None and watcher.view["phase"] == "game_over"
+        )
+        assert watcher.table is not None
+        record, moves = await stored_log(postgres_url, watcher.table["game_id"])
+        _, events, dealt, resolved = replay(record, moves)
+        revealed = {(r.seat, r.hand) for res in resolved for r in res.reveals}
+        checked = 0
+        for client in [*people, watcher]:
+            assert check_events_against_log(client, events) > 0
+            for m in client.messages:
+                found: list[tuple[str, int | None, tuple[int, ...]]] = []
+                die_lists(m, None, found)
+                for key, seat, dice in found:
+                    checked += 1
+                    if dice and seat != client.seat:
+                        assert (
+                            (seat, dice) in revealed
+                        ), f"seat {client.seat} received seat {seat}'s {key} {dice} (P-70)"
+                    elif dice:
+                        assert (seat, dice) in set(dealt) or (seat, dice) in revealed
+        assert checked > 30
+
+        ann = people[0]
+
+        def connected(seat: int) -> bool:
+            return bool(ann.table and ann.table["seats"][seat]["connected"])
+
+        assert connected(1) and connected(2), "seats held on B are not present at A"
+        fifth = await Player(at_b, tid).connect()  # this address's fifth socket
+        refused = Player(at_a, tid)
+        await refused.connect(hello=False)
+        err = await refused.next(lambda m: m["type"] == "error")
+        assert err["code"] == "too_many_connections"
+        await fifth.close()
+        b.kill()
+        await ann.until(lambda: not connected(1) and not connected(2), 10)
+        await ann.close()
+
+    run(go())
+
+
+def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
+    cluster: Callable[..., Processes], redis_server: Any
+) -> None:
+    """Redis down: a move sent to a process that is not the table's owner is refused with
+    ``unavailable`` (nothing applied; the page says it in the player's language); Redis
+    back: the processes reconnect by themselves, the socket resumes, the move goes through."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
+    a, b = procs.servers
+    at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
+
+    async def go() -> None:
+        t = a.create_table(seats=2, dice=3)
+        tid = t["table_id"]
+        bo_token = b.join(tid, "Bo")["token"]
+        ann = await Player(at_a, tid, t["token"]).connect()
+        bo = await Player(at_b, tid, bo_token).connect()
+        await ann.send({"type": "start"})
+        await bo.until(lambda: bo.view is not None and bo.view["phase"] == "bidding")
+        if ann.my_turn():
+            assert ann.view is not None
+            await ann.act(ann.view["legal"][0])
+            await bo.until(bo.my_turn)
+        assert bo.view is not None
+        version = bo.version
+        redis_server.stop()
+        await bo.act(bo.view["legal"][0])
+        err = await bo.error()
+        assert err["code"] == "unavailable"
+        words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
+        assert words.count('"error.unavailable":') == 3, "the refusal in en, ko and it"
+        assert ann.version == version, "a refused move reached the table"
+        redis_server.start()
+        await bo.until(lambda: not bo.alive, 15)  # the process reconnected: the socket resumes
+        await bo.resume()
+        assert bo.version == version and bo.my_turn() and bo.view is not None
+        await bo.act(bo.view["legal"][0])
+        await ann.until(lambda: ann.version > version)
+        await ann.close()
+        await bo.close()
+
+    run(go())
+
+
+def test_postgresql_restart_refuses_moves_then_play_resumes(
+    cluster: Callable[..., Processes], pg_server: Any
+) -> None:
+    """PostgreSQL restarts under play: a move meanwhile is refused (never half-applied), the
+    processes reconnect by themselves and the game goes on with the same player."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
+    a, b = procs.servers
+    at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
+
+    async def go() -> None:
+        t = a.create_table(seats=2, dice=3)
+        tid = t["table_id"]
+        bo_token = b.join(tid, "Bo")["token"]
+        ann = await Player(at_a, tid, t["token"]).connect()
+        bo = await Player(at_b, tid, bo_token).connect()
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        pg_server.stop()
+        mover = ann if ann.my_turn() else bo
+        await mover.until(mover.my_turn)
+        assert mover.view is not None
+        version = mover.version
+        await mover.act(mover.view["legal"][0])
+        err = await mover.next(lambda m: m["type"] == "error" or m["version"] > version, 10)
+        assert err["type"] == "error" and err["code"] in ("store_error", "unavailable"), err
+        await asyncio.to_thread(pg_server.start)
+        players = [ann, bo]
+        await play_on(players, keep_going, lambda: min(p.version for p in players) > version + 4)
+
+    run(go())
