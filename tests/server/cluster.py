@@ -46,11 +46,13 @@ class Processes:
             self.servers.append(
                 ServerProcess(
                     folder,
-                    PERUDO_DATABASE_URL=database_url,
-                    PERUDO_REDIS_URL=redis_url,
-                    PERUDO_LEASE_SECONDS=LEASE,
-                    PERUDO_LOG_LEVEL="info",
-                    **env,
+                    **{
+                        "PERUDO_DATABASE_URL": database_url,
+                        "PERUDO_REDIS_URL": redis_url,
+                        "PERUDO_LEASE_SECONDS": LEASE,
+                        "PERUDO_LOG_LEVEL": "info",
+                        **env,
+                    },
                 )
             )
 
