@@ -15,6 +15,7 @@ from perudo.server.settings import Settings
 FILES = [
     "Dockerfile",
     "compose.yaml",
+    "compose.cluster.yaml",
     "deploy/nginx/perudo.conf",
     "docs/hosting.md",
     "docs/server.md",
