@@ -52,6 +52,9 @@ class Nginx:
     """nginx with ``deploy/nginx/perudo.conf`` proxying to ``127.0.0.1:upstream_port``."""
 
     conf = CONF
+    worker_connections = 256
+    """Each proxied socket takes two (the client's and the upstream's): a load benchmark
+    raises it."""
 
     def __init__(self, workdir: Path, upstream_port: int) -> None:
         self.dir = workdir / "nginx"
@@ -99,9 +102,10 @@ class Nginx:
         d = self.dir
         main = f"""
             worker_processes 1;
+            worker_rlimit_nofile {2 * self.worker_connections + 64};
             pid {d}/nginx.pid;
             error_log {d}/error.log warn;
-            events {{ worker_connections 256; }}
+            events {{ worker_connections {self.worker_connections}; }}
             http {{
                 access_log {d}/access.log;
                 client_body_temp_path {d}/body;

@@ -124,8 +124,11 @@ class PostgresServer:
     """A PostgreSQL cluster of its own: ``initdb`` once, then ``postgres`` in the foreground
     on ``127.0.0.1:port`` (the same port across restarts, so URLs stay valid)."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
         require_postgres()
+        self.durable = durable
+        """``True``: PostgreSQL's own defaults (every commit flushed to disk), for figures;
+        ``False``: no flushes at all, for quick tests."""
         self.dir = _own_folder("perudo-pg-")
         self.data = self.dir / "data"
         self.log = self.dir / "postgres.log"
@@ -167,8 +170,7 @@ class PostgresServer:
                 [
                     str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port),
                     "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.dir}",
-                    "-c", "fsync=off", "-c", "synchronous_commit=off",
-                    "-c", "full_page_writes=off", "-c", "max_connections=200",
+                    "-c", "max_connections=200", *self._speed,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -179,6 +181,12 @@ class PostgresServer:
         if not self.sql("SELECT 1 FROM pg_database WHERE datname = 'perudo'"):
             self.sql("CREATE DATABASE perudo")
         return self
+
+    @property
+    def _speed(self) -> list[str]:
+        if self.durable:
+            return []
+        return ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
 
     def _ready(self) -> bool:
         out = subprocess.run(

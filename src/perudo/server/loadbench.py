@@ -21,12 +21,14 @@ import json
 import os
 import random
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,12 @@ class LoadResult:
     errors: dict[str, int] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     server_cpu: float | None = None
-    """CPU seconds the server process used while measuring (when this run started it)."""
+    """CPU seconds the server processes used while measuring (when this run started them)."""
+    processes: int = 1
+    """How many ``perudo serve`` processes served the load (behind a balancer when several)."""
+    service_cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds of the services beside them while measuring (``postgres``, ``redis``,
+    ``nginx``: each process with its children)."""
     client_cpu: float = 0.0
     """CPU seconds the benchmark's own clients used while measuring."""
 
@@ -85,7 +92,10 @@ class LoadResult:
         if self.actions:
             cpu = f"clients {self.client_cpu / self.actions * ms:.2f} ms"
             if self.server_cpu is not None:
-                cpu = f"server {self.server_cpu / self.actions * ms:.2f} ms, " + cpu
+                many = f" ({self.processes} processes)" if self.processes > 1 else ""
+                cpu = f"server {self.server_cpu / self.actions * ms:.2f} ms{many}, " + cpu
+            for name, seconds in sorted(self.service_cpu.items()):
+                cpu += f", {name} {seconds / self.actions * ms:.2f} ms"
             lines.append(f"  CPU per action: {cpu}")
         errors = ", ".join(f"{k} {v}" for k, v in sorted(self.errors.items())) or "none"
         lines.append(f"  errors: {errors}")
@@ -98,14 +108,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _http(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def _http(
+    base: str, path: str, body: dict[str, Any] | None = None, tls: ssl.SSLContext | None = None
+) -> dict[str, Any]:
     req = urllib.request.Request(
         base + path,
         data=None if body is None else json.dumps(body).encode(),
         method="GET" if body is None else "POST",
         headers={"content-type": "application/json"},
     )
-    with urllib.request.urlopen(req, timeout=30) as r:
+    with urllib.request.urlopen(req, timeout=30, context=tls) as r:
         data: dict[str, Any] = json.loads(r.read())
         return data
 
@@ -132,8 +144,10 @@ class _Seat:
         result: LoadResult,
         rng: random.Random,
         host: bool,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.url = f"{ws_base}/ws/tables/{table_id}"
+        self.tls = tls
         self.token = token
         self.think = think
         self.result = result
@@ -152,7 +166,7 @@ class _Seat:
     async def run(self, stop: asyncio.Event) -> None:
         import websockets
 
-        async with websockets.connect(self.url, max_size=None) as ws:
+        async with websockets.connect(self.url, max_size=None, ssl=self.tls) as ws:
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             reader = asyncio.create_task(self._read(ws))
@@ -229,6 +243,29 @@ def _cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _tree_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of ``pid`` and of each of its living children (PostgreSQL's backends,
+    nginx's workers), by process id."""
+    import psutil
+
+    out: dict[int, float] = {}
+    try:
+        root = psutil.Process(pid)
+        for proc in [root, *root.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                t = proc.cpu_times()
+                out[proc.pid] = t.user + t.system
+    except psutil.Error:
+        pass
+    return out
+
+
+def _cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU used between two :func:`_tree_cpu` readings (a child born meanwhile counts whole;
+    one that ended meanwhile is lost, which the benchmark's long-lived processes avoid)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
 async def run_load(
     url: str,
     tables: int,
@@ -236,11 +273,19 @@ async def run_load(
     think: float,
     warmup: float = 2.0,
     server_pid: int | None = None,
+    server_pids: Sequence[int] = (),
+    services: Mapping[str, int] | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> LoadResult:
-    """Create ``tables`` tables of six client bots at ``url`` and measure for ``seconds``."""
+    """Create ``tables`` tables of six client bots at ``url`` and measure for ``seconds``.
+
+    ``server_pid`` / ``server_pids``: the ``perudo serve`` processes whose CPU is measured;
+    ``services``: other processes by name (``postgres``: its postmaster), measured with their
+    children; ``tls``: the client context for an ``https`` URL (a balancer's certificate)."""
     tables = max(1, min(MAX_TABLES, tables))
     seconds = max(1.0, min(MAX_SECONDS, seconds))
-    result = LoadResult(tables, seconds, think)
+    pids = [*server_pids] + ([server_pid] if server_pid is not None else [])
+    result = LoadResult(tables, seconds, think, processes=max(1, len(pids)))
     ws_base = "ws" + url[len("http") :]
     rng = random.Random(2024)
     seats: list[_Seat] = []
@@ -256,17 +301,27 @@ async def run_load(
                 "turn_seconds": 0,
                 "private": True,
             },
+            tls,
         )
         tokens = [(made["table_id"], made["token"])]
         for k in range(1, SEATS):
-            j = _http(url, f"/api/tables/{made['table_id']}/join", {"name": f"bot {k}"})
+            j = _http(url, f"/api/tables/{made['table_id']}/join", {"name": f"bot {k}"}, tls)
             tokens.append((made["table_id"], j["token"]))
         return tokens
 
     for i in range(tables):
         for k, (table_id, token) in enumerate(await asyncio.to_thread(make_table, i)):
             seats.append(
-                _Seat(ws_base, table_id, token, think, result, random.Random(rng.random()), k == 0)
+                _Seat(
+                    ws_base,
+                    table_id,
+                    token,
+                    think,
+                    result,
+                    random.Random(rng.random()),
+                    k == 0,
+                    tls,
+                )
             )
     stop = asyncio.Event()
     tasks = [asyncio.create_task(s.run(stop)) for s in seats]
@@ -283,15 +338,22 @@ async def run_load(
     for s in seats:
         s.measuring = True
     started = time.perf_counter()
-    cpu0, server0 = time.process_time(), _cpu_seconds(server_pid)
+    cpu0 = time.process_time()
+    server0 = [_cpu_seconds(pid) for pid in pids]
+    services0 = {name: _tree_cpu(pid) for name, pid in (services or {}).items()}
     await asyncio.sleep(seconds)
     for s in seats:
         s.measuring = False
     result.seconds = time.perf_counter() - started
     result.client_cpu = time.process_time() - cpu0
-    server1 = _cpu_seconds(server_pid)
-    if server0 is not None and server1 is not None:
-        result.server_cpu = server1 - server0
+    server1 = [_cpu_seconds(pid) for pid in pids]
+    spent = [
+        b - a for a, b in zip(server0, server1, strict=True) if a is not None and b is not None
+    ]
+    if pids and len(spent) == len(pids):
+        result.server_cpu = sum(spent)
+    for name, pid in (services or {}).items():
+        result.service_cpu[name] = _cpu_between(services0[name], _tree_cpu(pid))
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return result
