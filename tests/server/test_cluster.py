@@ -29,7 +29,7 @@ from tests.server.cluster import (
 from tests.server.harness import ROOT, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
-from perudo.server.cluster.lease import Leases
+from perudo.server.cluster.lease import Leases, leave_cluster_mode
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
 
 
@@ -123,6 +123,9 @@ def test_the_database_refuses_every_write_under_a_lease_taken_over(postgres_url:
             assert await lb.renew() == {"t1": 2}
             game = await b.game(key)
             assert game is not None and game.moves == [(None, "deal 1 2"), (1, "1x4")]
+            # Back to one process on this database: no lease, no fence, writes go through.
+            await leave_cluster_mode(a.engine)
+            await a.append_actions(gid, 2, [(0, "2x4")], 5, "t1")
         finally:
             await a.close()
             await b.close()

@@ -32,14 +32,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.database_url)
-        await store.open()
         node = None
         if settings.cluster:
-            # One of several processes on PostgreSQL and Redis (perudo.server.cluster).
+            # One of several processes on PostgreSQL and Redis (perudo.server.cluster). A
+            # process paused inside a transaction must not keep a lease row locked for good.
             from .cluster import Node
 
+            idle = str(int(settings.lease_seconds * 2000))
+            store = Store(settings.database_url, {"idle_in_transaction_session_timeout": idle})
+            await store.open()
             node = Node(settings, store)
+        else:
+            store = Store(settings.database_url)
+            await store.open()
+            if store.engine is not None and store.engine.dialect.name == "postgresql":
+                from .cluster.lease import leave_cluster_mode
+
+                await leave_cluster_mode(store.engine)
         lobby = Lobby(store, settings, node)
         await lobby.open()
         app.state.store = store

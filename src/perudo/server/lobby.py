@@ -270,14 +270,20 @@ class Lobby:
                 await self.node.claim_new(table_id)
             except SQLAlchemyError as err:
                 raise TableError("store_error", f"the table could not be stored: {err}") from None
-        await self.store.create_table(
-            table_id,
-            table.name,
-            config.to_dict(),
-            private,
-            [s.row(i) for i, s in enumerate(table.seats) if s is not None],
-            table.version,
-        )
+        try:
+            await self.store.create_table(
+                table_id,
+                table.name,
+                config.to_dict(),
+                private,
+                [s.row(i) for i, s in enumerate(table.seats) if s is not None],
+                table.version,
+            )
+        except Exception:
+            if self.node is not None:
+                self.node.owned.pop(table_id, None)
+                self._spawn(self.node.leases.release([table_id]))
+            raise
         self.tables[table_id] = table
         limits.tables.add(table_id)
         self.changed(table)

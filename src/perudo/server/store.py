@@ -251,8 +251,11 @@ def _sqlite_path(url: str) -> Path | None:
 class Store:
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, server_settings: dict[str, str] | None = None) -> None:
         self.url = url
+        self.server_settings = server_settings
+        """PostgreSQL settings for every connection of the store (multi-process mode sets
+        ``idle_in_transaction_session_timeout``)."""
         self.engine: AsyncEngine | None = None
         self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[Any]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -271,7 +274,10 @@ class Store:
         sqlite = make_url(self.url).drivername.startswith("sqlite")
         # A database server may restart under the app: each connection taken from the pool is
         # tested first and replaced when the server dropped it (an SQLite file never does).
-        engine = create_async_engine(self.url, pool_pre_ping=not sqlite)
+        extra: dict[str, Any] = {}
+        if self.server_settings and make_url(self.url).get_backend_name() == "postgresql":
+            extra["connect_args"] = {"server_settings": self.server_settings}
+        engine = create_async_engine(self.url, pool_pre_ping=not sqlite, **extra)
         if engine.dialect.name == "sqlite":
 
             @event.listens_for(engine.sync_engine, "connect")

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-__all__ = ["FENCE_SQL", "LEASES_SQL", "Leases"]
+__all__ = ["FENCE_SQL", "LEASES_SQL", "Leases", "leave_cluster_mode"]
 
 NOW = "extract(epoch from clock_timestamp())"
 
@@ -75,6 +75,22 @@ written only in transactions that also update ``tables``, so they are covered to
 
 INSTALL_LOCK = 0x70657275646F + 1
 """Advisory lock held while a process installs the lease table and the trigger."""
+
+
+async def leave_cluster_mode(engine: AsyncEngine) -> None:
+    """One process on a PostgreSQL database that several used before: the fencing trigger
+    goes (this process writes without tokens) and the leases with it. Never run one process
+    and the multi-process mode on one database at the same time."""
+    async with engine.begin() as conn:
+        found = (
+            await conn.exec_driver_sql("SELECT to_regclass('table_leases') IS NOT NULL")
+        ).scalar()
+        if not found:
+            return
+        await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({INSTALL_LOCK})")
+        for table in ("game_actions", "tables", "chat_messages"):
+            await conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS perudo_fence ON {table}")
+        await conn.exec_driver_sql("DROP TABLE IF EXISTS table_leases")
 
 
 class Leases:
