@@ -77,6 +77,66 @@ def test_bots_and_counts_are_said_in_the_pages_language(
         ann.context.close()
 
 
+# Each word of a button's label on one line (Korean wraps between words, never inside one:
+# no "복/사").
+WRAPPED = """() => [...document.querySelectorAll('button')].filter((b) => {
+  if (!b.offsetParent) return false;
+  const walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const text = n.textContent.trim();
+    if (!text || /\\s/.test(text)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (tops.size > 1) return true;
+  }
+  return false;
+}).map((b) => b.textContent.trim())"""
+
+
+def test_korean_on_a_phone_agrees_and_wraps_between_words(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=3, dice=2, turn_seconds=0, player="민지")
+    ann = seated_page(browser, server, t, viewport=(390, 844), has_touch=True)
+    try:
+        ann.select_option("[data-testid=lang]", "ko")
+        ann.get_by_text("참가자", exact=True).wait_for()
+        assert ann.evaluate(WRAPPED) == []
+        fill_and_start(ann)
+        ann.wait_for_selector("[data-testid=felt] .wildpill")
+        # The particles agree with the word before them ("1은 조커", never "1은(는)").
+        assert ann.inner_text("[data-testid=felt] .wildpill").strip() == "1은 조커"
+        ann.wait_for_selector("[data-testid=your-turn]", timeout=20_000)
+        body = ann.inner_text("body")
+        assert not re.search(r"\((는|가|를|와|으)\)", body), body
+        assert ann.evaluate(WRAPPED) == []
+        shot(ann, "ko-phone-turn", full_page=False)
+        assert not ann.errors, ann.errors
+    finally:
+        ann.context.close()
+
+
+def test_the_pages_korean_particles_are_perudo_i18ns(server: ServerProcess, browser: Any) -> None:
+    """The page applies perudo.i18n.grammar's particle rule to the same templates: the same
+    answer for numbers (Sino-Korean readings, powers of ten), Hangul, Latin names, signs."""
+    from perudo.i18n.grammar import PARTICLES, korean_particle
+
+    page = new_page(browser)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_function("() => window.__perudo")
+        words = ["1", "2", "3", "5", "6", "7", "8", "10", "20", "100", "1000", "10000", "15"]
+        words += ["민지", "봇 1", "조커", "1 (조커)", "길", "Ann", "3 × 5", "쉬운 봇 12", "두도"]
+        cases = [[w, c] for w in words for c in PARTICLES]
+        got = page.evaluate(
+            "(cases) => cases.map(([w, c]) => window.__perudo.particle(w, c))", cases
+        )
+        assert got == [korean_particle(w, c) for w, c in cases]
+    finally:
+        page.context.close()
+
+
 def _ann_to_bid_after_a_loss(page: Any) -> None:
     """Play (Ann calls dudo when she may, else bids the lowest raise) until Ann is to bid in
     a round after the first, so fewer dice are in play than at the start."""

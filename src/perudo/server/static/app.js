@@ -4,7 +4,7 @@
 // actions back; it decides no rule and parses no notation.
 
 import { html, render, useState, useEffect } from "./lib.js";
-import { LANGS, MESSAGES, detectLang, lang, setLang, t } from "./i18n.js";
+import { LANGS, MESSAGES, detectLang, lang, particle, setLang, t } from "./i18n.js";
 import { Die } from "./components/dice.js";
 import { LiveRegion, Toasts } from "./components/common.js";
 import { LobbyPage } from "./views/lobby.js";
@@ -85,4 +85,4 @@ function App() {
 
 setLang(detectLang());
 render(html`<${App} />`, document.getElementById("root"));
-window.__perudo = { t, MESSAGES, LANGS };
+window.__perudo = { t, MESSAGES, LANGS, particle };

@@ -209,6 +209,17 @@ export const MESSAGES = {
     "error.unknown_type": "The page sent something the server could not read.",
     "error.bad_request": "Some of the form's values are not accepted.",
     "error.internal": "The server failed on that; try again.",
+    "error.not_host": "Only the table's host can do that.",
+    "error.not_absent": "That player is here: only an absent player can be removed.",
+    "error.bad_transfer": "That link to move a seat has expired or was already used: ask for a new one on the device that holds the seat.",
+    "error.table_closed": "This table has closed: nobody was here for a long time.",
+    "error.name_taken": "Someone at this table already has that name: pick another.",
+    "error.client_limit": "You have made too many tables for now: wait a little, or play at one of yours.",
+    "error.too_many_connections": "Too many open pages from here: close a few tabs.",
+    "error.flooding": "Too many messages: the connection was closed; it will come back by itself.",
+    "error.idle": "The connection was idle too long; reconnecting.",
+    "error.unavailable": "The server cannot reach its games right now; try again in a moment.",
+    "error.moved": "The table is moving to another server; try again in a moment.",
     "seat.host": "host",
     "table.make_host": "Make host",
     "table.waiting_host": "Waiting for {name} (the host) to start the game…",
@@ -315,7 +326,7 @@ export const MESSAGES = {
     "game.dealing": "주사위를 굴리는 중…",
     "game.choose_palifico": "주사위가 하나 남았습니다: 라운드를 고르세요",
     "game.raise": "올리기",
-    "game.hint": "비드 {bid}가 맞을 확률: {holds} · 정확히 맞을 확률: {exact}",
+    "game.hint": "비드 {bid:이/가} 맞을 확률: {holds} · 정확히 맞을 확률: {exact}",
     "game.timer": "{n}초 남음",
     "game.away_banner": "봇이 대신 두고 있습니다.",
     "game.back": "돌아왔어요",
@@ -377,7 +388,7 @@ export const MESSAGES = {
     "seat.count_hidden": "주사위 개수 비공개",
     "seat.dice_left": "주사위 {n}개",
     "game.table": "테이블",
-    "game.wild": "{face}은(는) 조커",
+    "game.wild": "{face:은/는} 조커",
     "game.step_down": "하나 적게",
     "game.step_up": "하나 더",
     "game.no_raise": "이 개수로는 {face} 비드 불가",
@@ -390,7 +401,7 @@ export const MESSAGES = {
     "guide.title": "첫 게임 안내",
     "guide.hidden": "모두 몰래 주사위를 던집니다. 내 주사위만 보입니다.",
     "guide.bid": "내 차례에는 비드를 올리거나(개수를 늘리거나, 같은 개수로 더 높은 숫자), 거짓이라고 생각하면 {dudo}를 외칩니다.",
-    "guide.wild": "{face}은(는) 조커입니다: 어떤 숫자로도 셉니다.",
+    "guide.wild": "{face:은/는} 조커입니다: 어떤 숫자로도 셉니다.",
     "guide.no_wild": "이번 라운드에는 조커가 없습니다.",
     "guide.dudo": "{dudo}를 외치면 모든 주사위를 공개합니다. 틀린 사람이 주사위를 하나 잃습니다.",
     "guide.win": "마지막까지 주사위가 남은 사람이 이깁니다.",
@@ -430,6 +441,17 @@ export const MESSAGES = {
     "error.unknown_type": "페이지가 보낸 내용을 서버가 읽지 못했습니다.",
     "error.bad_request": "양식의 일부 값을 받아들일 수 없습니다.",
     "error.internal": "서버에 문제가 생겼습니다. 다시 해 보세요.",
+    "error.not_host": "방장만 할 수 있습니다.",
+    "error.not_absent": "그 사람은 접속해 있습니다. 자리를 비운 사람만 내보낼 수 있습니다.",
+    "error.bad_transfer": "자리 옮기기 링크가 만료되었거나 이미 쓰였습니다. 자리가 있는 기기에서 새 링크를 받으세요.",
+    "error.table_closed": "이 테이블은 닫혔습니다. 오랫동안 아무도 없었습니다.",
+    "error.name_taken": "이 테이블에 같은 이름이 있습니다. 다른 이름을 고르세요.",
+    "error.client_limit": "지금은 테이블을 너무 많이 만들었습니다. 조금 기다리거나 내 테이블에서 하세요.",
+    "error.too_many_connections": "여기서 열린 페이지가 너무 많습니다. 탭을 몇 개 닫으세요.",
+    "error.flooding": "메시지가 너무 많아 연결이 끊겼습니다. 곧 다시 연결됩니다.",
+    "error.idle": "연결이 너무 오래 쉬었습니다. 다시 연결하는 중입니다.",
+    "error.unavailable": "지금은 서버가 게임을 불러올 수 없습니다. 잠시 후 다시 해 보세요.",
+    "error.moved": "테이블이 다른 서버로 옮겨지는 중입니다. 잠시 후 다시 해 보세요.",
     "seat.host": "방장",
     "table.make_host": "방장 넘기기",
     "table.waiting_host": "방장 {name} 님이 게임을 시작하기를 기다리는 중…",
@@ -651,6 +673,17 @@ export const MESSAGES = {
     "error.unknown_type": "La pagina ha inviato qualcosa che il server non sa leggere.",
     "error.bad_request": "Alcuni valori del modulo non sono accettati.",
     "error.internal": "Il server ha avuto un problema; riprova.",
+    "error.not_host": "Solo il padrone di casa può farlo.",
+    "error.not_absent": "Quel giocatore è qui: si può togliere solo chi è assente.",
+    "error.bad_transfer": "Il link per spostare il posto è scaduto o già usato: chiedine uno nuovo dal dispositivo che ha il posto.",
+    "error.table_closed": "Questo tavolo è chiuso: non c'era nessuno da molto tempo.",
+    "error.name_taken": "Qualcuno al tavolo ha già questo nome: scegline un altro.",
+    "error.client_limit": "Hai creato troppi tavoli per ora: aspetta un po', o gioca a uno dei tuoi.",
+    "error.too_many_connections": "Troppe pagine aperte da qui: chiudi qualche scheda.",
+    "error.flooding": "Troppi messaggi: la connessione è stata chiusa; tornerà da sola.",
+    "error.idle": "La connessione è rimasta inattiva troppo a lungo; riconnessione.",
+    "error.unavailable": "Il server ora non raggiunge le partite; riprova tra un momento.",
+    "error.moved": "Il tavolo si sta spostando su un altro server; riprova tra un momento.",
     "seat.host": "padrone di casa",
     "table.make_host": "Rendi padrone di casa",
     "table.waiting_host": "Si aspetta che {name} (padrone di casa) inizi la partita…",
@@ -699,9 +732,47 @@ export function lang() {
   return current;
 }
 
+// The two forms of perudo.i18n.grammar, applied to the same templates: a Korean particle that
+// agrees with how the value ends when read ("{face:은/는}": "1은", "5는"; a number by its
+// Sino-Korean reading), and singular/plural ("{n:dado/dadi}": "1 dado", "2 dadi").
+const PARTICLES = { 이: "가", 은: "는", 을: "를", 과: "와", 으로: "로" };
+const DIGIT_FINAL = { 0: "ㅇ", 1: "ㄹ", 2: "", 3: "ㅁ", 4: "", 5: "", 6: "ㄱ", 7: "ㄹ", 8: "ㄹ", 9: "" };
+const POWER_FINAL = { 1: "ㅂ", 2: "ㄱ", 3: "ㄴ", 4: "ㄴ" };
+
+function finalSound(value) {
+  const text = String(value).replace(/[ .)!”"']+$/, "");
+  if (!text) return null;
+  const last = text[text.length - 1];
+  if (/[0-9]/.test(last)) {
+    const digits = text.match(/[0-9]+$/)[0];
+    const stripped = digits.replace(/0+$/, "");
+    const zeros = digits.length - stripped.length;
+    if (zeros && stripped) return POWER_FINAL[zeros % 4 || 4] ?? "ㄴ";
+    return DIGIT_FINAL[last];
+  }
+  const code = last.codePointAt(0);
+  if (code >= 0xac00 && code <= 0xd7a3) {
+    const jong = (code - 0xac00) % 28;
+    return jong === 0 ? "" : jong === 8 ? "ㄹ" : "ㅁ";
+  }
+  return null;
+}
+
+export function particle(value, consonantForm) {
+  const vowelForm = PARTICLES[consonantForm];
+  const final = finalSound(value);
+  if (final === null) return consonantForm === "으로" ? "(으)로" : `${consonantForm}(${vowelForm})`;
+  if (consonantForm === "으로") return final === "" || final === "ㄹ" ? "로" : "으로";
+  return final ? consonantForm : vowelForm;
+}
+
+function form(value, first, second) {
+  if (PARTICLES[first] === second) return `${value}${particle(value, first)}`;
+  return `${value} ${Math.abs(Number(value)) === 1 ? first : second}`;
+}
+
 // t("act.bid", {name: "Ann", bid: "3 × 5"}): the game words {dudo} {calza} {palifico} {aces}
-// are filled in from the same language. A field may carry a plural form, as in perudo.i18n's
-// grammar: "{n:spettatore/spettatori}" is "1 spettatore", "2 spettatori".
+// are filled in from the same language; a field may carry one of the forms above.
 export function t(key, params = {}) {
   const table = MESSAGES[current] || MESSAGES.en;
   let text = table[key] ?? MESSAGES.en[key] ?? key;
@@ -713,8 +784,6 @@ export function t(key, params = {}) {
   };
   return text.replace(/\{(\w+)(?::([^/{}]+)\/([^{}]+))?\}/g, (m, name, one, many) => {
     if (!(name in params)) return name in words ? words[name] : m;
-    const value = params[name];
-    if (one === undefined) return String(value);
-    return `${value} ${Math.abs(Number(value)) === 1 ? one : many}`;
+    return one === undefined ? String(params[name]) : form(params[name], one, many);
   });
 }

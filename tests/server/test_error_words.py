@@ -1,0 +1,66 @@
+"""Every error code the server can send a page has words on the page, in each language: the
+codes are read from the server's source (each ``TableError``, ``ProtocolError``, socket
+refusal and ``ErrorMessage`` with a literal code), the words from ``static/i18n.js``. A code
+without words would reach the player as the page's general "refused" line."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+from tests.server.harness import ROOT
+
+SERVER = ROOT / "src" / "perudo" / "server"
+I18N = SERVER / "static" / "i18n.js"
+CALLS = {
+    "TableError": 0,
+    "ProtocolError": 1,
+    "_refuse": 1,
+    "_reply_error": 2,
+    "error": 0,
+    "_error": 1,
+}
+CODE = re.compile(r"^[a-z][a-z_]+$")
+
+
+def _codes() -> set[str]:
+    codes: set[str] = set()
+    for path in SERVER.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = (
+                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            )
+            args: list[ast.expr] = []
+            if name in CALLS and len(node.args) > CALLS[name]:
+                args.append(node.args[CALLS[name]])
+            if name in ("ErrorMessage", *CALLS):
+                args += [k.value for k in node.keywords if k.arg == "code"]
+            for a in args:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and CODE.match(a.value):
+                    codes.add(a.value)
+    return codes
+
+
+def _page_keys() -> dict[str, set[str]]:
+    text = I18N.read_text()
+    blocks = re.split(r"^  (en|ko|it): \{$", text, flags=re.M)
+    return {
+        blocks[i]: set(re.findall(r'^    "(error\.[a-z_]+)":', blocks[i + 1], flags=re.M))
+        for i in range(1, len(blocks), 2)
+    }
+
+
+def test_the_server_sends_the_codes_this_test_reads() -> None:
+    codes = _codes()
+    assert {"not_host", "stale", "table_full", "bad_json", "flooding"} <= codes, codes
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "it"])
+def test_every_error_code_has_words_on_the_page(lang: str) -> None:
+    keys = _page_keys()[lang]
+    missing = sorted(c for c in _codes() if f"error.{c}" not in keys)
+    assert not missing, f"no page words ({lang}) for {missing}"
