@@ -1,7 +1,8 @@
 """Noticing the table on a phone (real Chromium at 390×844, touch): the sound and the
 vibration of "your turn" happen only when the player turned them on (the page's audio and
 ``navigator.vibrate`` are stubbed to count their calls); a name cut short on screen shows
-whole on a tap; the waiting room shows the invite link's QR code for a friend in the room."""
+whole on a tap; the waiting room shows the invite link's QR code for a friend in the room,
+while a friend who opened the link sees the form to sit down first."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import fill_and_start, require_chromium, seated_page, serve, shot
+from tests.browser.support import (
+    Watcher,
+    fill_and_start,
+    new_page,
+    require_chromium,
+    seated_page,
+    serve,
+    shot,
+    start_with_bots,
+)
 from tests.server.harness import ServerProcess
 
 sync_api = require_chromium()
@@ -50,12 +60,21 @@ def _notices(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("() => window.__notice"))
 
 
-def _play_until_my_turn_again(page: Any) -> None:
-    """Ann plays her turn (dudo if she may, else the lowest raise); then it is hers again."""
+def _play_until_my_turn_again(page: Any, watcher: Watcher) -> None:
+    """Ann (seat 0) plays her turn (dudo if she may, else the lowest raise); then the server
+    says it is hers again (or the game is over), and so does the page."""
+    mine = lambda: sum(1 for _, e in watcher.events if e["type"] == "action" and e["seat"] == 0)  # noqa: E731
+    before = mine()
     dudo = page.locator("[data-testid=actions] [data-action=dudo]")
     (dudo if dudo.count() else page.locator("[data-testid=bids] [data-action]").first).click()
-    page.wait_for_function("() => !document.querySelector('[data-testid=your-turn]')")
+
+    def again() -> bool:
+        v = watcher.view
+        return mine() > before and v is not None and (v["to_act"] == 0 or v["winner"] is not None)
+
+    watcher.wait(again, "Ann's move, then her turn again")
     page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]", timeout=20_000)
+    page.wait_for_timeout(200)  # the turn's effects (sound, vibration) run after the frame
 
 
 def test_sound_and_vibration_on_your_turn_only_when_turned_on(
@@ -65,18 +84,18 @@ def test_sound_and_vibration_on_your_turn_only_when_turned_on(
     ann = seated_page(
         browser, server, t, lambda ctx: ctx.add_init_script(STUBS), viewport=PHONE, has_touch=True
     )
+    watcher = start_with_bots(ann, server, t)
     try:
-        fill_and_start(ann)
         ann.wait_for_selector("[data-testid=your-turn]", timeout=20_000)
-        _play_until_my_turn_again(ann)
+        _play_until_my_turn_again(ann, watcher)
         # Off by default: Ann's turns came and went in silence.
         assert _notices(ann) == {"tones": 0, "vibrations": []}
         ann.locator("[data-testid=pref-sound]").check()
-        _play_until_my_turn_again(ann)
+        _play_until_my_turn_again(ann, watcher)
         got = _notices(ann)
         assert got["tones"] >= 1 and got["vibrations"] == []  # sound only
         ann.locator("[data-testid=pref-vibrate]").check()
-        _play_until_my_turn_again(ann)
+        _play_until_my_turn_again(ann, watcher)
         got = _notices(ann)
         assert got["tones"] >= 2 and got["vibrations"] and got["vibrations"][0] == [120, 60, 120]
         # Both are remembered in this browser, and turned off again they stay quiet.
@@ -85,10 +104,11 @@ def test_sound_and_vibration_on_your_turn_only_when_turned_on(
         ann.locator("[data-testid=pref-sound]").uncheck()
         ann.locator("[data-testid=pref-vibrate]").uncheck()
         before = _notices(ann)
-        _play_until_my_turn_again(ann)
+        _play_until_my_turn_again(ann, watcher)
         assert _notices(ann) == before
         assert not ann.errors, ann.errors
     finally:
+        watcher.close()
         ann.context.close()
 
 
@@ -108,6 +128,19 @@ def test_a_name_cut_short_shows_whole_on_a_tap_and_the_waiting_room_shows_the_in
         svg = ann.request.get(server.url + f"/api/tables/{t['table_id']}/invite.svg")
         assert svg.ok and svg.headers["content-type"].startswith("image/svg+xml")
         shot(ann, "phone-waiting-room-qr", full_page=False)
+        # A friend who opened the link has no use for it: the form to sit down comes first,
+        # in the first screen, with no QR code and no "on your turn" switches (no turn yet).
+        friend = new_page(browser, viewport=PHONE, has_touch=True)
+        try:
+            friend.goto(server.url + t["invite"])
+            join = friend.locator("[data-testid=join-name]")
+            join.wait_for()
+            box = join.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE[1], box
+            assert friend.locator("[data-testid=invite-qr], [data-testid=pref-sound]").count() == 0
+            shot(friend, "phone-friend-opens-invite", full_page=False)
+        finally:
+            friend.context.close()
         fill_and_start(ann)
         # On the felt the long name is cut short; a tap shows it whole, a second cuts it again.
         name = ann.locator("[data-testid=felt] .seat.me .nm")

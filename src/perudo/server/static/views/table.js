@@ -18,7 +18,7 @@ import { OptionsSummary, TableOptions } from "../components/options.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
 
-function TableHead({ tb }) {
+function TableHead({ tb, seated }) {
   const r = tb.rules;
   const link = tb.invite_url || `${location.origin}${tb.invite}`;
   const copy = (e) => {
@@ -41,13 +41,13 @@ function TableHead({ tb }) {
       ${tb.turn_seconds ? html`<span class="pill"><${Icon} name="clock" />${t("opt.seconds", { n: tb.turn_seconds })}</span>` : null}
       ${tb.spectators ? html`<span class="pill"><${Icon} name="eye" />${t("seat.spectators", { n: tb.spectators })}</span>` : null}
     </div>
-    <details class="invite" open=${tb.status === "open"}>
+    <details class="invite" open=${tb.status === "open" && seated}>
       <summary>${t("table.invite")}</summary>
       <div class="row">
         <input value=${link} readonly data-testid="invite-link" aria-label=${t("table.invite")} onClick=${(e) => e.currentTarget.select()} />
         <button class="btn small" data-testid="copy-invite" onClick=${copy}>${t("table.copy")}</button>
       </div>
-      ${tb.status === "open" ? html`<figure class="inviteqr">
+      ${tb.status === "open" && seated ? html`<figure class="inviteqr">
           <img src=${`/api/tables/${encodeURIComponent(tb.id)}/invite.svg`} data-testid="invite-qr" width="148" height="148" alt=${t("table.invite_qr")} />
           <figcaption class="muted">${t("table.invite_scan")}</figcaption>
         </figure>` : null}
@@ -283,7 +283,9 @@ export function TablePage({ id }) {
   useEffect(() => {
     document.title = myTurn ? `● ${t("game.your_turn")} · ${st.table ? st.table.name : ""}` : st.table ? `${st.table.name} · ${t("app.title")}` : t("app.title");
     if (myTurn) notifyTurn();
-  }, [myTurn, st.view && st.view.round, st.table && st.table.name]);
+    // Each new turn notifies, even one that comes back before the page drew another's turn
+    // (a new round, or the moves made since: the round's action count).
+  }, [myTurn, st.view && st.view.round, st.view && st.view.actions.length, st.table && st.table.name]);
 
   const send = (msg) => sock.current && sock.current.send(msg);
   const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
@@ -313,7 +315,7 @@ export function TablePage({ id }) {
   const tb = st.table;
   const playing = st.view && tb.status !== "open";
   return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
-    <${TableHead} tb=${tb} />
+    <${TableHead} tb=${tb} seated=${st.seat !== null} />
     <div class="tablegrid">
       <div class="main">
         ${playing ? html`
@@ -329,7 +331,7 @@ export function TablePage({ id }) {
         ${playing ? html`<section class="card" data-box="log" aria-labelledby="round-title"><h2 id="round-title">${t("game.this_round")}</h2>
           <${RoundLog} view=${st.view} table=${tb} /><${History} past=${st.past} table=${tb} /></section>` : null}
         <${SeatCard} st=${st} send=${send} onLeave=${leave} />
-        <${Prefs} />
+        ${st.seat !== null ? html`<${Prefs} />` : null}
         <${Chat} lines=${st.chat} onSend=${(text) => send({ type: "chat", text })} />
       </aside>
     </div>
