@@ -162,12 +162,12 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
             await ann.until(ann.my_turn)
         assert ann.my_turn() and ann.view is not None
         owner, token = await procs.owner(tid)
-        assert procs.index_of(owner) == 0 and token == 1
+        assert procs.index_of(owner) == 0
 
         assert a.proc is not None
         a.proc.send_signal(signal.SIGSTOP)
         new, new_token, _ = await procs.wait_owner(tid, not_=owner)
-        assert procs.index_of(new) == 1 and new_token == 2
+        assert procs.index_of(new) == 1 and new_token > token
         # Bo's socket was linked to A: B closes it (the table moved) and Bo comes back.
         await bo.until(lambda: not bo.alive, 10)
         await bo.resume()
@@ -230,7 +230,7 @@ def test_failover_after_kill_9_and_a_rolling_restart_lose_nothing(
             new, new_token, _ = await procs.wait_owner(tid, not_=owner)
             took = time.monotonic() - killed_at
             assert took < 5.0, f"the table was taken over after {took:.1f} s"
-            assert new_token == token + 1
+            assert new_token > token
             before = ann.version
             await play_on([ann], keep_going, lambda: ann.version > before + 6)
 

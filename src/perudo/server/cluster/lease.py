@@ -60,15 +60,23 @@ BEGIN
 END
 $$
 """,
-    "DROP TRIGGER IF EXISTS perudo_fence ON game_actions",
-    "CREATE TRIGGER perudo_fence BEFORE INSERT ON game_actions "
-    "FOR EACH ROW EXECUTE FUNCTION perudo_fence()",
-    "DROP TRIGGER IF EXISTS perudo_fence ON tables",
-    "CREATE TRIGGER perudo_fence BEFORE UPDATE ON tables "
-    "FOR EACH ROW EXECUTE FUNCTION perudo_fence()",
-    "DROP TRIGGER IF EXISTS perudo_fence ON chat_messages",
-    "CREATE TRIGGER perudo_fence BEFORE INSERT ON chat_messages "
-    "FOR EACH ROW EXECUTE FUNCTION perudo_fence()",
+    *(
+        # Made once (a trigger made again would lock its table against every writer).
+        f"""
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger
+                   WHERE tgname = 'perudo_fence' AND tgrelid = '{table}'::regclass) THEN
+        CREATE TRIGGER perudo_fence BEFORE {event} ON {table}
+            FOR EACH ROW EXECUTE FUNCTION perudo_fence();
+    END IF;
+END $$
+"""
+        for table, event in (
+            ("game_actions", "INSERT"),
+            ("tables", "UPDATE"),
+            ("chat_messages", "INSERT"),
+        )
+    ),
 ]
 """The fencing trigger on every table a table's owner writes to (``seats`` and ``games`` are
 written only in transactions that also update ``tables``, so they are covered too)."""
