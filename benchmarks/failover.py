@@ -69,11 +69,12 @@ async def run(kills: int, tables: int, processes: int, lease: float) -> None:
         PERUDO_DROP_GRACE="0.2",
         PERUDO_TURN_SECONDS="0",
         PERUDO_LOG_LEVEL="warning",
-    ).start()
+    )
     dsn = plain_dsn(pg.url)
     takeovers: list[float] = []
     resumes: list[float] = []
     try:
+        procs.start()
         ids: list[str] = []
         for i in range(tables):
             srv = procs.servers[i % processes]

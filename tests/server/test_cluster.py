@@ -40,9 +40,9 @@ def cluster(
     made: list[Processes] = []
 
     def make(count: int = 2, **env: str) -> Processes:
-        procs = Processes(tmp_path, postgres_url, redis_url, count, **env).start()
-        made.append(procs)
-        return procs
+        procs = Processes(tmp_path, postgres_url, redis_url, count, **env)
+        made.append(procs)  # stopped after the test even if one fails to start
+        return procs.start()
 
     yield make
     for procs in made:
