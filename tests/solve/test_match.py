@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from perudo import PERUDO
 from perudo.cli.main import app
 from perudo.solve import MatchSolution, Position, solve_match
+from perudo.solve.match import match_dice_limit, match_positions
 from perudo.solve.reference import reference_value
 
 PERUDO3 = dataclasses.replace(PERUDO, faces=3, dice_per_player=2)
@@ -67,6 +68,32 @@ def test_cli_solve_match_prints_every_position(tmp_path):
     assert result.exit_code == 0, result.output
     assert "1v1 choose" in result.output
     assert (out / "match.json").is_file()
+
+
+def test_match_positions_refuse_more_dice_than_a_solvable_round():
+    # Six dice of six faces make 36 bids, over the solver's 30 (MAX_BIDS).
+    assert match_dice_limit(PERUDO) == 5
+    assert match_dice_limit(PERUDO3) == 10  # three faces: 30 bids at ten dice
+    assert match_positions(PERUDO, 5)
+    for bad in (99, 6, 1, 0):
+        with pytest.raises(ValueError, match=r"the match solver takes 2 \(one die each\) to 5"):
+            match_positions(PERUDO, bad)
+
+
+def test_cli_solve_match_refuses_max_dice_past_the_limit(monkeypatch):
+    # Before the refusal, --max-dice 99 started solving every smaller position (hours of
+    # work before the first round too large failed): here the solver may not even start.
+    def no_solving(*args, **kwargs):
+        raise AssertionError("the match solver started")
+
+    monkeypatch.setattr("perudo.solve.match.solve_match", no_solving)
+    result = CliRunner().invoke(
+        app, ["solve", "--match", "--rules", "perudo", "--max-dice", "99", "--quiet"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "--max-dice" in result.output
+    assert "99 dice in play" in result.output and "to 5" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_cli_solve_round(tmp_path):

@@ -214,7 +214,7 @@ def _solve_match_cli(
     try:
         positions = match_positions(rules, max_dice)
     except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="--rules") from None
+        raise typer.BadParameter(str(err), param_hint="--max-dice") from None
     with solve_progress(target, enabled=not quiet) as bar:
         bar.start_match(len(positions))
 

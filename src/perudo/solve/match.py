@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from perudo.core import Bid, ChoosePalifico, Dudo, GameState, Phase, RuleSet, apply, start_round
+from perudo.core.bidding import bid_table
 
-from .game import RoundGame
+from .game import MAX_BIDS, RoundGame
 from .solution import Solution
 from .solver import solve_round
 
@@ -34,6 +35,7 @@ __all__ = [
     "MATCH_FORMAT",
     "MatchSolution",
     "Position",
+    "match_dice_limit",
     "position_after",
     "solve_match",
 ]
@@ -207,8 +209,41 @@ def _file_name(pos: Position) -> str:
     return f"round-{pos.dice[0]}v{pos.dice[1]}-{pos.kind}-{used}.npz"
 
 
+def _bids(rules: RuleSet, total: int) -> int:
+    """Bids of a round with ``total`` dice in play: the larger of its normal and palifico
+    tables (the solver's arrays grow with it, :data:`~perudo.solve.game.MAX_BIDS`)."""
+    return max(len(bid_table(rules, total, palifico).bids) for palifico in (False, True))
+
+
+def match_dice_limit(rules: RuleSet) -> int:
+    """The most dice in play a match position may hold for the solver: every round of that
+    many dice has at most :data:`~perudo.solve.game.MAX_BIDS` bids (5 for ``perudo``'s six
+    faces; at least 2, one die each, if the rules can be solved at all).
+
+    >>> from perudo.core import PERUDO
+    >>> match_dice_limit(PERUDO)
+    5
+    """
+    total = 2
+    while _bids(rules, total + 1) <= MAX_BIDS:
+        total += 1
+    return total
+
+
 def match_positions(rules: RuleSet, max_total: int) -> list[Position]:
-    """Every valid position with at most ``max_total`` dice, smallest first."""
+    """Every valid position with at most ``max_total`` dice, smallest first.
+
+    :raises ValueError: when ``max_total`` is below 2 (one die each) or above
+        :func:`match_dice_limit` (its rounds have more bids than the solver handles: it
+        would solve every smaller position first, for hours, and then fail).
+    """
+    limit = match_dice_limit(rules)
+    if not 2 <= max_total <= limit:
+        raise ValueError(
+            f"{max_total} dice in play: the match solver takes 2 (one die each) to {limit} "
+            f"with these rules; {limit + 1} dice make rounds of {_bids(rules, limit + 1)} bids, "
+            f"more than the {MAX_BIDS} it handles"
+        )
     out = []
     top = min(rules.dice_per_player, max_total - 1)
     for d0 in range(1, top + 1):
