@@ -7,14 +7,19 @@ tests never assert wall-clock times.
 
 pytest runs with ``--import-mode=importlib``, which puts nothing on ``sys.path``; the
 repository root goes there so that test modules can share ``tests.strategies``.
+
+``ray_address``: one real Ray cluster for the session, for the tests of the ``ray`` backend;
+``ray_connected``: this process connected to it.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _ROOT = str(Path(__file__).resolve().parent.parent)
@@ -30,5 +35,45 @@ settings.register_profile("dev", max_examples=15, **_COMMON)
 settings.register_profile("ci", max_examples=30, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=300, **_COMMON)
 
+# Ray reads its settings once, when first imported: the session's token goes into this
+# process's environment before any test module imports Ray (tests.ray_cluster).
+from tests.ray_cluster import RAY_SETTINGS  # noqa: E402
+
+os.environ.update(RAY_SETTINGS)
+
 _default = "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
+
+
+@pytest.fixture(scope="session")
+def ray_address() -> Iterator[str]:
+    """The address of one real Ray cluster for the whole session (``ray start --head`` on
+    loopback, 2 CPUs; :mod:`tests.ray_cluster`), stopped after the last test using it.
+    Skipped where Ray is not installed."""
+    pytest.importorskip("ray")
+    from tests.ray_cluster import ray_cluster
+
+    with ray_cluster() as address:
+        yield address
+
+
+@pytest.fixture(scope="session")
+def ray_connected(ray_address: str) -> Iterator[str]:
+    """This test process connected to the session's cluster (``ray.init(address)``) for the
+    tests that call the backend in-process: the backend uses an open connection as it is, so
+    the cluster's workers start once, not once per test. Yields the address."""
+    import ray
+    from tests.ray_cluster import RAY_SETTINGS
+
+    saved = {key: os.environ.get(key) for key in RAY_SETTINGS}
+    os.environ.update(RAY_SETTINGS)
+    try:
+        ray.init(address=ray_address, logging_level="WARNING")
+        yield ray_address
+        ray.shutdown()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

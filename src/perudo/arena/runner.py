@@ -6,13 +6,14 @@ over a multiple of ``players`` games every bot sits in every seat equally often.
 
 Seeds: game ``g`` draws its dice and its bots' seeds from a generator seeded with
 ``(seed, g)`` alone, and the figures are computed in game order after all games are in, so
-the same seed gives the same results whatever the number of processes (``jobs``).
+the same seed gives the same results whatever the number of processes (``jobs``) and
+wherever they run: on this machine (the ``process`` backend) or on a Ray cluster (``ray``,
+:mod:`perudo.sim.workers`). Games go to the workers in chunks of consecutive indices
+(:func:`perudo.sim.workers.chunk_size`), the same way on either backend.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any, Final
 from perudo.core import RuleSet, preset_name
 from perudo.registry import make_bot
 from perudo.sim.match import play_game
+from perudo.sim.workers import chunk_size, open_workers
 
 from .stats import BotFigures, GameOutcome, tally
 
@@ -52,8 +54,14 @@ def play_arena_game(rules: RuleSet, lineup: Sequence[str], seed: int, index: int
     n = len(lineup)
     seats = tuple(lineup[(s + index) % n] for s in range(n))
     rng = game_rng(seed, index)
-    bots = [make_bot(name, rng.getrandbits(62)) for name in seats]
-    result = play_game(rules, bots, rng)
+    try:
+        bots = [make_bot(name, rng.getrandbits(62)) for name in seats]
+        result = play_game(rules, bots, rng)
+    except Exception as err:
+        # Which game to replay (it depends on the seed and index alone), on every backend:
+        # the note travels with the exception from a worker process or a Ray worker.
+        err.add_note(f"in arena game {index} of seed {seed} (seats: {', '.join(seats)})")
+        raise
     return GameOutcome(index, seats, result.places, result.rounds)
 
 
@@ -107,14 +115,20 @@ def run_arena(
     *,
     seed: int = 0,
     jobs: int | None = None,
+    backend: str = "process",
+    ray_address: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> ArenaResult:
     """Play ``games`` games and compute the figures (see the module docstring).
 
-    ``jobs``: worker processes (default: every core; 1 plays in this process). ``progress``
-    is called with the number of games just finished.
+    ``jobs``: worker processes (default: every core; 1 plays in this process), or with
+    ``backend="ray"`` tasks at once on the cluster (default: every CPU of the cluster).
+    ``ray_address``: the Ray cluster (default: ``RAY_ADDRESS``, else a Ray started here for
+    the run). ``progress`` is called with the number of games just finished.
 
-    :raises ValueError: on an unknown bot, a bad player count or a non-positive game count.
+    :raises ValueError: on an unknown bot or backend, a bad player count or a non-positive
+        game count, before any game is played; and whatever a bot raised in a game, as the
+        bot raised it, whichever the backend.
     """
     if games < 1:
         raise ValueError(f"--games must be at least 1, not {games}")
@@ -125,23 +139,20 @@ def run_arena(
     for name in bots:
         make_bot(name, 0)  # an unknown name fails here, with the known names listed
     lineup = lineup_for(list(bots), players)
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise ValueError(f"--jobs must be at least 1, not {jobs}")
     outcomes: list[GameOutcome] = []
-    if jobs == 1 or games == 1:
+    if backend == "process" and ray_address is None and (jobs == 1 or games == 1):
         for i in range(games):
             outcomes.append(play_arena_game(rules, lineup, seed, i))
             if progress is not None:
                 progress(1)
     else:
-        size = max(1, min(20, games // (jobs * 8)))
-        chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-        tasks = [(rules.to_dict(), lineup, seed, c) for c in chunks]
-        # spawn: no inherited threads or locks (a progress bar's thread) in the workers.
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs) as pool:
-            for done in pool.imap_unordered(_play_chunk, tasks):
+        with open_workers(backend, jobs=jobs, address=ray_address) as workers:
+            size = chunk_size(games, workers.size)
+            chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+            tasks = [(rules.to_dict(), lineup, seed, c) for c in chunks]
+            for _, done in workers.run(_play_chunk, tasks):
                 outcomes.extend(done)
                 if progress is not None:
                     progress(len(done))

@@ -36,7 +36,25 @@ def arena(
     ] = "strong,prob",
     games: Annotated[int, typer.Option(help="Games to play.")] = 200,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
-    jobs: Annotated[int, typer.Option(help="Worker processes (0: every core).")] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option(help="Worker processes (0: every core; with --backend ray, every CPU)."),
+    ] = 0,
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="Where the games run: process (this machine) or ray (a Ray cluster); the "
+            "results are the same."
+        ),
+    ] = "process",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            envvar="RAY_ADDRESS",
+            help="With --backend ray: the cluster's address (HEAD:6379, as `ray start --head` "
+            "prints it); default: start Ray on this machine for the run.",
+        ),
+    ] = None,
     dice: Annotated[int, typer.Option(help="Dice per player (0: the rule set's).")] = 0,
     out: Annotated[Path | None, typer.Option(help="Write the figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Draw the figures to this PNG.")] = None,
@@ -54,6 +72,7 @@ def arena(
     from perudo.arena.report import figures_table, write_json
     from perudo.arena.report import plot as draw
     from perudo.core import find_ruleset
+    from perudo.sim.workers import BACKENDS
 
     from .paths import check_output
 
@@ -75,7 +94,18 @@ def arena(
             "drawing needs matplotlib: pip install 'perudo[research]'", param_hint="--plot"
         )
     names = _split(bots)
-    workers = jobs or (os.cpu_count() or 1)
+    if backend not in BACKENDS:
+        raise typer.BadParameter(
+            f"{backend!r}: choose {' or '.join(BACKENDS)}", param_hint="--backend"
+        )
+    if backend == "ray":  # the cluster's CPUs are known once connected
+        workers = jobs or None
+        where_to = f"the Ray cluster at {ray_address}" if ray_address else "Ray on this machine"
+        if jobs:
+            where_to += f", {jobs} games at a time"
+    else:
+        workers = jobs or (os.cpu_count() or 1)
+        where_to = f"{workers} process{'es' if workers != 1 else ''}"
     start = time.perf_counter()
     with Progress(
         "[progress.description]{task.description}",
@@ -85,9 +115,7 @@ def arena(
         console=console,
         transient=True,
     ) as progress:
-        task = progress.add_task(
-            f"{games} games on {workers} process{'es' if workers != 1 else ''}", total=games
-        )
+        task = progress.add_task(f"{games} games on {where_to}", total=games)
         try:
             result = run_arena(
                 ruleset,
@@ -96,15 +124,21 @@ def arena(
                 games,
                 seed=seed,
                 jobs=workers,
+                backend=backend,
+                ray_address=ray_address if backend == "ray" else None,
                 progress=lambda k: progress.advance(task, k),
             )
+        except ImportError as err:
+            raise typer.BadParameter(str(err), param_hint="--backend") from None
+        except ConnectionError as err:
+            raise typer.BadParameter(str(err), param_hint="--ray-address") from None
         except ValueError as err:
             raise typer.BadParameter(str(err)) from None
     elapsed = time.perf_counter() - start
     console.print(figures_table(result))
     console.print(
         f"lineup: {', '.join(result.lineup)} (turned one seat each game); "
-        f"{elapsed:.1f} s on {workers} process{'es' if workers != 1 else ''}"
+        f"{elapsed:.1f} s on {where_to}"
     )
     try:  # checked before the games; a disk that fills up meanwhile is still told plainly
         if out is not None:

@@ -1,0 +1,162 @@
+"""A real Ray cluster for the tests, started the way a user starts one: ``ray start --head``.
+
+One head node on loopback, 2 CPUs, a 100 MB object store, no dashboard, every port chosen
+free, its files in a short temporary directory (Ray's sockets live there and a Unix socket
+path may not exceed 107 bytes). ``ray start`` runs in a session of its own, and every daemon
+it leaves behind (GCS, raylet, their agents, the workers) stays in that process group; the
+cluster is stopped by killing exactly that group, then any process whose command line names
+its temporary directory. ``ray stop`` is not used: it stops every Ray process of the machine
+by name, other people's included.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+__all__ = ["RAY_SETTINGS", "processes_naming", "ray_cluster", "ray_env"]
+
+
+def _free_ports(n: int) -> list[int]:
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+_TOKEN = secrets.token_hex(32)
+RAY_SETTINGS = {
+    "RAY_AUTH_MODE": "token",
+    "RAY_AUTH_TOKEN": _TOKEN,
+    "RAY_USAGE_STATS_ENABLED": "0",
+}
+"""Ray's environment for the tests: token authentication with a token of this session held in
+the environment (Ray would otherwise write one to ``~/.ray/auth_token`` on a local start, and
+a cluster started while that file exists refuses drivers without it), and no usage report
+(the machine reaches no network)."""
+
+
+def ray_env() -> dict[str, str]:
+    """This environment with :data:`RAY_SETTINGS`, without ``RAY_ADDRESS`` (a test says which
+    cluster it means) or ``RAY_AUTH_TOKEN_PATH``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "RAY_AUTH_TOKEN_PATH")}
+    return {**env, **RAY_SETTINGS}
+
+
+def processes_naming(temp: str) -> list[int]:
+    """Live processes whose command line names ``temp`` (a Ray's temporary directory)."""
+    return _ours(-1, temp)
+
+
+def _ours(group: int, temp: str) -> list[int]:
+    """Live (not zombie) processes of process group ``group`` or naming ``temp``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()  # after "pid (name)": state, ppid, pgrp…
+        if fields[0] == "Z":
+            continue
+        if int(fields[2]) == group or temp in cmdline:
+            pids.append(int(entry.name))
+    return pids
+
+
+def _kill(group: int, temp: str, timeout: float = 3.0) -> list[int]:
+    """Stop our processes (TERM, then KILL after ``timeout``); the pids still there after."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in _ours(group, temp):
+            with suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + timeout
+        while _ours(group, temp) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not _ours(group, temp):
+            return []
+    return _ours(group, temp)
+
+
+def _start(ray: str, temp: str) -> tuple[subprocess.Popen[str], int, str]:
+    """Run ``ray start --head`` in a session of its own (the daemons it leaves running stay
+    in its process group); its process, the GCS port, and what it printed."""
+    (gcs, node, objects, agent_grpc, agent_http, metrics, env_agent, dash) = _free_ports(8)
+    args = [
+        ray,
+        "start",
+        "--head",
+        f"--port={gcs}",
+        "--node-ip-address=127.0.0.1",
+        "--num-cpus=2",
+        "--object-store-memory=100000000",
+        "--include-dashboard=false",
+        f"--dashboard-port={dash}",
+        "--disable-usage-stats",
+        f"--temp-dir={temp}",
+        f"--node-manager-port={node}",
+        f"--object-manager-port={objects}",
+        f"--dashboard-agent-grpc-port={agent_grpc}",
+        f"--dashboard-agent-listen-port={agent_http}",
+        f"--metrics-export-port={metrics}",
+        f"--runtime-env-agent-port={env_agent}",
+    ]
+    proc = subprocess.Popen(
+        args,
+        env=ray_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        out = "ray start took over 120 s"
+    return proc, gcs, out
+
+
+@contextmanager
+def ray_cluster(attempts: int = 2) -> Iterator[str]:
+    """Start a one-node cluster; yield its address (``127.0.0.1:PORT``); stop it.
+
+    ``ray start`` gives the raylet 30 s to register (a constant of Ray's): on a machine
+    loaded by other work it can miss that, so a failed start is cleaned up and tried again.
+    """
+    ray = shutil.which("ray", path=str(Path(sys.executable).parent))
+    if ray is None:
+        raise RuntimeError("no `ray` command next to this Python: pip install 'perudo[research]'")
+    for attempt in range(1, attempts + 1):
+        temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+        proc, gcs, out = _start(ray, temp)
+        try:
+            if proc.returncode != 0:
+                if attempt < attempts:
+                    continue
+                raise RuntimeError(f"ray start failed {attempts} times; the last time:\n{out}")
+            yield f"127.0.0.1:{gcs}"
+            return
+        finally:
+            left = _kill(proc.pid, temp)
+            shutil.rmtree(temp, ignore_errors=True)
+            if left:
+                raise RuntimeError(f"Ray processes {left} outlived the cluster's stop")
