@@ -163,10 +163,21 @@ class _Seat:
         self.ready = asyncio.Event()
         self.acts: set[asyncio.Task[None]] = set()
 
-    async def run(self, stop: asyncio.Event) -> None:
+    async def run(self, stop: asyncio.Event, opening: asyncio.Semaphore | None = None) -> None:
+        """Connect (at most as many at once as ``opening`` lets: hundreds of TLS handshakes
+        at once through a balancer time out on a busy machine), greet, play until ``stop``."""
         import websockets
 
-        async with websockets.connect(self.url, max_size=None, ssl=self.tls) as ws:
+        async with contextlib.AsyncExitStack() as stack:
+            if opening is not None:
+                await opening.acquire()
+            try:
+                ws = await stack.enter_async_context(
+                    websockets.connect(self.url, max_size=None, ssl=self.tls, open_timeout=60)
+                )
+            finally:
+                if opening is not None:
+                    opening.release()
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             reader = asyncio.create_task(self._read(ws))
@@ -324,9 +335,10 @@ async def run_load(
                 )
             )
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(s.run(stop)) for s in seats]
+    opening = asyncio.Semaphore(50)
+    tasks = [asyncio.create_task(s.run(stop, opening)) for s in seats]
     # Everyone connected and greeted before the games start.
-    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in seats)), 120)
+    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in seats)), 300)
     for s in seats:
         if s.host and s.ws is not None:
             await s.ws.send(json.dumps({"type": "start"}))
