@@ -40,10 +40,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "bench": frozenset({"core", "bots", "sim", "bench"}),
     "testing": frozenset({"core", "bots", "sim", "testing"}),
     "arena": frozenset({"core", "bots", "sim", "registry", "arena"}),
+    # perudo train: self-play through the core, the solver's exact measurement, the references.
+    "train": frozenset({"core", "bots", "sim", "solve", "registry", "train"}),
     "research": _TOOLS | {"research"},
     "server": _TOOLS | {"server"},
     # The terminal is the top: it launches the server (perudo serve) and the research tools.
-    "cli": _TOOLS | {"research", "server", "cli"},
+    "cli": _TOOLS | {"research", "server", "train", "cli"},
     # ``import perudo`` re-exports the core only; ``python -m perudo`` runs the terminal.
     "__init__": frozenset({"core"}),
     "__main__": frozenset({"cli"}),

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from perudo.bots import BalancedBot, Bot, ProbBot, RandomBot, StrongBot
-from perudo.solve.expert import ExpertBot
+from perudo.bots.learned_bot import LearnedBot
+from perudo.solve.expert import AnchoredBot, ExpertBot
 
 __all__ = ["BOTS", "LEVELS", "BotFactory", "bot_names", "make_bot", "register_bot"]
 
@@ -38,6 +39,10 @@ BOTS: dict[str, BotFactory] = {
     "prob": lambda seed: ProbBot(seed),
     "strong": lambda seed: StrongBot(seed),
     "balanced": lambda seed: BalancedBot(seed),
+    "anchored": lambda seed: AnchoredBot(seed),
+    "learned": lambda seed: LearnedBot(seed),
+    # The expert: the solved equilibrium where the book holds the round, the learned policy
+    # (perudo train's shipped weights) everywhere else.
     "exact": lambda seed: ExpertBot(seed),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""
@@ -45,7 +50,7 @@ BOTS: dict[str, BotFactory] = {
 LEVELS: dict[str, str] = {
     "easy": "noisy",
     "medium": "prob",
-    "hard": "balanced",
+    "hard": "anchored",
     "expert": "exact",
 }
 """User-facing levels and the bot each one plays (easiest first)."""

@@ -148,7 +148,7 @@ def test_same_seed_same_decisions() -> None:
 
 def test_levels_and_registry() -> None:
     assert {"easy", "medium", "hard"} <= set(LEVELS)
-    assert make_bot("hard", 1).name == "balanced"
+    assert make_bot("hard", 1).name == "anchored"
     assert make_bot("Medium", 1).name == "prob"
     assert make_bot("easy", 1).name == "noisy"
     assert {"random", "prob", "strong"} <= set(bot_names())

@@ -67,6 +67,7 @@ from perudo.cli.arena import register as register_arena  # noqa: E402
 from perudo.cli.play import register as register_play  # noqa: E402
 from perudo.cli.replay import register as register_replay  # noqa: E402
 from perudo.cli.solve import register as register_solve  # noqa: E402
+from perudo.cli.train import register as register_train  # noqa: E402
 from perudo.server.cli import register as register_server  # noqa: E402
 
 register_server(app)
@@ -74,6 +75,7 @@ register_play(app)
 register_replay(app)
 register_arena(app)
 register_solve(app)
+register_train(app)
 
 
 def main() -> None:

@@ -1,11 +1,14 @@
-"""``expert``: plays the solved equilibrium in heads-up endgames, the ``strong`` bot elsewhere.
+"""``expert``: plays the solved equilibrium in heads-up endgames, the learned policy elsewhere.
 
 When only two seats have dice and the round is one the solver has solved (a
 :class:`StrategyBook` holds it), the expert maps its view to the information state (its seat
 as opener or not, the round's bids as ranks, its hand) and samples the equilibrium's action
 with its seeded generator; at a P-34 choice it takes the choice with the better match value.
 Everywhere else (more players, a round not solved, rules the solver cannot play) it asks its
-fallback bot, ``strong``.
+fallback bot: by default the learned policy (:class:`~perudo.bots.learned_bot.LearnedBot`,
+the weights ``perudo train`` shipped).
+
+:class:`AnchoredBot` (the ``hard`` level) blends ``balanced`` with the same book's equilibrium.
 
 The book holds rounds loaded from a directory written by ``perudo solve --match --out DIR``
 (or named by the ``PERUDO_SOLVED`` environment variable) and solves one-die-each rounds on
@@ -19,14 +22,16 @@ import os
 import threading
 from pathlib import Path
 
+from perudo.bots.balanced_bot import BalancedBot
 from perudo.bots.base import Bot, BotBase
-from perudo.bots.strong_bot import StrongBot
+from perudo.bots.learned_bot import LearnedBot
+from perudo.bots.prob_bot import sample_policy
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
 from .match import MatchSolution, Position, solve_match
 from .solution import Solution, round_key
 
-__all__ = ["ExpertBot", "StrategyBook", "default_book"]
+__all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book"]
 
 _ON_DEMAND_TOTAL = 2
 """Rounds with at most this many dice in play are solved when first met."""
@@ -154,8 +159,8 @@ class ExpertBot(BotBase):
     ) -> None:
         super().__init__(seed)
         self.book = book if book is not None else default_book()
-        self.fallback: Bot = fallback if fallback is not None else StrongBot(seed)
-        """Who plays where the book has nothing (default: ``strong`` with the same seed)."""
+        self.fallback: Bot = fallback if fallback is not None else LearnedBot(seed)
+        """Who plays where the book has nothing (default: the learned policy, same seed)."""
 
     def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
         """The action probabilities: the equilibrium's where solved, else the fallback's."""
@@ -183,10 +188,58 @@ class ExpertBot(BotBase):
 
     def act(self, view: PlayerView) -> PlayerAction:
         if view.my_turn and self.solved(view):
-            from perudo.bots.prob_bot import sample_policy
-
             return sample_policy(self.policy(view), self.rng.random())
         return self.fallback.act(view)
 
     def call_calza(self, view: PlayerView) -> bool:
         return self.fallback.call_calza(view)
+
+
+class AnchoredBot(BotBase):
+    """``balanced`` anchored to the equilibrium where the book holds the round (the ``hard``
+    level): there it plays ``share`` of the equilibrium's probability and ``1 − share`` of
+    ``balanced``'s, action by action; everywhere else ``balanced`` alone.
+
+    ``balanced`` alone gives a best response up to 0.24 a round at one die each
+    (``benchmarks/levels.py``); the equilibrium gives nothing, and a best response's gain is
+    convex in the strategy played, so half of each stays under 0.15 at 1v1 (measured in
+    ``docs/bots.md``) while the bot keeps ``balanced``'s style and its speed elsewhere.
+    """
+
+    name = "anchored"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        share: float = 0.75,
+        book: StrategyBook | None = None,
+        base: BalancedBot | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share must lie in [0, 1], not {share}")
+        self.share = share
+        self.book = book if book is not None else default_book()
+        self.base = base if base is not None else BalancedBot(seed)
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The blend where the round is solved, ``balanced``'s policy elsewhere."""
+        base = self.base.policy(view)
+        if not (view.my_turn and view.phase is Phase.BIDDING and self.share > 0.0):
+            return base
+        sol = self.book.find(view)
+        if sol is None:
+            return base
+        eq = sol.policy(view)
+        mixed = {
+            a: self.share * eq.get(a, 0.0) + (1.0 - self.share) * base.get(a, 0.0)
+            for a in view.legal
+        }
+        return {a: p for a, p in mixed.items() if p > 0.0}
+
+    def act(self, view: PlayerView) -> PlayerAction:
+        return sample_policy(self.policy(view), self.rng.random())
+
+    def call_calza(self, view: PlayerView) -> bool:
+        return self.base.call_calza(view)
