@@ -17,7 +17,9 @@ FILES = [
     "compose.yaml",
     "compose.cluster.yaml",
     "deploy/nginx/perudo.conf",
+    "deploy/nginx/cluster.conf",
     "docs/hosting.md",
+    "docs/scaling.md",
     "docs/server.md",
     "README.md",
 ]
