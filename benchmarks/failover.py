@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import asyncpg  # noqa: E402
-from tests.server.cluster import Endpoint, Player, Processes, plain_dsn  # noqa: E402
+from tests.server.cluster import STARTUP, Endpoint, Player, Processes, plain_dsn  # noqa: E402
 from tests.server.services import PostgresServer, RedisServer  # noqa: E402
 
 
@@ -124,7 +124,7 @@ async def run(kills: int, tables: int, processes: int, lease: float) -> None:
                 f"kill {k + 1}: {len(moved)} tables moved; all taken over after {takeover:.2f} s, "
                 f"all playing again after {resume:.2f} s"
             )
-            await asyncio.to_thread(procs.servers[victim].start)
+            await asyncio.to_thread(procs.servers[victim].start, STARTUP)
         for name, values in (("taken over", takeovers), ("playing again", resumes)):
             print(
                 f"{name}: min {min(values):.2f} s, median {statistics.median(values):.2f} s, "

@@ -29,6 +29,10 @@ LEASE = "1.5"
 """The tests' lease (seconds): a dead owner's tables are taken over after about this long."""
 
 
+STARTUP = 120.0
+"""Seconds a process may take to start (several start at once on a machine with 2 cores)."""
+
+
 def plain_dsn(url: str) -> str:
     """The app's SQLAlchemy URL as asyncpg's DSN."""
     return url.replace("postgresql+asyncpg://", "postgresql://")
@@ -59,7 +63,7 @@ class Processes:
     def start(self) -> Processes:
         """Start every process at once (each waits for its own health check)."""
         with ThreadPoolExecutor(len(self.servers)) as pool:
-            list(pool.map(lambda srv: srv.start(), self.servers))
+            list(pool.map(lambda srv: srv.start(STARTUP), self.servers))
         return self
 
     def stop(self) -> None:
@@ -147,6 +151,19 @@ class Player(Client):
     @property
     def alive(self) -> bool:
         return self._reader is not None and not self._reader.done()
+
+    async def until(self, cond: Callable[[], bool], timeout: float = 15.0) -> None:
+        """Wait until ``cond()`` holds, reconnecting (from the last version) when the socket
+        closes meanwhile (its table moved to another process)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                await super().until(cond, max(0.1, deadline - time.monotonic()))
+                return
+            except ConnectionError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("condition not met (the socket kept closing)") from None
+                await self.resume()
 
     async def resume(self, timeout: float = 20.0) -> None:
         """Reconnect from the last version seen, trying again until a process answers."""

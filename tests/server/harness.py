@@ -111,7 +111,8 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> ServerProcess:
+    def start(self, seconds: float = 30) -> ServerProcess:
+        """Start the server and wait (``seconds`` at most) until it answers."""
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "perudo", "serve", *self.args],
@@ -120,7 +121,9 @@ class ServerProcess:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        wait_healthy(self.proc, self.url + "/healthz", lambda: self.log.read_text()[-2000:])
+        wait_healthy(
+            self.proc, self.url + "/healthz", lambda: self.log.read_text()[-2000:], seconds
+        )
         return self
 
     def kill(self) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from tests.server.cluster import (
+    STARTUP,
     Endpoint,
     Player,
     Processes,
@@ -205,10 +206,11 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
 def test_failover_after_kill_9_and_a_rolling_restart_lose_nothing(
     cluster: Callable[..., Processes], postgres_url: str, tmp_path: Path
 ) -> None:
-    """Three processes behind nginx; a person and two bots. kill -9 the table's owner: another
-    takes it over from the log within 5 s, the bots carry on, the person's page reconnects
-    and resumes by version. Then every process is restarted in turn (SIGTERM, start): the
-    game goes on to its end, every event the person received is the log's, none twice."""
+    """Three processes behind nginx; a person and two bots. kill -9 the table's owner:
+    another takes it over from the log within 5 s, the bots and the turn timer carry on, the
+    person's page reconnects and resumes by version. Then every process is restarted in turn
+    (SIGTERM, start): the game goes on to its end, every event the person received is the
+    log's, none twice."""
     require_nginx()
     procs = cluster(3, PERUDO_BOT_DELAY="0.05", PERUDO_TURN_SECONDS="0")
     balancer = NginxBalancer(tmp_path, procs.ports()).start()
@@ -216,7 +218,7 @@ def test_failover_after_kill_9_and_a_rolling_restart_lose_nothing(
     try:
 
         async def go() -> None:
-            t = procs.servers[0].create_table(seats=3, dice=5)
+            t = procs.servers[0].create_table(seats=3, dice=5, turn_seconds=1.5)
             tid = t["table_id"]
             ann = await Player(front, tid, t["token"]).connect()
             await ann.send({"type": "fill_bots", "level": "easy"})
@@ -231,6 +233,12 @@ def test_failover_after_kill_9_and_a_rolling_restart_lose_nothing(
             took = time.monotonic() - killed_at
             assert took < 5.0, f"the table was taken over after {took:.1f} s"
             assert new_token > token
+            # The turn timer runs at the new owner: on her turn the person does nothing, and a
+            # stand-in plays for her when her time is out; she is back with her next move.
+            await play_on([ann], keep_going, lambda: ann.alive and ann.my_turn())
+            waited = ann.version
+            await ann.until(lambda: ann.version > waited, 10)
+            await ann.until(lambda: bool(ann.table and ann.table["seats"][0]["away"]), 10)
             before = ann.version
             await play_on([ann], keep_going, lambda: ann.version > before + 6)
 
@@ -239,7 +247,7 @@ def test_failover_after_kill_9_and_a_rolling_restart_lose_nothing(
                 if i == dead:
                     continue
                 await asyncio.to_thread(srv.stop)
-                await asyncio.to_thread(srv.start)
+                await asyncio.to_thread(srv.start, STARTUP)
                 target = ann.version + 3
                 await play_on([ann], keep_going, lambda t=target: ann.version > t)  # type: ignore[misc]
             await play_on([ann], keep_going, lambda: False, timeout=120)
