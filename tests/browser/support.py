@@ -143,6 +143,17 @@ def seated_page(
     return page
 
 
+def join_as(page: Any, invite: str, name: str, lang: str | None = None) -> None:
+    """A friend on ``page`` opens the ``invite`` link (absolute), switches the page to
+    ``lang`` if given, sits down under ``name`` and waits for the host as a guest."""
+    page.goto(invite)
+    if lang is not None:
+        page.select_option("[data-testid=lang]", lang)
+    page.fill("[data-testid=join-name]", name)
+    page.click("[data-testid=join]")
+    page.wait_for_selector("[data-testid=wait-host]")  # a guest: the host starts the game
+
+
 def fill_bots(page: Any, level: str = "easy") -> None:
     """The host (on ``page``, in the waiting room) fills every empty seat with bots of
     ``level``, and the page shows no empty seat."""

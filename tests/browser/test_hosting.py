@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import new_page, require_chromium, shot
+from tests.browser.support import join_as, new_page, require_chromium, shot
 from tests.server.harness import ServerProcess
 
 require_chromium()
@@ -37,10 +37,7 @@ def test_a_friend_on_another_address_joins_from_the_invite_link(
     invite = host.input_value("[data-testid=invite-link]")
     # The link the host copies is on the public address, not the 127.0.0.1 in her address bar.
     assert invite.startswith(f"{public}/t/"), invite
-    friend.goto(invite)
-    friend.fill("[data-testid=join-name]", "Bo")
-    friend.click("[data-testid=join]")
-    friend.wait_for_selector("[data-testid=wait-host]")  # a guest: the host starts the game
+    join_as(friend, invite, "Bo")
     assert friend.url == invite
     host.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=seats] .seatrow:not(.emptyseat)')]"

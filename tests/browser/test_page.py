@@ -17,6 +17,7 @@ import pytest
 from tests.browser.support import (
     fill_and_start,
     fill_bots,
+    join_as,
     new_page,
     require_chromium,
     seated_page,
@@ -99,11 +100,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     invite = ann.input_value("[data-testid=invite-link]")
     assert "/t/" in invite
     # Bo follows the invite link in another browser, switches language, and sits down.
-    bo.goto(invite)
-    bo.select_option("[data-testid=lang]", lang)
-    bo.fill("[data-testid=join-name]", "Bo" if lang == "en" else "보라")
-    bo.click("[data-testid=join]")
-    bo.wait_for_selector("[data-testid=wait-host]")  # a guest: the host starts the game
+    join_as(bo, invite, "Bo" if lang == "en" else "보라", lang)
     ann.wait_for_function(
         "() => document.querySelectorAll('[data-testid=seats] .seatrow:not(.emptyseat)')"
         ".length === 2"

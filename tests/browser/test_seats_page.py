@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from tests.browser.support import (
+    join_as,
     new_page,
     require_chromium,
     seated_page,
@@ -34,11 +35,8 @@ def test_host_controls_odds_a_seat_moved_to_another_device_and_leaving_mid_game(
     t = server.create_table(seats=3, dice=3, turn_seconds=0)
     ann = seated_page(browser, server, t)
     bo = new_page(browser)
-    bo.goto(server.url + t["invite"])
-    bo.fill("[data-testid=join-name]", "Bo")
-    bo.click("[data-testid=join]")
+    join_as(bo, server.url + t["invite"], "Bo")
     # The guest sees whom the table waits for, and no start or bot controls.
-    bo.wait_for_selector("[data-testid=wait-host]")
     assert "Ann" in bo.inner_text("[data-testid=wait-host]")
     assert bo.locator("[data-testid=start], [data-testid=fill-bots]").count() == 0
     assert ann.locator("[data-testid=host-badge]").count() == 1
@@ -92,9 +90,7 @@ def test_the_host_changes_the_odds_and_the_timer_in_the_waiting_room_and_the_gue
     ann = seated_page(browser, server, t)
     bo = new_page(browser, viewport=(390, 844), has_touch=True)
     try:
-        bo.goto(server.url + t["invite"])
-        bo.fill("[data-testid=join-name]", "Bo")
-        bo.click("[data-testid=join]")
+        join_as(bo, server.url + t["invite"], "Bo")
         summary = bo.locator("[data-testid=options-summary]")
         summary.wait_for()
         assert "only when one person plays" in summary.inner_text()
