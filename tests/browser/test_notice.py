@@ -50,6 +50,17 @@ Object.defineProperty(Navigator.prototype, "vibrate", {
 
 LONG_NAME = "Maximiliana Wolkenstein"
 
+# Seats of the waiting room whose name or "empty seat" is squeezed: its box narrower than a
+# word or two, or its text running out of its box (under the buttons beside it).
+ROW_SQUEEZED = """() => [...document.querySelectorAll('[data-testid=seats] .seatrow > .grow')]
+  .filter((g) => {
+    const box = g.getBoundingClientRect();
+    if (box.width < 100) return true;
+    const out = (el) => el.getBoundingClientRect().right > box.right + 1;
+    return [...g.querySelectorAll('*')].some(out);
+  })
+  .map((g) => g.closest('.seatrow').dataset.seat)"""
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
@@ -115,7 +126,7 @@ def test_sound_and_vibration_on_your_turn_only_when_turned_on(
 def test_a_name_cut_short_shows_whole_on_a_tap_and_the_waiting_room_shows_the_invite_qr(
     server: ServerProcess, browser: Any
 ) -> None:
-    t = server.create_table(seats=6, dice=2, turn_seconds=0, player=LONG_NAME)
+    t = server.create_table(seats=10, dice=1, turn_seconds=0, player=LONG_NAME)
     ann = seated_page(browser, server, t, viewport=PHONE, has_touch=True)
     try:
         # The invite link's QR code, for a friend in the room to scan from this screen.
@@ -127,6 +138,14 @@ def test_a_name_cut_short_shows_whole_on_a_tap_and_the_waiting_room_shows_the_in
         )
         svg = ann.request.get(server.url + f"/api/tables/{t['table_id']}/invite.svg")
         assert svg.ok and svg.headers["content-type"].startswith("image/svg+xml")
+        # Ten seats on a phone: no seat's name is squeezed (the add-a-bot buttons go under
+        # "empty seat" rather than beside it), and the host's buttons come first, no scrolling
+        # to fill or start.
+        squeezed = ann.evaluate(ROW_SQUEEZED)
+        assert squeezed == [], squeezed
+        for button in ("fill-bots", "start"):
+            box = ann.locator(f"[data-testid={button}]").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE[1], (button, box)
         shot(ann, "phone-waiting-room-qr", full_page=False)
         # A friend who opened the link has no use for it: the form to sit down comes first,
         # in the first screen, with no QR code and no "on your turn" switches (no turn yet).

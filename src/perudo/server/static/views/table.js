@@ -74,6 +74,17 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
   const taken = tb.seats.filter(Boolean).length;
   return html`<section class="card waiting" data-box="seats" aria-labelledby="players-title">
     <h2 id="players-title">${t("table.players")}</h2>
+    ${host ? html`<div class="row controls" data-testid="host-controls">
+        <select data-testid="fill-level" aria-label=${t("table.bot_level")} value=${level} onChange=${(e) => setLevel(e.currentTarget.value)}>
+          ${["easy", "medium", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`level.${l}`)}</option>`)}
+        </select>
+        <button class="btn" data-testid="fill-bots" disabled=${taken >= tb.seats.length} onClick=${() => send({ type: "fill_bots", level })}>${t("table.fill_bots")}</button>
+        <span class="spacer"></span>
+        <button class="btn primary big" data-testid="start" disabled=${taken < 2} onClick=${() => send({ type: "start" })}>${t("table.start")}</button>
+      </div>
+      ${taken < 2 ? html`<p class="muted">${t("table.need_two")}</p>` : null}`
+    : !seated && taken < tb.seats.length ? html`<${JoinForm} onJoin=${onJoin} />`
+    : null}
     <ul class="seatlist" data-testid="seats">
       ${tb.seats.map((s, i) => s === null
         ? html`<li class="seatrow emptyseat" data-seat=${i} key=${i}>
@@ -95,19 +106,10 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
             ${i === seat ? html`<button class="btn small" data-testid="leave" onClick=${onLeave}>${t("table.leave")}</button>` : null}
           </li>`)}
     </ul>
-    ${host ? html`<div class="row controls">
-        <select data-testid="fill-level" aria-label=${t("table.bot_level")} value=${level} onChange=${(e) => setLevel(e.currentTarget.value)}>
-          ${["easy", "medium", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`level.${l}`)}</option>`)}
-        </select>
-        <button class="btn" data-testid="fill-bots" disabled=${taken >= tb.seats.length} onClick=${() => send({ type: "fill_bots", level })}>${t("table.fill_bots")}</button>
-        <span class="spacer"></span>
-        <button class="btn primary big" data-testid="start" disabled=${taken < 2} onClick=${() => send({ type: "start" })}>${t("table.start")}</button>
-      </div>
-      ${taken < 2 ? html`<p class="muted">${t("table.need_two")}</p>` : null}
-      <${TableOptions} tb=${tb} send=${send} />
+    ${host ? html`<${TableOptions} tb=${tb} send=${send} />
       <p class="muted">${t("table.waiting")}</p>`
     : seated ? html`<p class="muted" data-testid="wait-host">${tb.host !== null ? t("table.waiting_host", { name: displayName(tb.seats[tb.host].name) }) : t("table.waiting")}</p>`
-    : taken < tb.seats.length ? html`<${JoinForm} onJoin=${onJoin} />` : html`<p class="muted">${t("table.spectating")}</p>`}
+    : taken < tb.seats.length ? null : html`<p class="muted">${t("table.spectating")}</p>`}
     ${host ? null : html`<${OptionsSummary} tb=${tb} />`}
   </section>`;
 }
