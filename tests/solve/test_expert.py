@@ -101,3 +101,19 @@ def test_anchored_blends_the_equilibrium_and_balanced_action_by_action(book):
     # three players: no solved round, balanced alone
     three = view(start_round(PERUDO3, [(1, 2), (3,), (2, 2)], opener=0), 0)
     assert AnchoredBot(1, book=book).policy(three) == pytest.approx(BalancedBot(1).policy(three))
+
+
+@pytest.mark.parametrize("name", ["perudo", "perudo_calza", "liars_dice", "liars_dice_openspiel"])
+def test_the_presets_one_die_rounds_ship_solved(name):
+    """A preset's heads-up one-die round and its P-34 choice come from the shipped book: a
+    book that may not solve anything finds them."""
+    from perudo import find_ruleset
+    from perudo.solve.expert import SHIPPED_BOOK
+
+    rules = find_ruleset(name)
+    book = StrategyBook(SHIPPED_BOOK / name, on_demand=0)
+    v = view(start_round(rules, [(3,), (5,)], opener=1), 1)
+    sol = book.find(v)
+    assert sol is not None
+    assert sum(sol.policy(v).values()) == pytest.approx(1.0)
+    assert book.rounds.keys() >= {sol.key}

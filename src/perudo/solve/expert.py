@@ -12,8 +12,12 @@ the weights ``perudo train`` shipped).
 
 The book holds rounds loaded from a directory written by ``perudo solve --match --out DIR``
 (or named by the ``PERUDO_SOLVED`` environment variable) and solves one-die-each rounds on
-demand, which takes a few seconds once per rule set (the loser of such a round is out, so the
-round's value is the match's).
+demand (the loser of such a round is out, so the round's value is the match's). The presets'
+one-die-each matches ship solved in ``book/`` beside this module (:data:`SHIPPED_BOOK`, about
+130 kB; ``perudo solve --rules NAME --match --max-dice 2 --out
+src/perudo/solve/book/NAME`` rewrites one), so a preset never waits for the solver in play
+(solving one takes half a minute to a minute on a loaded machine); other rule sets are solved on
+first use.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ __all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book"]
 
 _ON_DEMAND_TOTAL = 2
 """Rounds with at most this many dice in play are solved when first met."""
+
+SHIPPED_BOOK = Path(__file__).resolve().parent / "book"
+"""The presets' solved one-die-each matches, one directory per preset (``match.json``)."""
 
 
 class StrategyBook:
@@ -136,12 +143,18 @@ _DEFAULT_LOCK = threading.Lock()
 
 
 def default_book() -> StrategyBook:
-    """The process-wide book: ``PERUDO_SOLVED`` (a directory) if set, plus on-demand solves."""
+    """The process-wide book: the shipped presets' matches, ``PERUDO_SOLVED`` (a directory) if
+    set, plus on-demand solves."""
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
-            directory = os.environ.get("PERUDO_SOLVED")
-            _DEFAULT = StrategyBook(directory or None, on_demand=_ON_DEMAND_TOTAL)
+            book = StrategyBook(on_demand=_ON_DEMAND_TOTAL)
+            for directory in sorted(SHIPPED_BOOK.glob("*/match.json")):
+                book.load(directory.parent)
+            extra = os.environ.get("PERUDO_SOLVED")
+            if extra:
+                book.load(extra)
+            _DEFAULT = book
         return _DEFAULT
 
 
