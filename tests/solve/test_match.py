@@ -75,8 +75,11 @@ def test_match_positions_refuse_more_dice_than_a_solvable_round():
     assert match_dice_limit(PERUDO) == 5
     assert match_dice_limit(PERUDO3) == 10  # three faces: 30 bids at ten dice
     assert match_positions(PERUDO, 5)
-    for bad in (99, 6, 1, 0):
+    for bad in (99, 6):
         with pytest.raises(ValueError, match=r"the match solver takes 2 \(one die each\) to 5"):
+            match_positions(PERUDO, bad)
+    for bad in (1, 0):
+        with pytest.raises(ValueError, match="holds at least 2 \\(one die each\\)"):
             match_positions(PERUDO, bad)
 
 

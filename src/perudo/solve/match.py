@@ -237,8 +237,12 @@ def match_positions(rules: RuleSet, max_total: int) -> list[Position]:
         :func:`match_dice_limit` (its rounds have more bids than the solver handles: it
         would solve every smaller position first, for hours, and then fail).
     """
+    if max_total < 2:
+        raise ValueError(
+            f"{max_total} dice in play: a heads-up position holds at least 2 (one die each)"
+        )
     limit = match_dice_limit(rules)
-    if not 2 <= max_total <= limit:
+    if max_total > limit:
         raise ValueError(
             f"{max_total} dice in play: the match solver takes 2 (one die each) to {limit} "
             f"with these rules; {limit + 1} dice make rounds of {_bids(rules, limit + 1)} bids, "
