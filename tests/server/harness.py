@@ -96,7 +96,12 @@ class ServerProcess:
             "PERUDO_CHAT_PER_SECOND": "1000",
             "PERUDO_TABLE_CHAT_PER_SECOND": "1000",
             "PERUDO_TABLE_SPECTATOR_RATE": "100000",
+            "PERUDO_JOINS_PER_MINUTE": "100000",
+            "PERUDO_JOINS_BURST": "10000",
+            "PERUDO_INVITES_PER_MINUTE": "100000",
+            "PERUDO_INVITES_BURST": "10000",
             "PERUDO_PRESENCE_DELAY": "0.05",
+            "PERUDO_SPECTATOR_DELAY": "0.05",
             "PERUDO_LOG_LEVEL": "warning",
             **env,
         }

@@ -17,7 +17,11 @@ from typing import Any
 import pytest
 from tests.server.harness import Client, ServerProcess, die_lists, play_until_over, run
 
+from perudo.server.guard import Guard, client_key
+from perudo.server.hosting import invite_svg
+from perudo.server.settings import Settings
 from perudo.server.tables import TableConfig
+from perudo.server.transport import guarded_protocol, http_protocol
 
 
 def _http_from(srv: ServerProcess, source: str, method: str, path: str, body: Any = None) -> Any:
@@ -211,8 +215,17 @@ def test_a_seat_taken_over_http_but_never_connected_gets_a_stand_in(
 # 6 -------------------------------------------------------------------------------------------
 
 
-def test_slow_headers_are_cut_off_and_one_peer_holds_few_connections(make_server: Any) -> None:
-    srv = make_server(PERUDO_HEADER_TIMEOUT="1", PERUDO_CONNECTIONS_PER_CLIENT="5").start()
+@pytest.mark.parametrize("protocol", ["httptools", "h11"])
+def test_slow_headers_are_cut_off_and_one_peer_holds_few_connections(
+    make_server: Any, protocol: str
+) -> None:
+    """With either of uvicorn's HTTP implementations (h11 is what runs where httptools is
+    not installed)."""
+    srv = make_server(
+        PERUDO_HEADER_TIMEOUT="1",
+        PERUDO_CONNECTIONS_PER_CLIENT="5",
+        PERUDO_HTTP_PROTOCOL=protocol,
+    ).start()
     socks = []
     for _ in range(5):
         s = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
@@ -224,8 +237,29 @@ def test_slow_headers_are_cut_off_and_one_peer_holds_few_connections(make_server
     for s in socks:
         assert s.recv(100) == b""  # closed within the header timeout (blocks at most 10 s)
         s.close()
-    # A whole request still gets its answer.
+    # A whole request still gets its answer, and so do the next ones on a kept-alive
+    # connection (the clock restarts with each request's first byte).
     assert srv.http("GET", "/api/tables") == {"tables": []}
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
+        for _ in range(2):
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b"}"):
+                answer += s.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 200")
+            time.sleep(0.6)
+        s.sendall(b"GET /healthz HTTP/1.1\r\n")  # half a request: cut off again
+        assert s.recv(4096) == b""
+
+
+def test_the_guard_wraps_either_http_implementation() -> None:
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    for name, base in (("h11", H11Protocol), ("httptools", HttpToolsProtocol)):
+        settings = Settings(http_protocol=name)
+        assert http_protocol(name) is base
+        assert issubclass(guarded_protocol(settings), base)
 
 
 def test_a_silent_socket_is_closed_and_one_client_opens_few_sockets(make_server: Any) -> None:
@@ -269,6 +303,117 @@ def test_a_crowd_of_spectators_costs_table_messages_in_proportion_to_its_size(
             await c.close()
 
     run(go())
+
+
+def test_spectators_get_every_public_event_in_fewer_updates_and_the_table_caps_them(
+    make_server: Any,
+) -> None:
+    """A crowd's cost per move: the spectators' update is gathered for
+    ``PERUDO_SPECTATOR_DELAY`` and drawn once for them all, so a spectator receives fewer
+    updates than a seated player while a bot answers at once, yet every public event, in
+    order (P-70: and nothing private). A table holds ``PERUDO_SPECTATORS_PER_TABLE``."""
+    srv = make_server(PERUDO_SPECTATOR_DELAY="0.3", PERUDO_SPECTATORS_PER_TABLE="2").start()
+
+    async def go() -> None:
+        t = srv.create_table(seats=2, dice=2, turn_seconds=0)
+        tid = t["table_id"]
+        ann = await Client(srv, tid, t["token"]).connect()
+        watchers = [await Client(srv, tid).connect() for _ in range(2)]
+        third = await Client(srv, tid).connect(hello=False)
+        await third.send({"type": "hello"})
+        err = await third.error()
+        assert err["code"] == "too_many_spectators"
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] != "deal")
+        await play_until_over([ann], random.Random(8))
+        await ann.until(lambda: ann.table is not None and ann.table["status"] == "finished")
+        last = ann.version
+        for w in watchers:
+            await w.until(lambda w=w: w.version >= last)
+            seen = [e for m in w.messages if m["type"] == "update" for e in m["events"]]
+            public = [
+                e
+                for m in ann.messages
+                if m["type"] == "update"
+                for e in m["events"]
+                if e["type"] not in ("dice_dealt", "dice_rerolled")
+            ]
+            assert [e["version"] for e in seen] == [e["version"] for e in public]
+            assert not [e for e in seen if e["type"] in ("dice_dealt", "dice_rerolled")]
+            updates = sum(1 for m in w.messages if m["type"] == "update")
+            assert updates < sum(1 for m in ann.messages if m["type"] == "update")
+        for c in (ann, *watchers, third):
+            await c.close()
+
+    run(go())
+
+
+def test_seats_taken_and_invite_codes_are_limited_per_client_and_codes_are_cached(
+    make_server: Any,
+) -> None:
+    srv = make_server(
+        PERUDO_JOINS_PER_MINUTE="1",
+        PERUDO_JOINS_BURST="2",
+        PERUDO_INVITES_PER_MINUTE="1",
+        PERUDO_INVITES_BURST="2",
+    ).start()
+    tid = srv.create_table(seats=6)["table_id"]
+    for name in ("B", "C"):
+        assert "token" in _http_from(
+            srv, "127.0.0.2", "POST", f"/api/tables/{tid}/join", {"name": name}
+        )
+    out = _http_from(srv, "127.0.0.2", "POST", f"/api/tables/{tid}/join", {"name": "D"})
+    assert out["status"] == 429 and out["error"] == "client_limit", out
+    assert "token" in _http_from(srv, "127.0.0.3", "POST", f"/api/tables/{tid}/join", {"name": "E"})
+    seats = srv.http("GET", f"/api/tables/{tid}")["seats"]
+    assert [s["name"] for s in seats if s is not None] == ["Ann", "B", "C", "E"]  # not D
+
+    def qr(source: str) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", srv.port, timeout=10, source_address=(source, 0)
+        )
+        try:
+            conn.request("GET", f"/api/tables/{tid}/invite.svg")
+            r = conn.getresponse()
+            return r.status, r.read()
+        finally:
+            conn.close()
+
+    first, second, third = qr("127.0.0.4"), qr("127.0.0.4"), qr("127.0.0.4")
+    assert first[0] == second[0] == 200 and first[1] == second[1]
+    assert third[0] == 429 and json.loads(third[1])["error"] == "client_limit"
+    assert qr("127.0.0.5")[0] == 200
+    # Drawn once per link (the cache is bounded).
+    invite_svg.cache_clear()
+    invite_svg("http://example.org/t/x")
+    invite_svg("http://example.org/t/x")
+    info = invite_svg.cache_info()
+    assert (info.hits, info.misses, info.maxsize) == (1, 1, 256)
+
+
+def test_an_ipv6_client_is_its_64_and_ipv4_is_its_address() -> None:
+    """Per-client limits key an IPv6 peer on its /64 (one subscriber holds a whole /64), an
+    IPv4 peer on its address."""
+    assert client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+    assert client_key("2001:db8:1:2::1") != client_key("2001:db8:1:3::1")
+    assert client_key("10.0.0.1") != client_key("10.0.0.2")
+    assert client_key("::ffff:10.0.0.1") == "10.0.0.1"
+    guard = Guard(Settings(connections_per_client=2))
+
+    async def go() -> None:
+        assert await guard.open_connection("2001:db8:1:2::1")
+        assert await guard.open_connection("2001:db8:1:2::2")
+        assert not await guard.open_connection("2001:db8:1:2:abcd::3")  # same /64
+        assert await guard.open_connection("2001:db8:1:3::1")  # another /64
+        assert await guard.open_connection("10.0.0.1")
+        assert await guard.open_connection("10.0.0.1")
+        assert not await guard.open_connection("10.0.0.1")
+        assert await guard.open_connection("10.0.0.2")
+        guard.close_connection("2001:db8:1:2::1")
+        assert await guard.open_connection("2001:db8:1:2::9")
+
+    asyncio.run(go())
 
 
 # 8, 9 ----------------------------------------------------------------------------------------

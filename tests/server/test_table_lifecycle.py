@@ -80,6 +80,7 @@ class TableLife(RuleBasedStateMachine):
             turn_seconds=0,
         )
         self.tokens: dict[str, str] = {}
+        self.finished: set[str | None] = set()
         self.watchers: list[Watcher] = []
         self._open()
         cfg = TableConfig.build(preset="perudo", seats=4, dice=1, turn_seconds=0)
@@ -194,6 +195,43 @@ class TableLife(RuleBasedStateMachine):
                 self.attempt(t.act(w.conn, choice, t.version))
             return
 
+    @precondition(lambda self: self.seated())
+    @rule()
+    def play_round(self) -> None:
+        """Steer towards whole games: at a finished table a rematch; at a waiting one a bot
+        when the person is alone, then the start; in a game, the seated people play the
+        round out (calling dudo as soon as they may, else the first legal move) while bots,
+        chance and stand-ins take their turns."""
+        t = self.table
+        w = self.seated()[0]
+        if t.status == "finished":
+            self.attempt(t.rematch(w.conn))
+            if t.status == "open":
+                STATS["rematches"] += 1
+        if t.status == "open":
+            if sum(1 for s in t.seats if s is not None) < 2:
+                self.attempt(t.add_bot(w.conn, "easy", None))
+            self.attempt(t.start(w.conn))
+        state = t.state
+        if state is None or t.status != "playing":
+            return
+        rounds = len(state.past)
+        from perudo.core import view
+
+        for _ in range(60):
+            t = self.table
+            state = t.state
+            if state is None or t.status != "playing" or len(state.past) > rounds:
+                break
+            seat = state.to_act
+            me = next((w for w in self.seated() if seat is not None and w.conn.seat == seat), None)
+            if me is None or seat is None:
+                self.run(asyncio.sleep(0.02))  # a bot, chance or a stand-in moves
+                continue
+            legal = [str(a) for a in view(state, seat).legal]
+            choice = "dudo" if "dudo" in legal else legal[0]
+            self.attempt(t.act(me.conn, choice, t.version))
+
     @precondition(lambda self: self.lobby.tables[self.table_id].status == "playing")
     @rule()
     def restart(self) -> None:
@@ -232,6 +270,13 @@ class TableLife(RuleBasedStateMachine):
         assert game.record().replay() == state
 
     @invariant()
+    def count_games(self) -> None:
+        t = self.lobby.tables.get(self.table_id)
+        if t is not None and t.status == "finished" and t.game_key not in self.finished:
+            self.finished.add(t.game_key)
+            STATS["finished games"] += 1
+
+    @invariant()
     def no_table_is_stuck(self) -> None:
         t = self.lobby.tables.get(self.table_id)
         if t is None or t.state is None or t.status != "playing" or t.state.is_over:
@@ -251,6 +296,9 @@ class TableLife(RuleBasedStateMachine):
 
 
 TMP = ""
+STATS = {"finished games": 0, "rematches": 0}
+"""What the runs reached (the test asserts the machine plays whole games, not only their
+openings)."""
 
 
 _EXAMPLES = itertools.count()
@@ -259,6 +307,7 @@ _EXAMPLES = itertools.count()
 def test_a_table_lives_through_anything_people_servers_and_bots_do(tmp_path: Path) -> None:
     global TMP
     TMP = str(tmp_path)
+    STATS.update({"finished games": 0, "rematches": 0})
     run_state_machine_as_test(
         TableLife,
         settings=settings(
@@ -269,3 +318,4 @@ def test_a_table_lives_through_anything_people_servers_and_bots_do(tmp_path: Pat
             derandomize=True,
         ),
     )
+    assert STATS["finished games"] >= 6 and STATS["rematches"] >= 3, STATS

@@ -2,17 +2,20 @@
 
 A client is its address as :func:`perudo.server.proxy.client_host` reads it: the peer's, or the
 forwarded one when the peer is a trusted proxy (``PERUDO_TRUSTED_PROXIES``). Every limit here is
-keyed on it, so opening more connections does not buy more: tables waiting and tables created
-per minute, WebSocket connections open, messages per second over all its connections, and chat
-lines per second. The limits per connection (:class:`perudo.server.connection.Connection`) and
-per table (:class:`perudo.server.tables.LiveTable`'s budgets) come on top. docs/security.md
-lists them all with their settings. In multi-process mode the client's buckets and its count of
+keyed on it (an IPv6 client by its /64: :func:`client_key`), so opening more connections, or
+taking more addresses of one /64, does not buy more: tables waiting and tables created per
+minute, seats taken and invite codes drawn per minute, WebSocket connections open, messages per
+second over all its connections, and chat lines per second. The limits per connection
+(:class:`perudo.server.connection.Connection`) and per table
+(:class:`perudo.server.tables.LiveTable`'s budgets) come on top. docs/security.md lists them
+all with their settings. In multi-process mode the client's buckets and its count of
 sockets are kept in Redis (:mod:`perudo.server.cluster.limits`), one budget over every process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -23,7 +26,33 @@ from .settings import Settings
 if TYPE_CHECKING:
     from .cluster.limits import SharedLimits
 
-__all__ = ["ClientLimits", "Guard"]
+__all__ = ["ClientLimits", "Guard", "client_key"]
+
+
+def client_key(host: str) -> str:
+    """The client a peer address stands for in every per-client limit: an IPv4 address as it
+    is; an IPv6 address by its /64 network (one subscriber gets a whole /64: its addresses
+    are one client, or a new address would buy a new budget); an IPv4-mapped IPv6 address as
+    its IPv4 address.
+
+    >>> client_key("203.0.113.7")
+    '203.0.113.7'
+    >>> client_key("2001:db8:1:2:aaaa::1"), client_key("2001:db8:1:2:bbbb::2")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+    >>> client_key("::ffff:203.0.113.7")
+    '203.0.113.7'
+    >>> client_key("unknown")
+    'unknown'
+    """
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 @dataclass(slots=True)
@@ -33,6 +62,10 @@ class ClientLimits:
     messages: TokenBucket
     chat: TokenBucket
     creates: TokenBucket
+    joins: TokenBucket
+    """Seats taken (``POST /api/tables/{id}/join``)."""
+    invites: TokenBucket
+    """Invite QR codes drawn (``GET /api/tables/{id}/invite.svg``)."""
     connections: int = 0
     tables: set[str] = field(default_factory=set)
     """Tables this client created that are still waiting for players."""
@@ -52,6 +85,8 @@ class Guard:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def of(self, client: str) -> ClientLimits:
+        """The limits of ``client`` (an address, keyed by :func:`client_key`)."""
+        client = client_key(client)
         limits = self.clients.get(client)
         if limits is None:
             s = self.settings
@@ -62,6 +97,10 @@ class Guard:
                 chat=self._bucket(client, "chat", s.chat_per_second, 5),
                 creates=self._bucket(
                     client, "creates", s.creates_per_minute / 60.0, s.tables_per_client
+                ),
+                joins=self._bucket(client, "joins", s.joins_per_minute / 60.0, s.joins_burst),
+                invites=self._bucket(
+                    client, "invites", s.invites_per_minute / 60.0, s.invites_burst
                 ),
             )
         limits.seen = time.monotonic()
@@ -77,6 +116,7 @@ class Guard:
     async def open_connection(self, client: str) -> bool:
         """Count a new WebSocket from ``client``; ``False`` (not counted) when it has its
         ``connections_per_client`` open already (over every process, in multi-process mode)."""
+        client = client_key(client)
         limits = self.of(client)
         most = self.settings.connections_per_client
         if self.shared is not None:
@@ -92,6 +132,7 @@ class Guard:
         return True
 
     def close_connection(self, client: str) -> None:
+        client = client_key(client)
         limits = self.clients.get(client)
         if limits is not None:
             limits.connections = max(0, limits.connections - 1)

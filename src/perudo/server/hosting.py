@@ -17,6 +17,7 @@ can use them. The first becomes the public URL that invite links are built on un
 
 from __future__ import annotations
 
+import functools
 import io
 import ipaddress
 import socket
@@ -27,6 +28,7 @@ __all__ = [
     "PUBLIC_HOST",
     "banner",
     "interface_addresses",
+    "invite_svg",
     "lobby_urls",
     "public_settings",
     "qr_svg",
@@ -128,6 +130,14 @@ def qr_svg(url: str) -> str:
         title=url,
     )
     return out.getvalue().decode()
+
+
+@functools.lru_cache(maxsize=256)
+def invite_svg(url: str) -> str:
+    """:func:`qr_svg` of a table's invite link, drawn once per link (the last 256 kept): a
+    page reloaded or a link shared around costs no new drawing. Never for a link holding a
+    secret (a seat transfer's): those are drawn each time and kept nowhere."""
+    return qr_svg(url)
 
 
 def banner(settings: Settings, addresses: list[str]) -> str:

@@ -376,6 +376,8 @@ ONE_ADDRESS_MANY_PEOPLE = {
     "PERUDO_CREATES_PER_MINUTE": "1000000",
     "PERUDO_CONNECTIONS_PER_CLIENT": "100000",
     "PERUDO_CLIENT_RATE_PER_SECOND": "1000000",
+    "PERUDO_JOINS_PER_MINUTE": "1000000",
+    "PERUDO_JOINS_BURST": "100000",
 }
 """Every client of this benchmark comes from 127.0.0.1 but stands for a different person:
 the limits per client (docs/security.md) are lifted for it."""

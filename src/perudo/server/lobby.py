@@ -51,6 +51,9 @@ class Lobby:
         self.guard = Guard(settings, None if node is None else node.shared)
         self.node = node
         """This process among several (``None``: the only one)."""
+        self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
+        """WebSockets being set up at once (:mod:`perudo.server.routes.socket`): a crowd
+        arriving together is let in a few at a time, the players' moves going on between."""
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -289,7 +292,16 @@ class Lobby:
         self.changed(table)
         return table, 0, token
 
-    async def join(self, table_id: str, player: str) -> tuple[int, str]:
+    async def join(self, table_id: str, player: str, client: str | None = None) -> tuple[int, str]:
+        """Seat ``player`` at the table; ``client`` (its address) takes
+        ``joins_per_minute`` seats at most (a refused join takes nothing). ``None``: counted
+        already (a join another process forwards to this table's owner)."""
+        if client is not None and not await self.guard.of(client).joins.acquire():
+            raise TableError(
+                "client_limit",
+                f"at most {self.settings.joins_per_minute:g} seats taken a minute from one "
+                "address; try again in a moment",
+            )
         if table_id not in self.tables and self.node is not None:
             result = await self._call(table_id, {"what": "join", "name": player})
             if result is not None:

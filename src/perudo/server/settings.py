@@ -21,6 +21,7 @@ gives (invite links) is built.
 from __future__ import annotations
 
 import ipaddress
+from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
@@ -84,6 +85,14 @@ class Settings(BaseSettings):
     connections_per_client: int = Field(default=30, ge=1)
     """Open WebSocket connections from one client (and half-open HTTP connections from one
     peer that is not a trusted proxy)."""
+    joins_per_minute: float = Field(default=20.0, gt=0)
+    """Seats one client may take a minute (``POST /api/tables/{id}/join``; bursts of
+    ``joins_burst``)."""
+    joins_burst: int = Field(default=10, ge=1)
+    invites_per_minute: float = Field(default=60.0, gt=0)
+    """Invite QR codes (``GET /api/tables/{id}/invite.svg``) one client may fetch a minute
+    (bursts of ``invites_burst``)."""
+    invites_burst: int = Field(default=20, ge=1)
     client_rate_per_second: float = Field(default=20.0, gt=0)
     """Messages per second from one client over all its connections (bursts of 3 s' worth)."""
     chat_per_second: float = Field(default=1.0, gt=0)
@@ -107,8 +116,20 @@ class Settings(BaseSettings):
     presence_delay: float = Field(default=0.5, ge=0)
     """Seconds a table waits to tell its clients who connected or left, so that a crowd
     arriving costs one table message per client, not one per client per arrival."""
+    spectator_delay: float = Field(default=0.25, ge=0)
+    """Seconds a table gathers the moves for its spectators: they get one update carrying
+    every move made meanwhile (drawn once for them all), so a crowd costs a few messages a
+    second whatever the pace of the game; the players' updates never wait."""
+    arrivals_at_once: int = Field(default=8, ge=1)
+    """WebSockets set up at once (handshake, first message and its answer); more arriving
+    together wait their turn, so a crowd cannot hold up the tables in play."""
+    spectators_per_table: int = Field(default=1000, ge=0)
+    """Spectators one table holds at once; more are refused (``too_many_spectators``)."""
     max_body_bytes: int = Field(default=65536, ge=1024)
     """Largest HTTP request body; a larger one is refused with 413."""
+    http_protocol: Literal["auto", "httptools", "h11"] = "auto"
+    """uvicorn's HTTP implementation (``auto``: httptools when installed, else h11); the
+    header timeout and the per-peer cap hold with either (:mod:`perudo.server.transport`)."""
     log_level: str = "info"
     trusted_proxies: str = ""
     """Comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``) of the

@@ -49,52 +49,70 @@ UNAVAILABLE = (
 """Why a message for a table driven by another process was refused while Redis is away."""
 
 
+ARRIVAL_WAIT = 0.5
+"""Seconds an arriving socket may hold its place among the arrivals being set up
+(:attr:`perudo.server.lobby.Lobby.arrivals`) while the server waits for its first message."""
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     settings = settings_of(ws)
     lobby = lobby_of(ws)
     client = client_host(ws)
-    await ws.accept()
     conn = Connection(
         ws.send_text,
         lambda code: ws.close(code),
         rate=settings.rate_per_second,
         burst=settings.rate_burst,
     )
-    conn.start()
-    if not await lobby.guard.open_connection(client):
-        await _refuse(
-            conn,
-            "too_many_connections",
-            f"{settings.connections_per_client} connections from one address at most; "
-            "close some tabs and reconnect",
-            1008,
-        )
-        return
-    table = lobby.tables.get(table_id)
+    table: LiveTable | None = None
     owner: str | None = None
+    counted = False
     try:
-        if table is None and lobby.node is not None:
-            try:
-                where = await lobby.node.route(table_id)
-            except (SQLAlchemyError, OSError) as err:
-                log.warning("table %s cannot be routed: %s", table_id, err)
-                await _refuse(conn, "unavailable", UNAVAILABLE, 1013)
+        # A crowd arriving at once is set up a few sockets at a time (the handshake, the
+        # first message and its answer), so that the players' moves go on between them.
+        async with lobby.arrivals:
+            await ws.accept()
+            conn.start()
+            if not await lobby.guard.open_connection(client):
+                await _refuse(
+                    conn,
+                    "too_many_connections",
+                    f"{settings.connections_per_client} connections from one address at most; "
+                    "close some tabs and reconnect",
+                    1008,
+                )
                 return
-            if isinstance(where, LiveTable):
-                table = where
+            counted = True
+            table = lobby.tables.get(table_id)
+            if table is None and lobby.node is not None:
+                try:
+                    where = await lobby.node.route(table_id)
+                except (SQLAlchemyError, OSError) as err:
+                    log.warning("table %s cannot be routed: %s", table_id, err)
+                    await _refuse(conn, "unavailable", UNAVAILABLE, 1013)
+                    return
+                if isinstance(where, LiveTable):
+                    table = where
+                else:
+                    owner = where
+            limits = lobby.guard.of(client)
+            base = base_url(ws)
+            target: _Local | _Remote
+            if table is not None:
+                target = _Local(table, base)
+            elif owner is not None and lobby.node is not None:
+                target = _Remote(lobby.node, table_id, owner, base)
             else:
-                owner = where
-        limits = lobby.guard.of(client)
-        base = base_url(ws)
-        if table is not None:
-            await _serve(ws, conn, _Local(table, base), settings, limits)
-        elif owner is not None and lobby.node is not None:
-            await _serve(ws, conn, _Remote(lobby.node, table_id, owner, base), settings, limits)
-        else:
-            await _refuse(conn, "no_table", f"there is no table {table_id[:40]!r}", 1000)
+                await _refuse(conn, "no_table", f"there is no table {table_id[:40]!r}", 1000)
+                return
+            if not await _receive(ws, conn, target, settings, limits, ARRIVAL_WAIT):
+                return
+        while await _receive(ws, conn, target, settings, limits, None):
+            pass
     finally:
-        lobby.guard.close_connection(client)
+        if counted:
+            lobby.guard.close_connection(client)
         if table is not None:
             await table.detach(conn)
         if owner is not None and lobby.node is not None:
@@ -143,74 +161,80 @@ async def _refuse(conn: Connection, code: str, message: str, close_code: int) ->
     await conn.stop()
 
 
-async def _serve(
+async def _receive(
     ws: WebSocket,
     conn: Connection,
     target: _Local | _Remote,
     settings: Settings,
     limits: ClientLimits,
-) -> None:
+    wait: float | None,
+) -> bool:
+    """Read and handle one message; ``False`` once the connection is over. With ``wait``,
+    a socket silent that long is let be (``True``); without, one silent for
+    ``ws_idle_seconds`` is closed."""
     limit = settings.max_message_bytes
-    while True:
-        try:
-            message = await asyncio.wait_for(ws.receive(), settings.ws_idle_seconds)
-        except TimeoutError:
-            await _refuse(
-                conn,
-                "idle",
-                f"nothing received for {settings.ws_idle_seconds:g} s: closed (reconnect "
-                "with your last version to carry on)",
-                1000,
-            )
-            return
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        raw: str | bytes | None = message.get("text")
-        if raw is None:
-            raw = message.get("bytes") or b""
-        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
-        if not conn.bucket.take():
-            _rate_limited(
-                conn,
-                target.version,
-                f"too many messages: at most {settings.rate_per_second:g} a second "
-                f"(bursts of {settings.rate_burst}); this one was ignored",
-            )
-            continue
-        if not await limits.messages.acquire():
-            _rate_limited(
-                conn,
-                target.version,
-                f"too many messages from your address: at most "
-                f"{settings.client_rate_per_second:g} a second over all its connections; "
-                "this one was ignored",
-            )
-            continue
-        if size > limit:
-            _reply_error(
-                conn,
-                target.version,
-                "too_large",
-                f"message of {size} bytes is over the limit of {limit}; it was ignored",
-            )
-            continue
-        try:
-            msg = p.parse_client_message(raw)
-        except p.ProtocolError as err:
-            _reply_error(conn, target.version, err.code, str(err))
-            continue
-        if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
-            _rate_limited(
-                conn,
-                target.version,
-                f"at most {settings.chat_per_second:g} chat lines a second from your address; "
-                "this one was not sent",
-            )
-            continue
-        text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
-        await target.handle(conn, msg, text)
+    try:
+        message = await asyncio.wait_for(ws.receive(), wait or settings.ws_idle_seconds)
+    except TimeoutError:
+        if wait is not None:
+            return True
+        await _refuse(
+            conn,
+            "idle",
+            f"nothing received for {settings.ws_idle_seconds:g} s: closed (reconnect "
+            "with your last version to carry on)",
+            1000,
+        )
+        return False
+    except (WebSocketDisconnect, RuntimeError):
+        return False
+    if message["type"] == "websocket.disconnect":
+        return False
+    raw: str | bytes | None = message.get("text")
+    if raw is None:
+        raw = message.get("bytes") or b""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+    if not conn.bucket.take():
+        _rate_limited(
+            conn,
+            target.version,
+            f"too many messages: at most {settings.rate_per_second:g} a second "
+            f"(bursts of {settings.rate_burst}); this one was ignored",
+        )
+        return True
+    if not await limits.messages.acquire():
+        _rate_limited(
+            conn,
+            target.version,
+            f"too many messages from your address: at most "
+            f"{settings.client_rate_per_second:g} a second over all its connections; "
+            "this one was ignored",
+        )
+        return True
+    if size > limit:
+        _reply_error(
+            conn,
+            target.version,
+            "too_large",
+            f"message of {size} bytes is over the limit of {limit}; it was ignored",
+        )
+        return True
+    try:
+        msg = p.parse_client_message(raw)
+    except p.ProtocolError as err:
+        _reply_error(conn, target.version, err.code, str(err))
+        return True
+    if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
+        _rate_limited(
+            conn,
+            target.version,
+            f"at most {settings.chat_per_second:g} chat lines a second from your address; "
+            "this one was not sent",
+        )
+        return True
+    text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+    await target.handle(conn, msg, text)
+    return True
 
 
 async def handle(table: LiveTable, conn: Connection, text: str, base: str) -> None:

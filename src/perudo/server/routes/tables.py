@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from perudo.core import PRESETS
 from perudo.registry import LEVELS
 
-from ..hosting import qr_svg
+from ..hosting import invite_svg
 from ..proxy import base_url, client_host
 from ..tables import TableConfig, TableError
 from .common import error_response, lobby_of, settings_of
@@ -135,12 +135,22 @@ async def get_table(request: Request, table_id: str) -> JSONResponse | dict[str,
 @router.get("/api/tables/{table_id}/invite.svg", response_model=None)
 async def invite_qr(request: Request, table_id: str) -> Response:
     """A QR code (SVG) of the table's invite link, for friends' phones to scan."""
+    lobby = lobby_of(request)
+    if not await lobby.guard.of(client_host(request)).invites.acquire():
+        minute = settings_of(request).invites_per_minute
+        return error_response(
+            TableError(
+                "client_limit",
+                f"at most {minute:g} invite codes a minute from one address; "
+                "try again in a moment",
+            )
+        )
     try:
-        await lobby_of(request).info(table_id)
+        await lobby.info(table_id)
     except TableError as err:
         return error_response(err)
     return Response(
-        qr_svg(invite_url(request, table_id)),
+        invite_svg(invite_url(request, table_id)),
         media_type="image/svg+xml",
         headers={"Cache-Control": "no-cache"},
     )
@@ -151,7 +161,7 @@ async def join_table(
     request: Request, table_id: str, body: JoinTable
 ) -> JSONResponse | dict[str, Any]:
     try:
-        seat, token = await lobby_of(request).join(table_id, body.name)
+        seat, token = await lobby_of(request).join(table_id, body.name, client_host(request))
     except TableError as err:
         return error_response(err)
     return {

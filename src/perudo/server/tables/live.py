@@ -121,6 +121,8 @@ class LiveTable:
         """Messages from all the table's spectators together (the players' never wait on it)."""
         self.chat_budget = TokenBucket(settings.table_chat_per_second, 10)
         """Chat lines at the table, from everyone."""
+        self.spectator_out = presenter.SpectatorOutbox()
+        """Public events gathered for the spectators (``PERUDO_SPECTATOR_DELAY``)."""
         self.spectator_snapshot: tuple[int, float, str] | None = None
         """(version, ``time.monotonic()``, text) of the last spectators' snapshot drawn."""
         self._flush: asyncio.TimerHandle | None = None
@@ -223,7 +225,7 @@ class LiveTable:
             "private": self.private,
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],
             "host": self.host_seat(),
-            "spectators": sum(1 for c in self.conns if c.seat is None),
+            "spectators": self.spectators(),
             "game_id": self.game_key,
             "to_act": None if st is None else st.to_act,
             "turn_remaining": remaining,
@@ -297,8 +299,35 @@ class LiveTable:
 
     # -- connections ------------------------------------------------------------------------
 
+    def spectators(self) -> int:
+        """How many connections watch without a seat."""
+        return sum(1 for c in self.conns if c.seat is None)
+
     async def hello(self, conn: Connection, msg: p.Hello) -> None:
-        """Attach a connection: as its seat if the token is right, else as a spectator."""
+        """Attach a connection: as its seat if the token is right, else as a spectator.
+
+        A spectator's hello (no token, no transfer link, no seat held) awaits nothing, so it
+        takes no lock: a crowd of spectators arriving at once never queues ahead of a
+        player's move on the table's lock. What it reads is consistent all the same: a move
+        changes the state, version and backlog only after its write, in one step.
+        """
+        if not msg.token and not msg.transfer and conn.seat is None:
+            if self.closed:
+                self._error(conn, "table_closed", CLOSED)
+                conn.send_close(1000)
+                return
+            cap = self.settings.spectators_per_table
+            if conn not in self.conns and self.spectators() >= cap:
+                self._error(
+                    conn,
+                    "too_many_spectators",
+                    f"this table has its {cap} spectators already: try again later",
+                )
+                conn.send_close(1000)
+                return
+            conn.greeted = True
+            self._attach(conn, None, msg.last_version)
+            return
         async with self.lock:
             if self.closed:
                 self._error(conn, "table_closed", CLOSED)
@@ -325,25 +354,31 @@ class LiveTable:
             if seat is not None and not kept:
                 self._claim_seat(seat)
             conn.greeted = True
-            self.conns.add(conn)
-            last = None if msg.transfer else msg.last_version
-            if last is not None and self._may_catch_up(seat, last):
-                presenter.missed(self, conn, last)
-            else:
-                conn.send(self.snapshot(seat))
-            self.changed(self.settings.presence_delay)
-            self.schedule.plan()
+            self._attach(conn, seat, None if msg.transfer else msg.last_version)
+
+    def _attach(self, conn: Connection, seat: int | None, last: int | None) -> None:
+        """Add ``conn`` (greeted, as ``seat``) to the table and send it what it missed since
+        version ``last`` or a snapshot."""
+        presenter.flush_spectators(self)
+        self.conns.add(conn)
+        if last is not None and self._may_catch_up(seat, last):
+            presenter.missed(self, conn, last)
+        else:
+            presenter.to_one(self, conn, self.snapshot(seat))
+        self.changed(self.settings.presence_delay)
+        self.schedule.plan()
 
     async def sync(self, conn: Connection, last: int) -> None:
         """Catch ``conn`` up from version ``last``: the events it missed and the table as it is
         now (seats, status: a lost ``table`` message is made good too), or a snapshot when the
         gap is older than the buffer."""
         async with self.lock:
+            presenter.flush_spectators(self)
             if self._may_catch_up(conn.seat, last):
                 presenter.missed(self, conn, last)
-                conn.send(presenter.table_message(self))
+                presenter.to_one(self, conn, presenter.table_message(self))
             else:
-                conn.send(self.snapshot(conn.seat))
+                presenter.to_one(self, conn, self.snapshot(conn.seat))
 
     def _claim_seat(self, seat: int) -> None:
         s = self.seats[seat]
@@ -699,7 +734,7 @@ class LiveTable:
             s.drop_timer.cancel()
             s.drop_timer = None
         s.connections = 0
-        for c in self.conns:
+        for c in list(self.conns):
             if c.seat == seat:
                 c.seat = None
                 c.send(p.SeatChanged(seat=None, reason=reason).model_dump_json())
@@ -768,7 +803,7 @@ class LiveTable:
             s.token_hash = old
 
         await self._save_or_undo(undo)
-        for c in self.conns:
+        for c in list(self.conns):
             if c.seat == seat and c is not conn:
                 c.seat = None
                 s.connections = max(0, s.connections - 1)
@@ -823,8 +858,7 @@ class LiveTable:
             self.game_key = game_key
             self.status = "playing"
             self.schedule.new_game()
-            for c in self.conns:
-                c.send(self.snapshot(c.seat))
+            presenter.send_each(self, self.snapshot)
             self.changed()
             for i, s in enumerate(self.seats):
                 if s is not None:
@@ -865,8 +899,7 @@ class LiveTable:
                 if s is not None:
                     s.away = False
             self._attendance()
-            for c in self.conns:
-                c.send(self.snapshot(c.seat))
+            presenter.send_each(self, self.snapshot)
             self.changed()
 
     async def act(self, conn: Connection, text: str, version: int) -> None:
@@ -979,7 +1012,11 @@ class LiveTable:
             c.send_close(1000)
 
     async def close(self) -> None:
+        presenter.flush_spectators(self)
         self.closed = True
+        pump = self.spectator_out.task
+        if pump is not None:
+            pump.cancel()
         if self.host_timer is not None:
             self.host_timer.cancel()
         for s in self.seats:

@@ -11,9 +11,12 @@ each receiver.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from perudo.core import Bid, PlayerView, action_to_json, raises_after, round_to_json, view
@@ -30,16 +33,21 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Batch",
+    "SpectatorOutbox",
     "broadcast_chat",
     "broadcast_events",
     "broadcast_table",
     "chat_json",
     "error",
+    "flush_spectators",
     "memory_legal",
     "missed",
     "refused",
+    "send_each",
     "snapshot",
     "table_message",
+    "to_one",
+    "to_spectators",
 ]
 
 Batch = list[tuple[int | None, dict[str, Any]]]
@@ -184,19 +192,129 @@ def refused(table: LiveTable, err: TableError) -> str:
 def broadcast_table(table: LiveTable) -> None:
     """The table's seats, presence and status to everyone at it."""
     text = table_message(table)
+    send_each(table, lambda seat: text)
+
+
+def send_each(table: LiveTable, text_for: Callable[[int | None], str]) -> None:
+    """``text_for(seat)`` to every connection at the table: the seated ones now, in this
+    order; the spectators through their outbox (:func:`to_spectators`), drawn once for them
+    all (after their gathered update: :func:`flush_spectators`)."""
+    flush_spectators(table)
+    spectators = False
     for c in table.conns:
-        c.send(text)
+        if c.seat is None:
+            spectators = True
+        else:
+            c.send(text_for(c.seat))
+    if spectators:
+        to_spectators(table, text_for(None))
 
 
 def broadcast_events(table: LiveTable, batch: Batch, resolved: int) -> None:
     """A move's events to everyone, each receiving those its seat may see and its view after
-    (drawn once per seat, whatever the number of connections)."""
+    (drawn once per seat, whatever the number of connections).
+
+    The seated connections get theirs now. The spectators' are gathered for
+    ``spectator_delay`` seconds (:func:`flush_spectators`): one update, drawn once, carries
+    every public event of the moves made meanwhile, and the same text goes to every
+    spectator, so a crowd costs a few messages a second, not one per move each.
+    """
     by_seat: dict[int | None, str] = {}
+    spectators = False
     for c in table.conns:
+        if c.seat is None:
+            spectators = True
+            continue
         text = by_seat.get(c.seat)
         if text is None:
             text = by_seat[c.seat] = _update(table, c.seat, batch, resolved)
         c.send(text)
+    if not spectators:
+        return
+    out = table.spectator_out
+    out.events.extend(data for audience, data in batch if audience is None)
+    out.resolved += resolved
+    delay = table.settings.spectator_delay
+    if delay <= 0:
+        flush_spectators(table)
+    elif out.timer is None:
+        out.timer = asyncio.get_running_loop().call_later(delay, flush_spectators, table)
+
+
+SLICE = 32
+"""Spectators sent a message per turn of the event loop: a crowd's messages go out in
+slices, between which the players' moves are read, applied and sent."""
+
+
+@dataclass(slots=True)
+class SpectatorOutbox:
+    """What goes to a table's spectators, in order (:func:`to_spectators`), and the public
+    events gathered for their next update (:func:`broadcast_events`)."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    resolved: int = 0
+    """Rounds resolved by those events (their ``past_tail``)."""
+    timer: asyncio.TimerHandle | None = None
+    queue: deque[tuple[str, list[Connection]]] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+
+def to_spectators(table: LiveTable, text: str, only: Connection | None = None) -> None:
+    """Queue ``text`` for every spectator at the table now (or for ``only``, one of them),
+    after what was queued for them before. A task sends the queue in slices of
+    :data:`SLICE` connections per turn of the event loop, so a crowd of spectators never
+    holds up the loop in one go (their queues are theirs: :class:`~..connection.Connection`)."""
+    recipients = [only] if only is not None else [c for c in table.conns if c.seat is None]
+    if not recipients:
+        return
+    out = table.spectator_out
+    out.queue.append((text, recipients))
+    if out.task is None:
+        out.task = asyncio.get_running_loop().create_task(
+            _pump(table), name=f"perudo-spectators-{table.id[:8]}"
+        )
+
+
+def to_one(table: LiveTable, conn: Connection, text: str) -> None:
+    """``text`` to ``conn`` after what is queued for it: a spectator's through the outbox
+    (its replies never overtake a broadcast queued before them), a seat's now."""
+    if conn.seat is None and table.spectator_out.task is not None:
+        to_spectators(table, text, conn)
+    else:
+        conn.send(text)
+
+
+async def _pump(table: LiveTable) -> None:
+    out = table.spectator_out
+    try:
+        while out.queue:
+            text, recipients = out.queue.popleft()
+            for i, c in enumerate(recipients):
+                # One who took a seat meanwhile was sent a snapshot for it: not this.
+                if c.seat is None:
+                    c.send(text)
+                if i % SLICE == SLICE - 1:
+                    await asyncio.sleep(0)
+            await asyncio.sleep(0)
+    finally:
+        out.task = None
+
+
+def flush_spectators(table: LiveTable) -> None:
+    """Queue for the spectators the update gathered for them, if any: called when its delay
+    is up, and before anything else goes to them (a table message, a chat line, a snapshot,
+    a newcomer), so that they receive everything in version order."""
+    out = table.spectator_out
+    if out.timer is not None:
+        out.timer.cancel()
+        out.timer = None
+    if not out.events and not out.resolved:
+        return
+    events, resolved = out.events, out.resolved
+    out.events, out.resolved = [], 0
+    if table.closed:
+        return
+    to_spectators(table, _update(table, None, [(None, e) for e in events], resolved))
 
 
 def _update(table: LiveTable, seat: int | None, batch: Batch, resolved: int) -> str:
@@ -224,8 +342,7 @@ def _update(table: LiveTable, seat: int | None, batch: Batch, resolved: int) -> 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:
     text = dump(p.ChatMessage.model_validate({"version": entry["version"], "entry": entry}))
-    for c in table.conns:
-        c.send(text)
+    send_each(table, lambda seat: text)
 
 
 def missed(table: LiveTable, conn: Connection, last: int) -> None:
@@ -239,7 +356,9 @@ def missed(table: LiveTable, conn: Connection, last: int) -> None:
         elif kind == "chat":
             chats.append(json.loads(payload))
     data, hint = seat_payload(table, conn.seat, True)
-    conn.send(
+    to_one(
+        table,
+        conn,
         dump(
             p.Update.model_validate(
                 {
@@ -250,10 +369,14 @@ def missed(table: LiveTable, conn: Connection, last: int) -> None:
                     "timer": table.schedule.remaining(),
                 }
             )
-        )
+        ),
     )
     for entry in chats:
-        conn.send(dump(p.ChatMessage.model_validate({"version": entry["version"], "entry": entry})))
+        to_one(
+            table,
+            conn,
+            dump(p.ChatMessage.model_validate({"version": entry["version"], "entry": entry})),
+        )
 
 
 def chat_json(row: ChatRow) -> dict[str, Any]:
