@@ -102,6 +102,7 @@ class ServerProcess:
             "PERUDO_INVITES_BURST": "10000",
             "PERUDO_PRESENCE_DELAY": "0.05",
             "PERUDO_SPECTATOR_DELAY": "0.05",
+            "PERUDO_SPECTATOR_COUNT_DELAY": "0.05",
             "PERUDO_LOG_LEVEL": "warning",
             **env,
         }

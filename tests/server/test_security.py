@@ -290,7 +290,7 @@ def test_a_crowd_of_spectators_costs_table_messages_in_proportion_to_its_size(
 ) -> None:
     """60 spectators arrive: each receives a few table messages, not one per arrival (which
     made N connections cost N² messages)."""
-    srv = make_server(PERUDO_PRESENCE_DELAY="1").start()
+    srv = make_server(PERUDO_PRESENCE_DELAY="1", PERUDO_SPECTATOR_COUNT_DELAY="1").start()
 
     async def go() -> None:
         t = srv.create_table()

@@ -77,6 +77,7 @@ class TableLife(RuleBasedStateMachine):
             round_pause=0,
             drop_grace=0.05,
             presence_delay=0,
+            spectator_count_delay=0,
             turn_seconds=0,
         )
         self.tokens: dict[str, str] = {}

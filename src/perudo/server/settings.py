@@ -116,13 +116,16 @@ class Settings(BaseSettings):
     presence_delay: float = Field(default=0.5, ge=0)
     """Seconds a table waits to tell its clients who connected or left, so that a crowd
     arriving costs one table message per client, not one per client per arrival."""
-    spectator_delay: float = Field(default=0.25, ge=0)
+    spectator_count_delay: float = Field(default=5.0, ge=0)
+    """Seconds a table waits at most to tell its clients how many spectators it has (a
+    seat's presence goes with ``presence_delay``)."""
+    spectator_delay: float = Field(default=0.5, ge=0)
     """Seconds a table gathers the moves for its spectators: they get one update carrying
     every move made meanwhile (drawn once for them all), so a crowd costs a few messages a
     second whatever the pace of the game; the players' updates never wait."""
     arrivals_at_once: int = Field(default=8, ge=1)
-    """WebSockets set up at once (handshake, first message and its answer); more arriving
-    together wait their turn, so a crowd cannot hold up the tables in play."""
+    """WebSockets let in at once (handshake, then the wait for the first message); more
+    arriving together wait their turn, so a crowd cannot hold up the tables in play."""
     spectators_per_table: int = Field(default=1000, ge=0)
     """Spectators one table holds at once; more are refused (``too_many_spectators``)."""
     max_body_bytes: int = Field(default=65536, ge=1024)

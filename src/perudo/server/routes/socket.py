@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.types import Message
 
 from .. import protocol as p
 from ..cluster.bus import BusDown
@@ -49,9 +50,13 @@ UNAVAILABLE = (
 """Why a message for a table driven by another process was refused while Redis is away."""
 
 
-ARRIVAL_WAIT = 0.5
+ARRIVAL_WAIT = 0.3
 """Seconds an arriving socket may hold its place among the arrivals being set up
-(:attr:`perudo.server.lobby.Lobby.arrivals`) while the server waits for its first message."""
+(:attr:`perudo.server.lobby.Lobby.arrivals`) while the server waits for its first message
+(a page sends its hello as soon as the socket opens). Holding the place until then is what
+paces a crowd: the next socket's handshake is answered only when a place is free, so its
+hello cannot come sooner. A silent socket gives its place up after this long (its first
+message is then handled when it comes, like any other)."""
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -69,8 +74,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     owner: str | None = None
     counted = False
     try:
-        # A crowd arriving at once is set up a few sockets at a time (the handshake, the
-        # first message and its answer), so that the players' moves go on between them.
+        # A crowd arriving at once is let in a few sockets at a time (the handshake, then
+        # the wait for the first message: the next socket's handshake is answered when a
+        # place is free), so that the players' moves go on between them.
         async with lobby.arrivals:
             await ws.accept()
             conn.start()
@@ -106,10 +112,15 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             else:
                 await _refuse(conn, "no_table", f"there is no table {table_id[:40]!r}", 1000)
                 return
-            if not await _receive(ws, conn, target, settings, limits, ARRIVAL_WAIT):
-                return
-        while await _receive(ws, conn, target, settings, limits, None):
-            pass
+            first = await _next(ws, conn, settings, ARRIVAL_WAIT)
+        # Handled out of the arrivals' places: a hello that waits on its table (a move
+        # being written) holds none.
+        if first is None:
+            return
+        if first["type"] != "nothing":
+            await _take(conn, target, settings, limits, first)
+        while (message := await _next(ws, conn, settings)) is not None:
+            await _take(conn, target, settings, limits, message)
     finally:
         if counted:
             lobby.guard.close_connection(client)
@@ -161,23 +172,17 @@ async def _refuse(conn: Connection, code: str, message: str, close_code: int) ->
     await conn.stop()
 
 
-async def _receive(
-    ws: WebSocket,
-    conn: Connection,
-    target: _Local | _Remote,
-    settings: Settings,
-    limits: ClientLimits,
-    wait: float | None,
-) -> bool:
-    """Read and handle one message; ``False`` once the connection is over. With ``wait``,
-    a socket silent that long is let be (``True``); without, one silent for
-    ``ws_idle_seconds`` is closed."""
-    limit = settings.max_message_bytes
+async def _next(
+    ws: WebSocket, conn: Connection, settings: Settings, wait: float | None = None
+) -> Message | None:
+    """The socket's next message; ``None`` once the connection is over. With ``wait``, a
+    socket silent that long is let be (``{"type": "nothing"}``: nothing yet); without, one
+    silent for ``ws_idle_seconds`` is closed."""
     try:
         message = await asyncio.wait_for(ws.receive(), wait or settings.ws_idle_seconds)
     except TimeoutError:
         if wait is not None:
-            return True
+            return {"type": "nothing"}
         await _refuse(
             conn,
             "idle",
@@ -185,11 +190,24 @@ async def _receive(
             "with your last version to carry on)",
             1000,
         )
-        return False
+        return None
     except (WebSocketDisconnect, RuntimeError):
-        return False
+        return None
     if message["type"] == "websocket.disconnect":
-        return False
+        return None
+    return message
+
+
+async def _take(
+    conn: Connection,
+    target: _Local | _Remote,
+    settings: Settings,
+    limits: ClientLimits,
+    message: Message,
+) -> None:
+    """Handle one message read from the socket, under the connection's and the client's
+    limits (one refused gets an error reply and changes nothing)."""
+    limit = settings.max_message_bytes
     raw: str | bytes | None = message.get("text")
     if raw is None:
         raw = message.get("bytes") or b""
@@ -201,7 +219,7 @@ async def _receive(
             f"too many messages: at most {settings.rate_per_second:g} a second "
             f"(bursts of {settings.rate_burst}); this one was ignored",
         )
-        return True
+        return
     if not await limits.messages.acquire():
         _rate_limited(
             conn,
@@ -210,7 +228,7 @@ async def _receive(
             f"{settings.client_rate_per_second:g} a second over all its connections; "
             "this one was ignored",
         )
-        return True
+        return
     if size > limit:
         _reply_error(
             conn,
@@ -218,12 +236,12 @@ async def _receive(
             "too_large",
             f"message of {size} bytes is over the limit of {limit}; it was ignored",
         )
-        return True
+        return
     try:
         msg = p.parse_client_message(raw)
     except p.ProtocolError as err:
         _reply_error(conn, target.version, err.code, str(err))
-        return True
+        return
     if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
         _rate_limited(
             conn,
@@ -231,10 +249,9 @@ async def _receive(
             f"at most {settings.chat_per_second:g} chat lines a second from your address; "
             "this one was not sent",
         )
-        return True
+        return
     text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
     await target.handle(conn, msg, text)
-    return True
 
 
 async def handle(table: LiveTable, conn: Connection, text: str, base: str) -> None:

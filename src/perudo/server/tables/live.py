@@ -365,8 +365,18 @@ class LiveTable:
             presenter.missed(self, conn, last)
         else:
             presenter.to_one(self, conn, self.snapshot(seat))
-        self.changed(self.settings.presence_delay)
+        self.changed(self._presence_delay(seat))
         self.schedule.plan()
+
+    def _presence_delay(self, seat: int | None) -> float:
+        """How long the table waits to tell everyone that a connection of ``seat`` came or
+        went: a seat's presence soon (``presence_delay``); a spectator's only changes the
+        head count, told with the next change or after ``spectator_count_delay``, so that
+        a crowd coming and going costs its members few table messages."""
+        s = self.settings
+        return (
+            s.presence_delay if seat is not None else max(s.presence_delay, s.spectator_count_delay)
+        )
 
     async def sync(self, conn: Connection, last: int) -> None:
         """Catch ``conn`` up from version ``last``: the events it missed and the table as it is
@@ -427,7 +437,7 @@ class LiveTable:
             if conn.seat is not None:
                 self._release_seat(conn.seat)
             if not self.closed:
-                self.changed(self.settings.presence_delay)
+                self.changed(self._presence_delay(conn.seat))
 
     async def back(self, conn: Connection) -> None:
         """The person at this seat is back: the stand-in bot stops playing for them."""
