@@ -131,23 +131,6 @@ class Player(Client):
         self.endpoint = endpoint
         self.closes: list[int | None] = []
 
-    async def connect(self, last_version: int | None = None, hello: bool = True) -> Player:
-        self.ws = await websockets.connect(
-            f"{self.endpoint.ws_url}/ws/tables/{self.table_id}",
-            max_size=None,
-            ssl=self.endpoint.tls,
-            open_timeout=5,
-        )
-        self.cursor = len(self.messages)
-        self._reader = asyncio.create_task(self._read())
-        if hello:
-            msg: dict[str, Any] = {"type": "hello", "token": self.token}
-            if last_version is not None:
-                msg["last_version"] = last_version
-            await self.send(msg)
-            await self.next(lambda m: m["type"] in ("snapshot", "update"))
-        return self
-
     @property
     def alive(self) -> bool:
         return self._reader is not None and not self._reader.done()

@@ -190,7 +190,9 @@ class Client:
 
     async def connect(self, last_version: int | None = None, hello: bool = True) -> Client:
         self.ws = await websockets.connect(
-            f"{self.server.ws_url}/ws/tables/{self.table_id}", max_size=None
+            f"{self.server.ws_url}/ws/tables/{self.table_id}",
+            max_size=None,
+            ssl=getattr(self.server, "tls", None),  # wss:// through a balancer with TLS
         )
         self.cursor = len(self.messages)
         self._reader = asyncio.create_task(self._read())

@@ -75,6 +75,22 @@ def same_view(a: dict[str, Any] | None, b: dict[str, Any]) -> None:
     }
 
 
+async def two_people(procs: Processes) -> tuple[str, dict[str, Any], str, Player, Player]:
+    """A table created at the first process by Ann, Bo joined through the second (forwarded
+    to the owner); Ann connected at the first, Bo at the second; the game started and in
+    its first round. (table id, creation answer, Bo's token, Ann, Bo)"""
+    a, b = procs.servers
+    t = a.create_table(seats=2, dice=3)
+    tid = t["table_id"]
+    bo_token = b.join(tid, "Bo")["token"]
+    ann = await Player(Endpoint(a.ws_url), tid, t["token"]).connect()
+    bo = await Player(Endpoint(b.ws_url), tid, bo_token).connect()
+    await ann.send({"type": "start"})
+    for p in (ann, bo):
+        await p.until(lambda p=p: p.view is not None and p.view["phase"] == "bidding")  # type: ignore[misc]
+    return tid, t, bo_token, ann, bo
+
+
 # -- the store and the lease, in this process -------------------------------------------------
 
 
@@ -149,14 +165,7 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
     at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
 
     async def go() -> None:
-        t = a.create_table(seats=2, dice=3)
-        tid = t["table_id"]
-        j = b.join(tid, "Bo")  # through B: forwarded to the owner, A
-        ann = await Player(at_a, tid, t["token"]).connect()
-        bo = await Player(at_b, tid, j["token"]).connect()
-        await ann.send({"type": "start"})
-        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
-        await bo.until(lambda: bo.view is not None and bo.view["phase"] == "bidding")
+        tid, t, bo_token, ann, bo = await two_people(procs)
         if bo.my_turn():
             assert bo.view is not None
             await bo.act(bo.view["legal"][0])
@@ -196,7 +205,7 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
         assert check_events_against_log(ann, events) > 0
         assert check_events_against_log(bo, events) > 0
         same_view(ann.view, await fresh_view(at_b, tid, t["token"]))
-        same_view(bo.view, await fresh_view(at_a, tid, j["token"]))
+        same_view(bo.view, await fresh_view(at_a, tid, bo_token))
         await ann.close()
         await bo.close()
 
@@ -341,17 +350,9 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
     ``unavailable`` (nothing applied; the page says it in the player's language); Redis
     back: the processes reconnect by themselves, the socket resumes, the move goes through."""
     procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
-    a, b = procs.servers
-    at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
 
     async def go() -> None:
-        t = a.create_table(seats=2, dice=3)
-        tid = t["table_id"]
-        bo_token = b.join(tid, "Bo")["token"]
-        ann = await Player(at_a, tid, t["token"]).connect()
-        bo = await Player(at_b, tid, bo_token).connect()
-        await ann.send({"type": "start"})
-        await bo.until(lambda: bo.view is not None and bo.view["phase"] == "bidding")
+        _, _, _, ann, bo = await two_people(procs)
         if ann.my_turn():
             assert ann.view is not None
             await ann.act(ann.view["legal"][0])
@@ -383,17 +384,9 @@ def test_postgresql_restart_refuses_moves_then_play_resumes(
     """PostgreSQL restarts under play: a move meanwhile is refused (never half-applied), the
     processes reconnect by themselves and the game goes on with the same player."""
     procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
-    a, b = procs.servers
-    at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
 
     async def go() -> None:
-        t = a.create_table(seats=2, dice=3)
-        tid = t["table_id"]
-        bo_token = b.join(tid, "Bo")["token"]
-        ann = await Player(at_a, tid, t["token"]).connect()
-        bo = await Player(at_b, tid, bo_token).connect()
-        await ann.send({"type": "start"})
-        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        _, _, _, ann, bo = await two_people(procs)
         pg_server.stop()
         mover = ann if ann.my_turn() else bo
         await mover.until(mover.my_turn)
