@@ -19,12 +19,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import TypeAdapter
+
 from perudo.core import Bid, PlayerView, action_to_json, raises_after, round_to_json, view
 from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
 
 from .. import protocol as p
 from ..connection import Connection
 from ..hint import bid_hint
+from ..payloads import ActionInfo
 from ..store import ChatRow
 from .config import TableError
 
@@ -50,12 +53,50 @@ __all__ = [
     "to_spectators",
 ]
 
+Message = type[p.Snapshot] | type[p.Update]
 Batch = list[tuple[int | None, dict[str, Any]]]
 """A move's events: (audience seat or ``None`` for everyone, event JSON with its version)."""
 
 
 def dump(msg: p.Snapshot | p.Update | p.TableMessage | p.ChatMessage | p.ErrorMessage) -> str:
     return msg.model_dump_json()
+
+
+_LEGAL_INFOS: TypeAdapter[list[ActionInfo]] = TypeAdapter(list[ActionInfo])
+_legal_cache: dict[tuple[str, ...], list[ActionInfo]] = {}
+_LEGAL_CACHE_SIZE = 4096
+
+
+def _legal_infos(legal: list[str], infos: list[dict[str, Any]]) -> list[ActionInfo]:
+    """The validated ``legal_info`` of a view whose ``legal`` is ``legal``: the same list of
+    actions always has the same structured form (a pure function of each action's notation),
+    so it is validated once and reused (a bidder's list runs to 150 and more bids, most of the
+    cost of validating a message)."""
+    key = tuple(legal)
+    found = _legal_cache.get(key)
+    if found is None:
+        if len(_legal_cache) >= _LEGAL_CACHE_SIZE:
+            _legal_cache.clear()
+        found = _legal_cache[key] = _LEGAL_INFOS.validate_python(infos)
+    return found
+
+
+def encode(model: Message, data: dict[str, Any]) -> str:
+    """``model.model_validate(data).model_dump_json()``, byte for byte (every message is
+    validated against its model as it is built: a field the wire does not describe fails
+    here, not in a browser), with a view's list of legal actions validated once per distinct
+    list (:func:`_legal_infos`). tests/server/test_presenter.py checks the bytes are the same
+    over random games."""
+    view_json = data.get("view")
+    if not view_json or not view_json.get("legal_info"):
+        return model.model_validate(data).model_dump_json()
+    infos = _legal_infos(view_json["legal"], view_json["legal_info"])
+    msg = model.model_validate({**data, "view": {**view_json, "legal_info": []}})
+    view_model = msg.view
+    assert view_model is not None
+    return msg.model_copy(
+        update={"view": view_model.model_copy(update={"legal_info": infos})}
+    ).model_dump_json()
 
 
 def counts_json(counts: Iterable[int], seat: int | None) -> list[int | None]:
@@ -134,18 +175,17 @@ def snapshot(table: LiveTable, seat: int | None) -> str:
 
 def _snapshot(table: LiveTable, seat: int | None) -> str:
     data, hint = seat_payload(table, seat, True)
-    return dump(
-        p.Snapshot.model_validate(
-            {
-                "version": table.version,
-                "table": table.info(),
-                "seat": seat,
-                "view": data,
-                "hint": hint,
-                "timer": table.schedule.remaining(),
-                "chat": [chat_json(c) for c in table.chat.lines],
-            }
-        )
+    return encode(
+        p.Snapshot,
+        {
+            "version": table.version,
+            "table": table.info(),
+            "seat": seat,
+            "view": data,
+            "hint": hint,
+            "timer": table.schedule.remaining(),
+            "chat": [chat_json(c) for c in table.chat.lines],
+        },
     )
 
 
@@ -322,21 +362,20 @@ def _update(table: LiveTable, seat: int | None, batch: Batch, resolved: int) -> 
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None:
         tail = [round_to_json(r) for r in table.state.past[-resolved:]]
-    return dump(
-        p.Update.model_validate(
-            {
-                "version": table.version,
-                "events": [
-                    for_seat(table, data, seat)
-                    for audience, data in batch
-                    if audience is None or audience == seat
-                ],
-                "view": view_json,
-                "hint": hint,
-                "timer": table.schedule.remaining(),
-                "past_tail": tail,
-            }
-        )
+    return encode(
+        p.Update,
+        {
+            "version": table.version,
+            "events": [
+                for_seat(table, data, seat)
+                for audience, data in batch
+                if audience is None or audience == seat
+            ],
+            "view": view_json,
+            "hint": hint,
+            "timer": table.schedule.remaining(),
+            "past_tail": tail,
+        },
     )
 
 
