@@ -48,12 +48,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
 @pytest.fixture(scope="session")
 def ray_address() -> Iterator[str]:
     """The address of one real Ray cluster for the whole session (``ray start --head`` on
-    loopback, 2 CPUs; :mod:`tests.ray_cluster`), stopped after the last test using it.
+    loopback, 2 CPUs, and a worker node of 1 CPU joined with ``ray start --address``;
+    :mod:`tests.ray_cluster`), stopped after the last test using it.
     Skipped where Ray is not installed."""
     pytest.importorskip("ray")
     from tests.ray_cluster import ray_cluster
 
-    with ray_cluster() as address:
+    with ray_cluster(workers=1) as address:
         yield address
 
 

@@ -1,4 +1,5 @@
-"""A real Ray cluster for the tests, started the way a user starts one: ``ray start --head``.
+"""A real Ray cluster for the tests, started the way a user starts one: ``ray start --head``,
+and a worker node joining it with ``ray start --address=…`` (on this machine, as if another).
 
 One head node on loopback, 2 CPUs, a 100 MB object store, no dashboard, every port chosen
 free, its files in a short temporary directory (Ray's sockets live there and a Unix socket
@@ -135,12 +136,56 @@ def _start(ray: str, temp: str) -> tuple[subprocess.Popen[str], int, str]:
     return proc, gcs, out
 
 
+def _join(ray: str, address: str) -> subprocess.Popen[str]:
+    """``ray start --address=…``: a worker node joins, as on another machine (here on this
+    one, with ports of its own and one CPU), in a session of its own."""
+    (node, objects, agent_grpc, agent_http, metrics, env_agent) = _free_ports(6)
+    args = [
+        ray,
+        "start",
+        f"--address={address}",
+        "--node-ip-address=127.0.0.1",
+        "--num-cpus=1",
+        "--object-store-memory=100000000",
+        "--disable-usage-stats",
+        f"--node-manager-port={node}",
+        f"--object-manager-port={objects}",
+        f"--dashboard-agent-grpc-port={agent_grpc}",
+        f"--dashboard-agent-listen-port={agent_http}",
+        f"--metrics-export-port={metrics}",
+        f"--runtime-env-agent-port={env_agent}",
+    ]
+    proc = subprocess.Popen(
+        args,
+        env=ray_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        out = "ray start --address took over 120 s"
+    if proc.returncode != 0:
+        raise _JoinFailed(proc, out)
+    return proc
+
+
+class _JoinFailed(RuntimeError):
+    def __init__(self, proc: subprocess.Popen[str], out: str) -> None:
+        super().__init__(f"a worker node could not join:\n{out}")
+        self.proc = proc
+
+
 @contextmanager
-def ray_cluster(attempts: int = 2) -> Iterator[str]:
-    """Start a one-node cluster; yield its address (``127.0.0.1:PORT``); stop it.
+def ray_cluster(attempts: int = 2, workers: int = 0) -> Iterator[str]:
+    """Start a cluster (a head, and ``workers`` worker nodes joining it); yield its address
+    (``127.0.0.1:PORT``); stop it.
 
     ``ray start`` gives the raylet 30 s to register (a constant of Ray's): on a machine
-    loaded by other work it can miss that, so a failed start is cleaned up and tried again.
+    loaded by other work it can miss that, so a failed head start is cleaned up and tried
+    again.
     """
     ray = shutil.which("ray", path=str(Path(sys.executable).parent))
     if ray is None:
@@ -148,15 +193,26 @@ def ray_cluster(attempts: int = 2) -> Iterator[str]:
     for attempt in range(1, attempts + 1):
         temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
         proc, gcs, out = _start(ray, temp)
+        joined: list[subprocess.Popen[str]] = []
         try:
             if proc.returncode != 0:
                 if attempt < attempts:
                     continue
                 raise RuntimeError(f"ray start failed {attempts} times; the last time:\n{out}")
+            for _ in range(workers):  # like the head, a node gets a second try
+                for join in range(1, attempts + 1):
+                    try:
+                        joined.append(_join(ray, f"127.0.0.1:{gcs}"))
+                        break
+                    except _JoinFailed as failed:
+                        _kill(failed.proc.pid, "/nothing-names-this")
+                        if join == attempts:
+                            raise
             yield f"127.0.0.1:{gcs}"
             return
         finally:
-            left = _kill(proc.pid, temp)
+            left = [pid for node in joined for pid in _kill(node.pid, temp)]
+            left += _kill(proc.pid, temp)
             shutil.rmtree(temp, ignore_errors=True)
             if left:
                 raise RuntimeError(f"Ray processes {left} outlived the cluster's stop")

@@ -38,6 +38,11 @@ def test_same_wins_on_local_processes() -> None:
 
 
 def test_same_wins_on_a_ray_cluster(ray_connected: str) -> None:
+    import ray
+
+    # The session's cluster: a head and a worker node that joined it (3 CPUs).
+    assert sum(node["Alive"] for node in ray.nodes()) == 2
+    assert ray.cluster_resources()["CPU"] == 3
     here = play_random_spread(*ARGS, **KW, policy="threshold")  # type: ignore[arg-type]
     on_ray = play_random_spread(
         *ARGS,
