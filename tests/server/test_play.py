@@ -274,6 +274,7 @@ def test_the_next_rounds_turn_timer_starts_only_after_the_reveal_has_been_shown(
         await ann.send({"type": "start"})
         await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
         first, second = (ann, bo) if ann.my_turn() else (bo, ann)
+        await first.until(first.my_turn)  # its view of the deal, whatever the load
         await first.act("1x2")
         await second.until(second.my_turn)
         await second.act("dudo")
