@@ -5,6 +5,8 @@ store) so a test can make one store call fail; every check is at the WebSocket l
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import os
 import threading
 import time
@@ -16,6 +18,7 @@ import pytest
 import uvicorn
 from tests.server.harness import Client, ServerProcess, replay_game, run
 
+from perudo.i18n import LANGS, load_catalog
 from perudo.server import create_app
 from perudo.server.settings import Settings
 from perudo.server.store import Store, StoreError
@@ -174,6 +177,37 @@ def test_a_persons_move_refused_by_the_store_changes_nothing(
         await bo.close()
 
     run(go())
+
+
+def test_a_store_refusal_says_try_again_in_each_language_and_hides_the_database_s_text(
+    make_inproc: Callable[..., InProcessServer], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database's own error (it names files, tables, hosts) never reaches a player: the
+    socket's and the HTTP refusal say in English, Korean and Italian that the game could not
+    be saved and to try again; the operator's log keeps the detail."""
+    srv = make_inproc()
+    detail = "disk I/O error (test)"
+    said = {lang: load_catalog(lang).t("server.store_error") for lang in LANGS}
+    assert len(set(said.values())) == 3 and all(detail not in t for t in said.values())
+
+    async def go() -> None:
+        t = srv.create_table(seats=3, dice=1, turn_seconds=0)
+        ann = await Client(srv, t["table_id"], t["token"]).connect()
+        fail_once(srv, "add_chat")
+        await ann.send({"type": "chat", "text": "hello"})
+        err = await ann.error()
+        assert err["code"] == "store_error" and err["texts"] == said, err
+        assert detail not in json.dumps(err, ensure_ascii=False)
+        fail_once(srv, "set_seats")
+        out = srv.http("POST", f"/api/tables/{t['table_id']}/join", {"name": "Bo"})
+        assert out["status"] == 503 and out["error"] == "store_error", out
+        assert out["texts"] == said and detail not in json.dumps(out, ensure_ascii=False)
+        await ann.close()
+
+    with caplog.at_level(logging.ERROR, logger="perudo.server"):
+        run(go())
+    logged = [r.getMessage() for r in caplog.records if r.name == "perudo.server"]
+    assert sum(detail in m for m in logged) == 2, logged
 
 
 # -- leaving is all or nothing --------------------------------------------------------------

@@ -211,6 +211,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "End of the record.",
     # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
+    "server.store_error": "The game could not be saved. Please try again.",
     "refusal.error": "Something is wrong.",
     "refusal.illegal": "That move is not allowed now.",
     "refusal.notation": "That cannot be read as a move.",

@@ -215,6 +215,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.unfinished": "La registrazione finisce prima della partita.",
     "replay.end": "Fine della registrazione.",
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
+    "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
     "refusal.error": "Qualcosa non va.",
     "refusal.illegal": "Questa mossa non è consentita ora.",
     "refusal.notation": "Non si legge come una mossa.",

@@ -211,6 +211,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.unfinished": "게임이 끝나기 전에 기록이 끝납니다.",
     "replay.end": "기록의 끝.",
     # 거절: 왜 그 수를 둘 수 없는지 (perudo.i18n.refusal_text).
+    "server.store_error": "게임을 저장하지 못했습니다. 다시 해 보세요.",
     "refusal.error": "문제가 생겼습니다.",
     "refusal.illegal": "지금은 할 수 없는 행동입니다.",
     "refusal.notation": "행동으로 읽을 수 없습니다.",

@@ -21,6 +21,7 @@ from .guard import Guard
 from .settings import Settings
 from .store import Store, StoreError
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
+from .tables.config import store_refused
 from .tables.text import clean_name
 
 if TYPE_CHECKING:
@@ -272,7 +273,7 @@ class Lobby:
             try:
                 await self.node.claim_new(table_id)
             except SQLAlchemyError as err:
-                raise TableError("store_error", f"the table could not be stored: {err}") from None
+                raise store_refused(err, f"the new table {table_id}'s claim") from None
         try:
             await self.store.create_table(
                 table_id,

@@ -25,7 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from ..store import StoreError
-from ..tables import TableError
+from ..tables.config import store_refused
 from . import games, health, pages, socket, tables, wire
 from .common import error_response
 
@@ -52,7 +52,7 @@ def register_routes(app: FastAPI) -> None:
     async def _store_down(_request: Request, exc: StoreError) -> JSONResponse:
         # The database is unreachable (restarting): a clear 503 the client may retry, never a
         # bare 500. The socket's refusals carry the same code (``store_error``).
-        return error_response(TableError("store_error", str(exc)))
+        return error_response(store_refused(exc, "a request's data"))
 
     for module in (health, tables, games, pages, socket, wire):
         app.include_router(module.router)

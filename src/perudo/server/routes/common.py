@@ -10,6 +10,7 @@ from ..lobby import Lobby
 from ..settings import Settings
 from ..store import Store
 from ..tables import TableError
+from ..tables.config import server_texts
 
 __all__ = ["error_response", "lobby_of", "settings_of", "store_of"]
 
@@ -30,10 +31,13 @@ _STATUS = {
 
 
 def error_response(err: TableError) -> JSONResponse:
-    """A refused request: ``{error: code, message}`` with the code's HTTP status."""
-    return JSONResponse(
-        {"error": err.code, "message": err.message}, status_code=_STATUS.get(err.code, 400)
-    )
+    """A refused request: ``{error: code, message}`` with the code's HTTP status, and
+    ``texts`` (the refusal in each language) where :mod:`perudo.i18n` says it."""
+    body: dict[str, object] = {"error": err.code, "message": err.message}
+    texts = server_texts(err.code)
+    if texts:
+        body["texts"] = texts
+    return JSONResponse(body, status_code=_STATUS.get(err.code, 400))
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..connection import Connection
 from ..store import ChatRow, StoreError
 from . import presenter
-from .config import TableError
+from .config import TableError, store_refused
 from .text import clean_text
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class TableChat:
             try:
                 await table.store.add_chat(table.id, row, table.settings.chat_stored_per_table)
             except StoreError as err:
-                raise TableError("store_error", str(err)) from None
+                raise store_refused(err, f"a chat line of table {table.id}") from None
             table.version = version
             self.lines.append(row)
             entry = presenter.chat_json(row)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from perudo.bots import Bot
 from perudo.core import PerudoError, RuleSet, find_ruleset, preset_name
+from perudo.i18n import LANGS, load_catalog
 from perudo.registry import make_bot
 
 from ..store import SeatRow
@@ -29,7 +31,11 @@ __all__ = [
     "TableError",
     "check_turn_seconds",
     "hash_token",
+    "server_texts",
+    "store_refused",
 ]
+
+log = logging.getLogger("perudo.server")
 
 STANDIN_LEVEL = "medium"
 """The level of the bot that plays for an absent person."""
@@ -50,6 +56,23 @@ class TableError(Exception):
         self.code = code
         self.message = message
         self.refusal = refusal
+
+
+def server_texts(code: str) -> dict[str, str]:
+    """The table's own refusal ``code`` in each language of :mod:`perudo.i18n`
+    (``server.<code>``), or nothing for a code the catalogs do not say."""
+    key = "server." + code
+    if key not in load_catalog("en").messages:
+        return {}
+    return {lang: load_catalog(lang).t(key) for lang in LANGS}
+
+
+def store_refused(err: Exception, what: str) -> TableError:
+    """The refusal a client gets when the store refused to write ``what``: it says that the
+    game could not be saved and to try again, and nothing of the database's own error (its
+    text names tables, files, hosts); that detail is logged here, for the operator."""
+    log.error("the store refused to write %s: %s", what, err)
+    return TableError("store_error", server_texts("store_error")["en"])
 
 
 def hash_token(token: str) -> str:

@@ -48,7 +48,7 @@ from ..store import Store, StoreError, TableRow
 from . import presenter
 from .backlog import Backlog
 from .chat import TableChat
-from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token
+from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token, store_refused
 from .schedule import Scheduler
 from .text import check_person_name, name_key
 
@@ -499,7 +499,7 @@ class LiveTable:
                 await self._save_seats()
             except StoreError as err:
                 self.seats[seat] = None
-                raise TableError("store_error", str(err)) from None
+                raise store_refused(err, f"the seats of table {self.id}") from None
             self.seats[seat].since = self.version  # type: ignore[union-attr]
             self.changed()
             return seat, token
@@ -542,7 +542,7 @@ class LiveTable:
         except StoreError as err:
             for i in seats:
                 self.seats[i] = None
-            raise TableError("store_error", str(err)) from None
+            raise store_refused(err, f"the seats of table {self.id}") from None
         self.changed()
 
     async def remove_seat(self, conn: Connection, seat: int) -> None:
@@ -646,7 +646,7 @@ class LiveTable:
             await self._save_seats()
         except StoreError as err:
             undo()
-            raise TableError("store_error", str(err)) from None
+            raise store_refused(err, f"the seats of table {self.id}") from None
 
     async def set_options(self, conn: Connection, options: dict[str, Any]) -> None:
         """The host changes the table's own options before the game starts (the odds hint,
@@ -667,7 +667,7 @@ class LiveTable:
             try:
                 await self.store.set_config(self.id, config.to_dict(), version)
             except StoreError as err:
-                raise TableError("store_error", str(err)) from None
+                raise store_refused(err, f"the config of table {self.id}") from None
             self.config = config
             self.version = version
             self.backlog.remember(version, None, "table", "{}")
@@ -853,7 +853,7 @@ class LiveTable:
                     version,
                 )
             except StoreError as err:
-                raise TableError("store_error", str(err)) from None
+                raise store_refused(err, f"the new game of table {self.id}") from None
             remap = {old: new for new, old in enumerate(order)}
             self.seats = list(seats)
             for c in self.conns:
@@ -898,7 +898,7 @@ class LiveTable:
                     "open",
                 )
             except StoreError as err:
-                raise TableError("store_error", str(err)) from None
+                raise store_refused(err, f"the game of table {self.id}") from None
             self.seats = seats
             self.version = self.state_version = version
             self.backlog.remember(version, None, "table", "{}")
@@ -967,7 +967,7 @@ class LiveTable:
             else:
                 await self.store.append_actions(self.game_id, self.seq, moves, last, self.id)
         except StoreError as err:
-            raise TableError("store_error", str(err)) from None
+            raise store_refused(err, f"the moves of table {self.id}") from None
         self.schedule.failures = 0
         self.state = state
         self.seq += 1
@@ -997,7 +997,7 @@ class LiveTable:
         try:
             await self.store.finish_game(self.id, self.game_id, self.state.winner, version)
         except StoreError as err:
-            raise TableError("store_error", str(err)) from None
+            raise store_refused(err, f"the finished game of table {self.id}") from None
         self._finished()
 
     def _finished(self) -> None:

@@ -29,7 +29,7 @@ from ..connection import Connection
 from ..hint import bid_hint
 from ..payloads import ActionInfo
 from ..store import ChatRow
-from .config import TableError
+from .config import TableError, server_texts
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -198,11 +198,17 @@ def error(code: str, message: str, version: int | None) -> str:
 
 
 def refused(table: LiveTable, err: TableError) -> str:
-    """The table's refusal ``err``; when the rules refused, in every language of the
+    """The table's refusal ``err``; when the rules refused (or the table's own refusal has
+    words there, :func:`~perudo.server.tables.config.server_texts`), in every language of the
     catalogs too (:func:`perudo.i18n.refusal_text`, seats named by their names at the table),
     so that a page shows it in its own language."""
-    if err.refusal is None:
-        return error(err.code, err.message, table.version)
+    if err.refusal is None:  # the table's own refusal: said by perudo.i18n where it can
+        texts = server_texts(err.code)
+        if not texts:
+            return error(err.code, err.message, table.version)
+        return dump(
+            p.ErrorMessage(code=err.code, message=err.message, version=table.version, texts=texts)
+        )
     code, params, message = err.refusal.code, err.refusal.params, err.message
     memory = table.config.memory
     if memory:  # P-40: no count of the dice in play, in the params or the "why?" detail
