@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bots.py [games] [players] [bots]`` (or ``peru
 bench-bots``); ``bots`` is a comma-separated list (default: every bot). Every seat of each
 game is the bot timed, so every decision of a whole game is measured, out-of-turn calza
 answers (P-50) listed apart. Targets: ``anchored`` (``hard``) p95 at most 100 ms, ``exact``
-(``expert``: the learned policy beyond the solved rounds) at most 1 s.
+(``expert``) and ``learned`` at most 1 s.
 """
 
 from __future__ import annotations

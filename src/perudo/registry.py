@@ -41,8 +41,8 @@ BOTS: dict[str, BotFactory] = {
     "balanced": lambda seed: BalancedBot(seed),
     "anchored": lambda seed: AnchoredBot(seed),
     "learned": lambda seed: LearnedBot(seed),
-    # The expert: the solved equilibrium where the book holds the round, the learned policy
-    # (perudo train's shipped weights) everywhere else.
+    # The expert: the solved equilibrium where the book holds the round, strong elsewhere (the
+    # learned policy's shipped weights measured weaker than medium there: docs/bots.md).
     "exact": lambda seed: ExpertBot(seed),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""

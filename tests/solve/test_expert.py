@@ -1,5 +1,5 @@
-"""The expert bot: the solved equilibrium in heads-up endgames, the learned policy
-elsewhere; the anchored blend of the hard level."""
+"""The expert bot: the solved equilibrium in heads-up endgames, strong (or the
+learned policy) elsewhere; the anchored blend of the hard level."""
 
 from __future__ import annotations
 
@@ -34,12 +34,14 @@ def test_expert_plays_the_solved_strategy_heads_up(book):
         assert bot.act(v) in v.legal
 
 
-def test_expert_falls_back_to_the_learned_policy_with_three_players(book):
+def test_expert_falls_back_to_strong_with_three_players(book):
     bot = ExpertBot(1, book=book)
     state = start_round(PERUDO3, [(1, 2), (3,), (2, 2)], opener=0)
     v = view(state, 0)
     assert book.find(v) is None
-    assert bot.policy(v) == pytest.approx(make_bot("learned", 1).policy(v))
+    assert bot.policy(v) == pytest.approx(make_bot("strong", 1).policy(v))
+    learned = ExpertBot(1, book=book, fallback=make_bot("learned", 1))
+    assert learned.policy(v) == pytest.approx(make_bot("learned", 1).policy(v))
 
 
 def test_expert_makes_the_P34_choice_from_match_values(book):

@@ -1,12 +1,14 @@
-"""``expert``: plays the solved equilibrium in heads-up endgames, the learned policy elsewhere.
+"""``expert``: plays the solved equilibrium in heads-up endgames, the ``strong`` bot elsewhere.
 
 When only two seats have dice and the round is one the solver has solved (a
 :class:`StrategyBook` holds it), the expert maps its view to the information state (its seat
 as opener or not, the round's bids as ranks, its hand) and samples the equilibrium's action
 with its seeded generator; at a P-34 choice it takes the choice with the better match value.
 Everywhere else (more players, a round not solved, rules the solver cannot play) it asks its
-fallback bot: by default the learned policy (:class:`~perudo.bots.learned_bot.LearnedBot`,
-the weights ``perudo train`` shipped).
+fallback bot: by default ``strong``. (The learned policy,
+:class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
+``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
+``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
 
 :class:`AnchoredBot` (the ``hard`` level) blends ``balanced`` with the same book's equilibrium.
 
@@ -28,8 +30,8 @@ from pathlib import Path
 
 from perudo.bots.balanced_bot import BalancedBot
 from perudo.bots.base import Bot, BotBase
-from perudo.bots.learned_bot import LearnedBot
 from perudo.bots.prob_bot import sample_policy
+from perudo.bots.strong_bot import StrongBot
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
 from .match import MatchSolution, Position, solve_match
@@ -172,8 +174,8 @@ class ExpertBot(BotBase):
     ) -> None:
         super().__init__(seed)
         self.book = book if book is not None else default_book()
-        self.fallback: Bot = fallback if fallback is not None else LearnedBot(seed)
-        """Who plays where the book has nothing (default: the learned policy, same seed)."""
+        self.fallback: Bot = fallback if fallback is not None else StrongBot(seed)
+        """Who plays where the book has nothing (default: ``strong`` with the same seed)."""
 
     def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
         """The action probabilities: the equilibrium's where solved, else the fallback's."""
