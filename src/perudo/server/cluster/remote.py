@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,14 @@ async def _no_send(_text: str) -> None:  # a remote connection writes through th
 
 async def _no_close(_code: int) -> None:
     return None
+
+
+def _is_hello(text: Any) -> bool:
+    """Whether a forwarded client message is a hello (how a socket starts at a table)."""
+    try:
+        return bool(json.loads(str(text)).get("type") == "hello")
+    except (ValueError, AttributeError):
+        return False
 
 
 class RemoteConnection(Connection):
@@ -137,8 +146,10 @@ class Routes:
             key = (str(data["from"]), int(data["conn"]))
             remote = self.remotes.get(key)
             if remote is None:
-                if self.node.local(str(data["table"])) is None:
-                    # Not (or no longer) ours: the socket reconnects and finds the owner.
+                if self.node.local(str(data["table"])) is None or not _is_hello(data["text"]):
+                    # Not (or no longer) ours, or a socket this process no longer knows (its
+                    # process missed a heartbeat and was dropped, :meth:`node_gone`): the
+                    # socket reconnects, finds the owner and says hello again.
                     self.out(key[0], key[1], None, MOVED)
                     return
                 remote = RemoteConnection(self, str(data["table"]), key[0], key[1])
