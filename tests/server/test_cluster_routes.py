@@ -26,7 +26,9 @@ class FakeBus:
         self.replies.append((node, ident, data))
 
 
-def owner_of(table_id: str) -> tuple[Routes, FakeBus, list[str]]:
+def owner_of(
+    table_id: str, join: Any = None, info: Any = None
+) -> tuple[Routes, FakeBus, list[str]]:
     """Routes of a process that drives ``table_id``; the messages its table handled."""
     bus = FakeBus()
     handled: list[str] = []
@@ -37,11 +39,12 @@ def owner_of(table_id: str) -> tuple[Routes, FakeBus, list[str]]:
     async def detach(_conn: Any) -> None:
         return None
 
-    table = SimpleNamespace(id=table_id, detach=detach)
+    table = SimpleNamespace(id=table_id, detach=detach, info=info)
     node = SimpleNamespace(
         settings=Settings(),
         bus=bus,
         handle=handle,
+        lobby=SimpleNamespace(join=join),
         local=lambda t: table if t == table_id else None,
     )
     return Routes(node), bus, handled  # type: ignore[arg-type]
@@ -74,5 +77,38 @@ def test_a_socket_the_owner_dropped_is_told_to_reconnect_not_refused_forever() -
         await routes.on_message(msg({"type": "hello", "token": None}, conn=8))
         await asyncio.sleep(0.05)
         assert handled == ["hello", "hello"] and ("S", 8) in routes.remotes
+
+    run(go())
+
+
+def test_a_slow_forwarded_call_holds_up_nothing_and_a_failed_one_is_answered() -> None:
+    """A forwarded join waits on its table in a task of its own: the bus listener goes on
+    delivering (here: an info call answered meanwhile); a call failing on an unexpected error
+    is answered with an error, not left to time out."""
+
+    async def go() -> None:
+        gate = asyncio.Event()
+
+        async def join(table_id: str, name: str) -> tuple[int, str]:
+            if name == "boom":
+                raise RuntimeError("a bug")
+            await gate.wait()
+            return 1, "tok"
+
+        routes, bus, _ = owner_of("t1", join, lambda: {"id": "t1"})
+        call = {"op": "call", "from": "S", "table": "t1"}
+        await asyncio.wait_for(
+            routes.on_message({**call, "id": 1, "what": "join", "name": "Bo"}), 1
+        )
+        await asyncio.wait_for(routes.on_message({**call, "id": 2, "what": "info"}), 1)
+        await asyncio.wait_for(
+            routes.on_message({**call, "id": 3, "what": "join", "name": "boom"}), 1
+        )
+        await asyncio.sleep(0.05)
+        assert [(i, a["ok"]) for _, i, a in bus.replies] == [(2, True), (3, False)]
+        assert bus.replies[1][2]["code"] == "unavailable"
+        gate.set()
+        await asyncio.sleep(0.05)
+        assert bus.replies[2] == ("S", 1, {"ok": True, "result": {"seat": 1, "token": "tok"}})
 
     run(go())

@@ -161,7 +161,11 @@ class Routes:
             if remote is not None:
                 remote.inbox.put_nowait(None)
         elif op == "call":
-            await self._answer(data)
+            # Answered in a task of its own: a join (table lock, durable write) must not hold
+            # up the bus listener, which delivers every other message and reply.
+            task = asyncio.ensure_future(self._answer(data))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
 
     async def _work(self, remote: RemoteConnection) -> None:
         """Handle a remote socket's messages in order; detach it when it is gone."""
@@ -243,6 +247,13 @@ class Routes:
             answer = {"ok": True, "result": result}
         except TableError as err:
             answer = {"ok": False, "code": err.code, "message": err.message}
+        except Exception:
+            log.exception("table %s: a forwarded %s call failed", table_id, data.get("what"))
+            answer = {
+                "ok": False,
+                "code": "unavailable",
+                "message": "the process holding the table failed on that request; try again",
+            }
         await self.node.bus.reply(str(data["from"]), int(data["id"]), answer)
 
     # -- all at once ------------------------------------------------------------------------
