@@ -18,24 +18,13 @@ full table (places, ratings); this is the long-running, interruptible form of on
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
+from perudo.arena.stats import wilson
 from perudo.core import find_ruleset
 from perudo.registry import make_bot
 from perudo.sim.match import play_game
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of ``wins / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def main() -> None:

@@ -41,7 +41,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "testing": frozenset({"core", "bots", "sim", "testing"}),
     "arena": frozenset({"core", "bots", "sim", "registry", "arena"}),
     # perudo train: self-play through the core, the solver's exact measurement, the references.
-    "train": frozenset({"core", "bots", "sim", "solve", "registry", "train"}),
+    "train": frozenset({"core", "bots", "sim", "arena", "solve", "registry", "train"}),
     "research": _TOOLS | {"research"},
     "server": _TOOLS | {"server"},
     # The terminal is the top: it launches the server (perudo serve) and the research tools.

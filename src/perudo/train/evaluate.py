@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from perudo.arena.stats import wilson
 from perudo.bots import Bot
 from perudo.bots.learned_bot import LearnedBot, Network
 from perudo.core import PERUDO, Phase, RuleSet, apply, chance_action, start_round, view
@@ -24,18 +24,7 @@ from perudo.solve.exploit import exploit
 
 from .selfplay import JOKER
 
-__all__ = ["Duel", "Exploitability", "duel", "exploitability", "solved_rounds", "wilson"]
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of ``wins / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+__all__ = ["Duel", "Exploitability", "duel", "exploitability", "solved_rounds"]
 
 
 @dataclass(frozen=True)
