@@ -119,3 +119,106 @@ def test_the_presets_one_die_rounds_ship_solved(name):
     assert sol is not None
     assert sum(sol.policy(v).values()) == pytest.approx(1.0)
     assert book.rounds.keys() >= {sol.key}
+
+
+def _blocking_solver(monkeypatch, result=None):
+    """Replace the book's solver by one that records its thread and waits for ``release``;
+    then returns ``result()`` or, without one, refuses the rules (ValueError)."""
+    import threading
+
+    from perudo.solve import expert
+
+    calls: list[threading.Thread] = []
+    started, release = threading.Event(), threading.Event()
+
+    def solver(rules, max_total):
+        calls.append(threading.current_thread())
+        started.set()
+        release.wait(30)
+        if result is None:
+            raise ValueError("not solvable here")
+        return result()
+
+    monkeypatch.setattr(expert, "solve_match", solver)
+    return calls, started, release
+
+
+def _decide_in_thread(bot, v, timeout=10.0):
+    """``bot.act(v)`` on a worker thread; the action, or ``None`` if it did not return in time."""
+    import threading
+
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(bot.act(v)), daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return out[0] if out else None
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_custom_rule_set_1v1_decides_without_waiting_for_the_solver(monkeypatch, level):
+    """Issue 17's decision-time target: at one die each under rules no shipped book holds
+    (Perudo with three dice a player, as a web table may set), the bot plays its fallback at
+    once and the solve runs on another thread, never on the decision's."""
+    import threading
+
+    from perudo.bots import BalancedBot, StrongBot
+    from perudo.solve.expert import AnchoredBot
+
+    calls, started, release = _blocking_solver(monkeypatch)
+    book = StrategyBook(on_demand=2)
+    bot = ExpertBot(1, book=book) if level == "expert" else AnchoredBot(1, book=book)
+    rules = dataclasses.replace(PERUDO, dice_per_player=3)
+    v = view(start_round(rules, [(3,), (5,)], opener=1), 1)
+    try:
+        action = _decide_in_thread(bot, v)
+        assert action in v.legal, "the decision waited for the solver"
+        fallback = StrongBot(1) if level == "expert" else BalancedBot(1)
+        assert bot.policy(v) == pytest.approx(fallback.policy(v))
+        assert started.wait(10)
+        assert calls and calls[0] is not threading.current_thread()
+        assert len(calls) == 1  # one solve per rule set, however many decisions ask
+    finally:
+        release.set()
+    assert book.wait(10)
+    assert book.find(v) is None  # the solver refused these rules: the fallback plays on
+
+
+def test_bots_at_other_tables_are_not_held_up_by_a_solve(monkeypatch):
+    """While one table's custom rules are being solved, a bot at another table (a preset the
+    book holds) still decides from the book at once: no lock is held across the solve."""
+    import threading
+
+    from perudo.solve.expert import SHIPPED_BOOK, AnchoredBot
+
+    _, started, release = _blocking_solver(monkeypatch)
+    book = StrategyBook(SHIPPED_BOOK / "perudo", on_demand=2)
+    custom = dataclasses.replace(PERUDO, dice_per_player=3)
+    v_custom = view(start_round(custom, [(3,), (5,)], opener=1), 1)
+    v_preset = view(start_round(PERUDO, [(3,), (5,)], opener=1), 1)
+    first = threading.Thread(target=ExpertBot(1, book=book).act, args=(v_custom,), daemon=True)
+    try:
+        first.start()
+        assert started.wait(10)  # the custom table's solve is now running
+        for bot in (ExpertBot(2, book=book), AnchoredBot(2, book=book)):
+            assert _decide_in_thread(bot, v_preset) in v_preset.legal, "blocked behind the solve"
+        assert book.find(v_preset) is not None
+        first.join(10)
+        assert not first.is_alive(), "the custom table's decision waited for its solve"
+    finally:
+        release.set()
+    assert book.wait(10)
+
+
+def test_an_on_demand_solve_is_played_once_it_is_done(monkeypatch):
+    """The background solve's rounds join the book: the next decision plays the equilibrium."""
+    match = solve_match(PERUDO3, 2)
+    _, started, release = _blocking_solver(monkeypatch, result=lambda: match)
+    book = StrategyBook(on_demand=2)
+    v = view(start_round(PERUDO3, [(3,), (2,)], opener=0), 0)
+    assert book.find(v) is None
+    assert started.wait(10)
+    release.set()
+    assert book.wait(10)
+    sol = book.find(v)
+    assert sol is not None
+    assert ExpertBot(1, book=book).policy(v) == pytest.approx(sol.policy(v))

@@ -17,9 +17,13 @@ The book holds rounds loaded from a directory written by ``perudo solve --match 
 demand (the loser of such a round is out, so the round's value is the match's). The presets'
 one-die-each matches ship solved in ``book/`` beside this module (:data:`SHIPPED_BOOK`, about
 130 kB; ``perudo solve --rules NAME --match --max-dice 2 --out
-src/perudo/solve/book/NAME`` rewrites one), so a preset never waits for the solver in play
-(solving one takes half a minute to a minute on a loaded machine); other rule sets are solved on
-first use.
+src/perudo/solve/book/NAME`` rewrites one). A decision never waits for the solver: where the
+book has no entry, the bot plays its fallback (``expert``: ``strong``; ``hard``:
+``balanced``) at once, and the book starts solving that rule set's one-die-each match in a
+background thread (half a minute to a minute on a loaded machine), holding no lock that a
+decision needs; its rounds are played once it is done. So under a custom rule set the same
+seeds can play differently before and after that solve; for replayable games there, solve first
+(``perudo solve --match --out DIR``) and name the directory in ``PERUDO_SOLVED``.
 """
 
 from __future__ import annotations
@@ -54,7 +58,9 @@ class StrategyBook:
         self.choices: dict[tuple[RuleSet, Position], bool] = {}
         self.on_demand = on_demand
         self._tried: set[RuleSet] = set()
+        self._solving: list[threading.Thread] = []
         self._lock = threading.Lock()
+        """Guards the dicts above; held only to read or add entries, never during a solve."""
         if directory is not None:
             self.load(directory)
 
@@ -103,18 +109,37 @@ class StrategyBook:
             kind,  # type: ignore[arg-type]
         )
 
-    def _solve_small(self, rules: RuleSet, pos: Position) -> None:
+    def _request(self, rules: RuleSet, pos: Position) -> None:
+        # The caller holds self._lock. Starts the rule set's on-demand solve in the background
+        # (once per rule set) and returns at once: no decision waits for the solver.
         if pos.total > self.on_demand or rules in self._tried:
             return
         self._tried.add(rules)
+        thread = threading.Thread(
+            target=self._solve, args=(rules,), name="perudo-book-solve", daemon=True
+        )
+        self._solving.append(thread)
+        thread.start()
+
+    def _solve(self, rules: RuleSet) -> None:
         try:
             match = solve_match(rules, self.on_demand)
-        except ValueError:
+        except ValueError:  # rules the solver cannot play: the fallback plays on
             return
-        self.add(match)
+        with self._lock:
+            self.add(match)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the on-demand solves started so far; whether all of them are done."""
+        with self._lock:
+            threads = list(self._solving)
+        for thread in threads:
+            thread.join(timeout)
+        return not any(t.is_alive() for t in threads)
 
     def find(self, view: PlayerView) -> Solution | None:
-        """The solved round ``view`` is a turn of, if any."""
+        """The solved round ``view`` is a turn of, if the book holds it now (never waits: a
+        round not held starts its rule set's on-demand solve in the background)."""
         pos = self.position(view)
         if pos is None or pos.kind == "choose" or view.seat is None:
             return None
@@ -122,8 +147,7 @@ class StrategyBook:
         with self._lock:
             sol = self.rounds.get(key)
             if sol is None:
-                self._solve_small(view.rules, pos)
-                sol = self.rounds.get(key)
+                self._request(view.rules, pos)
         if sol is None or not sol.matches(view):
             return None
         return sol
@@ -136,7 +160,7 @@ class StrategyBook:
         with self._lock:
             key = (view.rules, pos)
             if key not in self.choices:
-                self._solve_small(view.rules, pos)
+                self._request(view.rules, pos)
             return self.choices.get(key)
 
 
@@ -146,7 +170,7 @@ _DEFAULT_LOCK = threading.Lock()
 
 def default_book() -> StrategyBook:
     """The process-wide book: the shipped presets' matches, ``PERUDO_SOLVED`` (a directory) if
-    set, plus on-demand solves."""
+    set, plus on-demand solves (in the background)."""
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
