@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from tests.server.cluster import (
     STARTUP,
     Endpoint,
@@ -30,7 +32,7 @@ from tests.server.cluster import (
 from tests.server.harness import ROOT, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
-from perudo.server.cluster.lease import Leases, leave_cluster_mode
+from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
 
 
@@ -123,7 +125,19 @@ def test_the_database_refuses_every_write_under_a_lease_taken_over(postgres_url:
             await asyncio.sleep(0.4)
             assert await lb.claim("t1") == 2
             held_b["t1"] = 2
+            # B writes the table's row first; an UPDATE that does not name its token carries
+            # none (not B's, left in the row) and is refused.
+            await b.set_status("t1", "playing", 4)
+            async with b.engine.connect() as conn:
+                with pytest.raises(DBAPIError, match="perudo_fenced"):
+                    await conn.execute(text("UPDATE tables SET version = 9 WHERE id = 't1'"))
             # A still believes it holds the table (its memory says token 1): refused.
+            with pytest.raises(Fenced):
+                await a.set_config("t1", {}, 5)
+            with pytest.raises(Fenced):
+                await a.set_status("t1", "finished", 5)
+            with pytest.raises(Fenced):
+                await a.start_game("t1", {}, ["Ann", "B"], [[6, 2]], seats, 5)
             with pytest.raises(Fenced):
                 await a.append_actions(gid, 1, [(0, "1x3")], 4, "t1")
             with pytest.raises(Fenced):
@@ -140,7 +154,12 @@ def test_the_database_refuses_every_write_under_a_lease_taken_over(postgres_url:
             assert await lb.renew() == {"t1": 2}
             game = await b.game(key)
             assert game is not None and game.moves == [(None, "deal 1 2"), (1, "1x4")]
+            # One process cannot leave the multi-process mode under live leases.
+            with pytest.raises(ClusterRunning, match="PERUDO_REDIS_URL"):
+                await leave_cluster_mode(a.engine)
+            assert await lb.renew() == {"t1": 2}, "the refused start changed nothing"
             # Back to one process on this database: no lease, no fence, writes go through.
+            await asyncio.sleep(0.4)
             await leave_cluster_mode(a.engine)
             await a.append_actions(gid, 2, [(0, "2x4")], 5, "t1")
         finally:

@@ -46,9 +46,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store = Store(settings.database_url)
             await store.open()
             if store.engine is not None and store.engine.dialect.name == "postgresql":
-                from .cluster.lease import leave_cluster_mode
+                from .cluster.lease import ClusterRunning, leave_cluster_mode
 
-                await leave_cluster_mode(store.engine)
+                try:
+                    await leave_cluster_mode(store.engine)
+                except ClusterRunning as err:
+                    logging.getLogger("perudo.server").error("not started: %s", err)
+                    await store.close()
+                    raise
         lobby = Lobby(store, settings, node)
         await lobby.open()
         app.state.store = store

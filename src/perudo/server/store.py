@@ -86,9 +86,9 @@ tables_t = Table(
     Column("private", Boolean, nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
-    # Multi-process mode: the fencing token of the table's lease under which this row was
-    # last written; PostgreSQL refuses a write whose token is not the lease's
-    # (perudo.server.cluster.lease). NULL with one process.
+    # Multi-process mode: the fencing token of the table's lease an UPDATE carries;
+    # PostgreSQL refuses a write whose token is not the lease's, and stores NULL (the token is
+    # spent: a later UPDATE must name its own) (perudo.server.cluster.lease).
     Column("fence", BigInteger, nullable=True),
 )
 

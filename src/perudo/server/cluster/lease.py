@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-__all__ = ["FENCE_SQL", "LEASES_SQL", "Leases", "leave_cluster_mode"]
+__all__ = ["FENCE_SQL", "LEASES_SQL", "ClusterRunning", "Leases", "leave_cluster_mode"]
 
 NOW = "extract(epoch from clock_timestamp())"
 
@@ -56,6 +56,11 @@ BEGIN
         RAISE EXCEPTION 'perudo_fenced: table % is leased under fencing token %, '
             'this write carried %', tid, held, coalesce(NEW.fence::text, 'none');
     END IF;
+    IF TG_TABLE_NAME = 'tables' THEN
+        -- The token is spent by the write that carried it: an UPDATE that does not set
+        -- fence itself carries none (not the last writer's) and is refused under a lease.
+        NEW.fence := NULL;
+    END IF;
     RETURN NEW;
 END
 $$
@@ -85,10 +90,18 @@ INSTALL_LOCK = 0x70657275646F + 1
 """Advisory lock held while a process installs the lease table and the trigger."""
 
 
+class ClusterRunning(RuntimeError):
+    """A single process was started on a database that processes in multi-process mode
+    hold leases on right now."""
+
+
 async def leave_cluster_mode(engine: AsyncEngine) -> None:
     """One process on a PostgreSQL database that several used before: the fencing trigger
-    goes (this process writes without tokens) and the leases with it. Never run one process
-    and the multi-process mode on one database at the same time."""
+    goes (this process writes without tokens) and the leases with it.
+
+    :raises ClusterRunning: a lease is live (processes in multi-process mode run on this
+        database now); nothing was changed.
+    """
     async with engine.begin() as conn:
         found = (
             await conn.exec_driver_sql("SELECT to_regclass('table_leases') IS NOT NULL")
@@ -96,6 +109,17 @@ async def leave_cluster_mode(engine: AsyncEngine) -> None:
         if not found:
             return
         await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({INSTALL_LOCK})")
+        live = (
+            await conn.exec_driver_sql(
+                f"SELECT count(*) FROM table_leases WHERE expires_at > {NOW}"
+            )
+        ).scalar()
+        if live:
+            raise ClusterRunning(
+                f"this database is in use by processes in multi-process mode ({live} live "
+                "table leases): start this process with PERUDO_REDIS_URL to join them, or "
+                "stop them first"
+            )
         for table in ("game_actions", "tables", "chat_messages"):
             await conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS perudo_fence ON {table}")
         await conn.exec_driver_sql("DROP TABLE IF EXISTS table_leases")
