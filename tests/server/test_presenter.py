@@ -1,7 +1,8 @@
 """The presenter's encoding of the messages sent on every move (``presenter.encode``) is the
-model's own, byte for byte: validating a view's list of legal actions once per distinct list
-and reusing it changes no byte of any message, in random games of every preset (memory mode's
-own list of bids included), for the seat to act, the others and a spectator."""
+model's own, byte for byte: building a view's list of legal actions once per distinct list in
+the core (``perudo.core.legal_json``), validating it once per distinct list and reusing both
+changes no byte of any message, in random games of every preset (memory mode's own list of
+bids included), for the seat to act, the others and a spectator."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from perudo.core import (
     apply,
     chance_action,
     event_to_json,
+    legal_json,
     round_to_json,
     view,
 )
@@ -48,10 +50,15 @@ def test_encoding_a_move_s_messages_is_the_model_s_own_byte_for_byte(preset: str
             v = view(state, receiver)
             for memory in (False, True):
                 data = v.to_json(past=False)
+                # The core's list, built once per distinct list (legal_json), is the list
+                # built afresh.
+                assert data["legal"] == [str(a) for a in v.legal]
+                assert data["legal_info"] == [action_to_json(a) for a in v.legal]
                 if memory and v.legal:
                     legal = memory_legal(v)
                     data["legal"] = [str(a) for a in legal]
                     data["legal_info"] = [action_to_json(a) for a in legal]
+                    assert legal_json(tuple(legal)) == (data["legal"], data["legal_info"])
                 message = {
                     "version": version,
                     "events": [d for a, d in batch if a is None or a == receiver],

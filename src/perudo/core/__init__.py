@@ -64,7 +64,7 @@ from .rules import (
     unsupported,
 )
 from .state import GameState, LogEntry, Phase, RoundRecord
-from .views import PlayerView, round_to_json, view
+from .views import PlayerView, legal_json, round_to_json, view
 
 __all__ = [
     "BLUFF",
@@ -121,6 +121,7 @@ __all__ = [
     "find_ruleset",
     "is_legal",
     "legal_actions",
+    "legal_json",
     "new_game",
     "next_seat",
     "ordered_bids",

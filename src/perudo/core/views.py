@@ -11,6 +11,7 @@ by :func:`~perudo.core.events.visible_to`), never a :class:`GameState`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .actions import Bid, PlayerAction, action_to_json
@@ -20,7 +21,7 @@ from .events import event_to_json
 from .rules import RuleSet
 from .state import GameState, Phase, RoundRecord
 
-__all__ = ["PlayerView", "round_to_json", "view"]
+__all__ = ["PlayerView", "legal_json", "round_to_json", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +103,8 @@ class PlayerView:
             "past": [round_to_json(r) for r in self.past] if past else None,
             "winner": self.winner,
             "rolloff": [list(t) for t in self.rolloff],
-            "legal": [str(a) for a in self.legal],
-            "legal_info": [action_to_json(a) for a in self.legal],
         }
+        data["legal"], data["legal_info"] = legal_json(self.legal)
         if not past:
             del data["past"]
         return data
@@ -154,3 +154,20 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         rolloff=state.rolloff,
         legal=() if seat is None else tuple(legal_actions(state, seat)),
     )
+
+
+def legal_json(legal: tuple[PlayerAction, ...]) -> tuple[list[str], list[dict[str, object]]]:
+    """A list of legal actions as :meth:`PlayerView.to_json` sends it: the notations and the
+    structured forms (:func:`~perudo.core.actions.action_to_json`). Both are a pure function
+    of the list, and a bidder's runs to 150 bids and more: built once per distinct list
+    (:func:`_legal_json`, bounded) and handed out as fresh lists of the shared entries (treat
+    the entries as read-only)."""
+    notations, infos = _legal_json(legal)
+    return list(notations), list(infos)
+
+
+@lru_cache(maxsize=1024)
+def _legal_json(
+    legal: tuple[PlayerAction, ...],
+) -> tuple[tuple[str, ...], tuple[dict[str, object], ...]]:
+    return tuple(str(a) for a in legal), tuple(action_to_json(a) for a in legal)

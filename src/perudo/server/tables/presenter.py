@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
-from perudo.core import Bid, PlayerView, action_to_json, raises_after, round_to_json, view
+from perudo.core import Bid, PlayerView, legal_json, raises_after, round_to_json, view
 from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
 
 from .. import protocol as p
@@ -121,9 +121,7 @@ def seat_payload(
     if table.config.memory:
         data["dice_counts"] = counts_json(state.dice_counts, seat)
         if any(isinstance(a, Bid) for a in v.legal):
-            legal = memory_legal(v)
-            data["legal"] = [str(a) for a in legal]
-            data["legal_info"] = [action_to_json(a) for a in legal]
+            data["legal"], data["legal_info"] = legal_json(tuple(memory_legal(v)))
     return data, hint
 
 
