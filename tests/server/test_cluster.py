@@ -14,6 +14,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -33,6 +34,8 @@ from tests.server.harness import ROOT, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
+from perudo.server.cluster.node import Node
+from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
 
 
@@ -165,6 +168,35 @@ def test_the_database_refuses_every_write_under_a_lease_taken_over(postgres_url:
         finally:
             await a.close()
             await b.close()
+
+    run(go())
+
+
+def test_a_table_that_cannot_be_restored_is_marked_broken_not_claimed_forever(
+    postgres_url: str, redis_url: str
+) -> None:
+    """A table whose rows cannot be restored is claimed once, marked ``broken`` and let go:
+    no process finds it an orphan again (it was re-claimed twice a second, forever)."""
+
+    async def go() -> None:
+        store = Store(postgres_url)
+        await store.open()
+        assert store.engine is not None
+        node = Node(Settings(database_url=postgres_url, redis_url=redis_url), store)
+        node.lobby = SimpleNamespace(tables={}, changed=lambda _t: None)  # type: ignore[assignment]
+        try:
+            await node.leases.install()
+            seats = [SeatRow(0, "human", "Ann", None, None, True)]
+            await store.create_table("tb", "t", {}, False, seats, 1)
+            async with store.engine.begin() as conn:
+                await conn.execute(text("UPDATE tables SET config = '{bad' WHERE id = 'tb'"))
+            assert "tb" in await node.leases.orphans(1000)
+            assert await node.adopt("tb") is None
+            assert "tb" not in await node.leases.orphans(1000)
+            assert not await node.leases.exists("tb")
+            assert node.owned == {} and await node.leases.owners(["tb"]) == {"tb": None}
+        finally:
+            await store.close()
 
     run(go())
 

@@ -12,8 +12,9 @@ Tables (SQLAlchemy Core, one code path for SQLite and PostgreSQL):
   restart rebuilds every table exactly (:mod:`perudo.server.tables`);
 * ``chat_messages``: each table's chat (the last ``chat_stored_per_table`` lines of each).
 
-A table's ``status`` is ``open`` (waiting for players), ``playing``, ``finished`` or
-``closed`` (a waiting table that expired: never loaded again).
+A table's ``status`` is ``open`` (waiting for players), ``playing``, ``finished``,
+``closed`` (a waiting table that expired: never loaded again) or ``broken`` (multi-process
+mode: its rows could not be restored; never claimed nor loaded again).
 
 All writes go through one writer task that commits whatever is queued in one transaction
 (group commit): a caller's ``await`` returns once its write is durable, so the table worker
@@ -652,7 +653,7 @@ class Store:
             rows = (
                 await conn.execute(
                     select(tables_t)
-                    .where(tables_t.c.status != "closed")
+                    .where(tables_t.c.status.not_in(("closed", "broken")))
                     .order_by(tables_t.c.created_at)
                 )
             ).all()

@@ -188,12 +188,29 @@ class Leases:
         async with self.engine.begin() as conn:
             await conn.execute(text(sql), params)
 
+    async def mark_broken(self, table_id: str, token: int) -> None:
+        """``table_id`` could not be restored from the store: its status becomes ``broken``
+        (under the lease this process holds, ``token``), so no process claims it again; its
+        lease goes."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text("UPDATE tables SET status = 'broken', fence = :f WHERE id = :t"),
+                {"t": table_id, "f": token},
+            )
+            await conn.execute(
+                text("DELETE FROM table_leases WHERE table_id = :t AND owner = :me"),
+                {"t": table_id, "me": self.owner},
+            )
+
     async def exists(self, table_id: str) -> bool:
-        """Whether ``table_id`` is a table of the store (not closed)."""
+        """Whether ``table_id`` is a table of the store (not closed, not broken)."""
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    text("SELECT 1 FROM tables WHERE id = :t AND status != 'closed'"),
+                    text(
+                        "SELECT 1 FROM tables WHERE id = :t "
+                        "AND status NOT IN ('closed', 'broken')"
+                    ),
                     {"t": table_id},
                 )
             ).first()

@@ -151,10 +151,11 @@ class Node:
                     raise LookupError(f"table {table_id} is gone")
                 table = LiveTable.restore(row, self.store, self.settings, self.lobby.changed)
             except Exception as err:
-                log.error("table %s could not be taken over: %s", table_id, err)
+                # Marked broken: no process claims it again (it would fail the same way).
+                log.error("table %s could not be taken over, marked broken: %s", table_id, err)
                 self.owned.pop(table_id, None)
                 with contextlib.suppress(Exception):
-                    await self.leases.release([table_id])
+                    await self.leases.mark_broken(table_id, token)
                 return None
             self.lobby.tables[table_id] = table
             await table.resume()
