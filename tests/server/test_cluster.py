@@ -35,8 +35,10 @@ from tests.server.nginx import NginxBalancer, require_nginx
 
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
 from perudo.server.cluster.node import Node
+from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
+from perudo.server.tables import TableConfig
 
 
 @pytest.fixture
@@ -196,6 +198,44 @@ def test_a_table_that_cannot_be_restored_is_marked_broken_not_claimed_forever(
             assert not await node.leases.exists("tb")
             assert node.owned == {} and await node.leases.owners(["tb"]) == {"tb": None}
         finally:
+            await store.close()
+
+    run(go())
+
+
+def test_an_expired_table_lets_its_lease_go_and_the_scans_are_indexed(
+    postgres_url: str, redis_url: str
+) -> None:
+    """A waiting table that expires leaves the process's leases and the lease table (both
+    grew without end); renewals (by owner) and scans (by status) have their indexes."""
+
+    async def go() -> None:
+        store = Store(postgres_url)
+        await store.open()
+        assert store.engine is not None
+        settings = Settings(database_url=postgres_url, redis_url=redis_url)
+        node = Node(settings, store)
+        lobby = Lobby(store, settings, node)
+        try:
+            await lobby.open()
+            table, _, _ = await lobby.create(
+                name="t",
+                player="Ann",
+                config=TableConfig.build(preset="perudo", seats=2),
+                private=True,
+            )
+            assert table.id in node.owned
+            assert await lobby.expire(time.monotonic() + 10**6) == 1
+            assert table.id not in node.owned
+            async with store.engine.connect() as conn:
+                left = await conn.execute(
+                    text("SELECT 1 FROM table_leases WHERE table_id = :t"), {"t": table.id}
+                )
+                assert left.first() is None
+                names = {r[0] for r in await conn.execute(text("SELECT indexname FROM pg_indexes"))}
+            assert {"table_leases_owner", "tables_status"} <= names
+        finally:
+            await lobby.close()
             await store.close()
 
     run(go())

@@ -150,6 +150,12 @@ class Lobby:
                 del self.tables[t.id]
                 t.expire()
                 self.changed(t)
+                if self.node is not None:  # its lease goes with it
+                    self.node.owned.pop(t.id, None)
+                    try:
+                        await self.node.leases.forget(t.id)
+                    except Exception as err:
+                        log.warning("table %s: lease not deleted: %s", t.id, err)
         self.guard.sweep(now, {t.id for t in self.tables.values() if t.status == "open"})
         return len(stale)
 

@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS table_leases (
 )
 """
 
+INDEX_SQL = [
+    # Each process renews its leases by owner; each scan looks for tables waiting or playing.
+    "CREATE INDEX IF NOT EXISTS table_leases_owner ON table_leases (owner)",
+    "CREATE INDEX IF NOT EXISTS tables_status ON tables (status)",
+]
+
 FENCE_SQL = [
     """
 CREATE OR REPLACE FUNCTION perudo_fence() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -138,7 +144,7 @@ class Leases:
         async with self.engine.begin() as conn:
             await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({INSTALL_LOCK})")
             await conn.exec_driver_sql(LEASES_SQL)
-            for sql in FENCE_SQL:
+            for sql in [*INDEX_SQL, *FENCE_SQL]:
                 await conn.exec_driver_sql(sql)
 
     async def claim(self, table_id: str) -> int | None:
@@ -187,6 +193,14 @@ class Leases:
             params["ids"] = list(table_ids)
         async with self.engine.begin() as conn:
             await conn.execute(text(sql), params)
+
+    async def forget(self, table_id: str) -> None:
+        """``table_id`` is closed for good: its lease row goes."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text("DELETE FROM table_leases WHERE table_id = :t AND owner = :me"),
+                {"t": table_id, "me": self.owner},
+            )
 
     async def mark_broken(self, table_id: str, token: int) -> None:
         """``table_id`` could not be restored from the store: its status becomes ``broken``
