@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from redis import asyncio as aioredis
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from tests.server.cluster import (
@@ -34,7 +35,9 @@ from tests.server.harness import ROOT, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
+from perudo.server.cluster.limits import SharedLimits
 from perudo.server.cluster.node import Node
+from perudo.server.guard import Guard
 from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
@@ -237,6 +240,44 @@ def test_an_expired_table_lets_its_lease_go_and_the_scans_are_indexed(
         finally:
             await lobby.close()
             await store.close()
+
+    run(go())
+
+
+def test_a_socket_counted_while_redis_was_away_is_not_taken_off_redis(redis_url: str) -> None:
+    """The per-client connection count over every process: a socket opened while Redis was
+    away (counted here only) is not taken off Redis when it closes (the shared count went
+    negative, for good); every write keeps the count's expiry."""
+
+    class Away(SharedLimits):
+        down_now = False
+
+        async def open_connection(self, client: str, limit: int) -> bool | None:
+            return None if self.down_now else await super().open_connection(client, limit)
+
+    async def go() -> None:
+        redis = aioredis.from_url(redis_url)
+        key = "perudo:conns:198.51.100.9"
+        await redis.delete(key)
+        shared = Away(redis, "n1")
+        guard = Guard(Settings(), shared)
+        try:
+            assert await guard.open_connection("198.51.100.9")
+            shared.down_now = True
+            assert await guard.open_connection("198.51.100.9")  # counted here only
+            guard.close_connection("198.51.100.9")
+            guard.close_connection("198.51.100.9")
+            await asyncio.gather(*guard._tasks)
+            assert await redis.hget(key, "n1") is None, "the shared count went below zero"
+            shared.down_now = False
+            assert await guard.open_connection("198.51.100.9")
+            guard.close_connection("198.51.100.9")
+            await asyncio.gather(*guard._tasks)
+            assert await guard.open_connection("198.51.100.9")
+            assert await redis.hget(key, "n1") == b"1" and await redis.ttl(key) > 0
+        finally:
+            await redis.delete(key)
+            await redis.aclose()
 
     run(go())
 

@@ -67,6 +67,9 @@ class ClientLimits:
     invites: TokenBucket
     """Invite QR codes drawn (``GET /api/tables/{id}/invite.svg``)."""
     connections: int = 0
+    counted_shared: int = 0
+    """Of :attr:`connections`, those counted in Redis too (the others were opened while
+    Redis was away): only these are taken off there when they close."""
     tables: set[str] = field(default_factory=set)
     """Tables this client created that are still waiting for players."""
     seen: float = field(default_factory=time.monotonic)
@@ -125,6 +128,7 @@ class Guard:
                 return False
             if ok is True:
                 limits.connections += 1
+                limits.counted_shared += 1
                 return True
         if limits.connections >= most:
             return False
@@ -134,9 +138,11 @@ class Guard:
     def close_connection(self, client: str) -> None:
         client = client_key(client)
         limits = self.clients.get(client)
-        if limits is not None:
-            limits.connections = max(0, limits.connections - 1)
-        if self.shared is not None:
+        if limits is None:
+            return
+        limits.connections = max(0, limits.connections - 1)
+        if self.shared is not None and limits.counted_shared > 0:
+            limits.counted_shared -= 1
             task = asyncio.ensure_future(self.shared.close_connection(client))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

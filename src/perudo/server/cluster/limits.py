@@ -63,6 +63,16 @@ return 1
 """
 
 
+CLOSE_LUA = """
+local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+redis.call('EXPIRE', KEYS[1], 86400)
+return left
+"""
+
+
 class SharedLimits:
     """The scripts, on this process's Redis client (``node``: its id)."""
 
@@ -71,6 +81,7 @@ class SharedLimits:
         self.node = node
         self.bucket = redis.register_script(BUCKET_LUA)
         self.connections = redis.register_script(CONNECTIONS_LUA)
+        self.closing = redis.register_script(CLOSE_LUA)
         self._warned = 0.0
 
     def down(self, err: Exception) -> None:
@@ -92,7 +103,7 @@ class SharedLimits:
 
     async def close_connection(self, client: str) -> None:
         try:
-            await self.redis.hincrby(f"perudo:conns:{client}", self.node, -1)  # type: ignore[misc]
+            await self.closing(keys=[f"perudo:conns:{client}"], args=[self.node])
         except (RedisError, OSError) as err:
             self.down(err)
 
