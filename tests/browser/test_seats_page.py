@@ -113,3 +113,29 @@ def test_the_host_changes_the_odds_and_the_timer_in_the_waiting_room_and_the_gue
     finally:
         bo.context.close()
         ann.context.close()
+
+
+def test_a_name_already_at_the_table_is_refused_in_the_pages_language_not_as_a_bare_refusal(
+    server: ServerProcess, browser: Any
+) -> None:
+    """An HTTP refusal (here joining under a name already seated) reaches the friend in words
+    for what went wrong, in the page's language; the page read the code from a field the
+    server never sends and said only "refused"."""
+    t = server.create_table(seats=3, dice=3)
+    ann = seated_page(browser, server, t)
+    bo = new_page(browser, viewport=(390, 844), has_touch=True)
+    try:
+        bo.goto(server.url + t["invite"])
+        bo.select_option("[data-testid=lang]", "it")
+        bo.fill("[data-testid=join-name]", "ann")
+        bo.click("[data-testid=join]")
+        toast = bo.locator(".toast-box .toast").first
+        toast.wait_for()
+        said = toast.inner_text()
+        assert "nome" in said, said
+        assert "Rifiutato" not in said, said
+        assert bo.locator("[data-testid=wait-host]").count() == 0  # nothing changed
+        assert bo.errors == []
+    finally:
+        bo.context.close()
+        ann.context.close()

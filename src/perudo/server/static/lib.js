@@ -17,8 +17,10 @@ export async function api(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const err = new Error(data.message || res.statusText);
-    err.code = data.code;
+    // The server's refusal: {error: code, message, texts?} (routes/common.py error_response).
+    err.code = data.error;
     err.params = data.params;
+    err.texts = data.texts;
     throw err;
   }
   return data;
