@@ -98,29 +98,14 @@ def _kill(group: int, temp: str, timeout: float = 3.0) -> list[int]:
     return _ours(group, temp)
 
 
-def _start(ray: str, temp: str) -> tuple[subprocess.Popen[str], int, str]:
-    """Run ``ray start --head`` in a session of its own (the daemons it leaves running stay
-    in its process group); its process, the GCS port, and what it printed."""
-    (gcs, node, objects, agent_grpc, agent_http, metrics, env_agent, dash) = _free_ports(8)
-    args = [
-        ray,
-        "start",
-        "--head",
-        f"--port={gcs}",
-        "--node-ip-address=127.0.0.1",
-        "--num-cpus=2",
-        "--object-store-memory=100000000",
-        "--include-dashboard=false",
-        f"--dashboard-port={dash}",
-        "--disable-usage-stats",
-        f"--temp-dir={temp}",
-        f"--node-manager-port={node}",
-        f"--object-manager-port={objects}",
-        f"--dashboard-agent-grpc-port={agent_grpc}",
-        f"--dashboard-agent-listen-port={agent_http}",
-        f"--metrics-export-port={metrics}",
-        f"--runtime-env-agent-port={env_agent}",
-    ]
+def _ray_start(ray: str, role: list[str], ports: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """``ray start`` with the ports given (each node its own), run in a session of its own (the
+    daemons it leaves running stay in its process group); its process and what it printed."""
+    keys = ["node-manager", "object-manager", "dashboard-agent-grpc"]
+    keys += ["dashboard-agent-listen", "metrics-export", "runtime-env-agent"]
+    args = [ray, "start", *role, "--node-ip-address=127.0.0.1"]
+    args += ["--object-store-memory=100000000", "--disable-usage-stats"]
+    args += [f"--{key}-port={port}" for key, port in zip(keys, ports, strict=True)]
     proc = subprocess.Popen(
         args,
         env=ray_env(),
@@ -132,41 +117,24 @@ def _start(ray: str, temp: str) -> tuple[subprocess.Popen[str], int, str]:
     try:
         out, _ = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
-        out = "ray start took over 120 s"
+        out = f"{' '.join(args[1:3])} took over 120 s"
+    return proc, out
+
+
+def _start(ray: str, temp: str) -> tuple[subprocess.Popen[str], int, str]:
+    """Run ``ray start --head``: its process, the GCS port, and what it printed."""
+    gcs, dash, *ports = _free_ports(8)
+    head = ["--head", f"--port={gcs}", "--num-cpus=2", "--include-dashboard=false"]
+    head += [f"--dashboard-port={dash}", f"--temp-dir={temp}"]
+    proc, out = _ray_start(ray, head, [str(p) for p in ports])
     return proc, gcs, out
 
 
 def _join(ray: str, address: str) -> subprocess.Popen[str]:
     """``ray start --address=…``: a worker node joins, as on another machine (here on this
-    one, with ports of its own and one CPU), in a session of its own."""
-    (node, objects, agent_grpc, agent_http, metrics, env_agent) = _free_ports(6)
-    args = [
-        ray,
-        "start",
-        f"--address={address}",
-        "--node-ip-address=127.0.0.1",
-        "--num-cpus=1",
-        "--object-store-memory=100000000",
-        "--disable-usage-stats",
-        f"--node-manager-port={node}",
-        f"--object-manager-port={objects}",
-        f"--dashboard-agent-grpc-port={agent_grpc}",
-        f"--dashboard-agent-listen-port={agent_http}",
-        f"--metrics-export-port={metrics}",
-        f"--runtime-env-agent-port={env_agent}",
-    ]
-    proc = subprocess.Popen(
-        args,
-        env=ray_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        out, _ = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        out = "ray start --address took over 120 s"
+    one, with ports of its own and one CPU)."""
+    role = [f"--address={address}", "--num-cpus=1"]
+    proc, out = _ray_start(ray, role, [str(p) for p in _free_ports(6)])
     if proc.returncode != 0:
         raise _JoinFailed(proc, out)
     return proc
