@@ -294,6 +294,20 @@ class Client:
                 await self._reader
 
 
+async def heads_up(srv: ServerProcess, **table: Any) -> tuple[Client, Client]:
+    """Ann creates a two-seat table (``table``: the creation's options), Bo joins; both
+    connect, Ann starts the game; once both see the first round's bidding: (the seat to
+    move, the other)."""
+    t = srv.create_table(seats=2, **table)
+    j = srv.join(t["table_id"], "Bo")
+    ann = await Client(srv, t["table_id"], t["token"]).connect()
+    bo = await Client(srv, t["table_id"], j["token"]).connect()
+    await ann.send({"type": "start"})
+    for c in (ann, bo):
+        await c.until(lambda c=c: c.view is not None and c.view["phase"] == "bidding")  # type: ignore[misc]
+    return (ann, bo) if ann.my_turn() else (bo, ann)
+
+
 def choose(view: dict[str, Any], rng: random.Random) -> str:
     """A quick test policy over the view's legal actions: dudo half the time when allowed,
     else the lowest raise (games with few dice end fast)."""

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from tests.server.harness import Client, ServerProcess, replay_game, run
+from tests.server.harness import Client, ServerProcess, heads_up, replay_game, run
 
 from perudo.i18n import LANGS, load_catalog
 from perudo.server import create_app
@@ -149,17 +149,9 @@ def test_a_persons_move_refused_by_the_store_changes_nothing(
     srv = make_inproc()
 
     async def go() -> None:
-        t = srv.create_table(seats=2, dice=1, turn_seconds=0)
-        j = srv.join(t["table_id"], "Bo")
-        ann = await Client(srv, t["table_id"], t["token"]).connect()
-        bo = await Client(srv, t["table_id"], j["token"]).connect()
-        await ann.send({"type": "start"})
-        for c in (ann, bo):
-            await c.until(lambda c=c: c.view is not None and c.view["phase"] == "bidding")
-        mover = ann if ann.my_turn() else bo
+        mover, other = await heads_up(srv, dice=1, turn_seconds=0)
         # One die each: the first dudo ends the game (the move and the end are one write).
         await mover.act(mover.view["legal"][0] if mover.view else "")  # type: ignore[index]
-        other = bo if mover is ann else ann
         await other.until(other.my_turn)
         fail_once(srv, "finish_game")
         v = other.version
@@ -173,8 +165,8 @@ def test_a_persons_move_refused_by_the_store_changes_nothing(
         await other.until(lambda: other.table is not None and other.table["status"] == "finished")
         state, _, _ = replay_game(srv, other.table["game_id"])
         assert state.is_over
-        await ann.close()
-        await bo.close()
+        await mover.close()
+        await other.close()
 
     run(go())
 

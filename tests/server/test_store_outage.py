@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.harness import Client, ServerProcess, run
+from tests.server.harness import Client, ServerProcess, heads_up, run
 from tests.server.services import PostgresServer
 
 from perudo.server.store import Store
@@ -41,18 +41,10 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
     srv = pg_app
 
     async def go() -> None:
-        t = srv.create_table(seats=2, dice=3, turn_seconds=0)
-        j = srv.join(t["table_id"], "Bo")
-        ann = await Client(srv, t["table_id"], t["token"]).connect()
-        bo = await Client(srv, t["table_id"], j["token"]).connect()
-        await ann.send({"type": "start"})
-        for c in (ann, bo):
-            await c.until(lambda c=c: c.view is not None and c.view["phase"] == "bidding")
-        mover = ann if ann.my_turn() else bo
+        mover, other = await heads_up(srv, dice=3, turn_seconds=0)
         assert mover.view is not None
         before_moves = [mover.view["legal"][0]]
         await mover.act(before_moves[0])
-        other = bo if mover is ann else ann
         await other.until(other.my_turn)
 
         assert srv.http("GET", "/api/games") == {"games": []}  # a pooled connection, used
@@ -80,29 +72,29 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
         assert not [m for m in other.messages[other.cursor :] if m["type"] == "error"]
         await mover.act("dudo")
         # The round is resolved and the next one dealt (no pause between rounds here).
-        for c in (ann, bo):
+        for c in (mover, other):
             await c.until(
                 lambda c=c: c.view is not None
                 and c.view["round"] == 2
                 and c.view["phase"] == "bidding"
             )
-        assert ann.table is not None
-        state = await _stored_state(postgres_url, ann.table["game_id"])
+        assert mover.table is not None
+        state = await _stored_state(postgres_url, mover.table["game_id"])
         # The log holds the accepted moves, the refused one once (when it was accepted).
         assert [(seat, str(a)) for seat, a in state.moves() if seat is not None] == [
             (mover.seat, before_moves[0]),
             (other.seat, before["legal"][0]),
             (mover.seat, "dudo"),
         ]
-        seen = {c.seat: c.view for c in (ann, bo)}
-        await ann.close()
-        await bo.close()
+        seen = {c.seat: c.view for c in (mover, other)}
+        await mover.close()
+        await other.close()
 
         # A fresh load from the stored log shows each seat the game it saw.
         srv.stop()
         srv.start()
-        for token in (t["token"], j["token"]):
-            again = await Client(srv, t["table_id"], token).connect()
+        for token in (mover.token, other.token):
+            again = await Client(srv, mover.table_id, token).connect()
             assert again.view is not None
             # ``past`` (the rounds before) comes with a snapshot only, never with an update.
             assert again.view["past"][0]["actions"][-1] == [mover.seat, "dudo"]
