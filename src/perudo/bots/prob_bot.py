@@ -22,7 +22,7 @@ exact with chance at least ``calza_threshold`` and it can win a die back.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from perudo.core import (
     Bid,
@@ -41,18 +41,24 @@ from .probability import binomial_pmf, count_distribution, match_chance, tail_of
 __all__ = ["ProbBot", "pass_truth_prior", "sample_policy"]
 
 
+def sample_index(weights: Iterable[float], u: float) -> int:
+    """The index at cumulative weight ``u`` (``0 <= u < 1``); the last one if rounding leaves
+    the sum under ``u``."""
+    acc = 0.0
+    i = -1
+    for i, p in enumerate(weights):
+        acc += float(p)
+        if u < acc:
+            return i
+    if i < 0:
+        raise ValueError("an empty policy has no action to sample")
+    return i
+
+
 def sample_policy(policy: Mapping[PlayerAction, float], u: float) -> PlayerAction:
     """The action at cumulative probability ``u`` (``0 <= u < 1``) in ``policy``'s order."""
-    acc = 0.0
-    last: PlayerAction | None = None
-    for action, p in policy.items():
-        acc += p
-        last = action
-        if u < acc:
-            return action
-    if last is None:
-        raise ValueError("an empty policy has no action to sample")
-    return last
+    actions = list(policy)
+    return actions[sample_index(policy.values(), u)]
 
 
 def softmax(

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from perudo.bots.learned_bot import LearnedBot, Network, encode, regret_matching
+from perudo.bots.prob_bot import sample_index
 from perudo.core import (
     LIARS_DICE_OPENSPIEL,
     PRESETS,
@@ -106,7 +107,7 @@ def play_round(
             out = network(x)
             probs = regret_matching(out[:-1], float(out[-1]))
             probs = (1.0 - explore) * probs + explore / len(candidates)
-            choice = _sample(probs, rng.random())
+            choice = sample_index(probs, rng.random())
         action: PlayerAction = candidates[choice]
         seen.append((seat, x[choice], x[-1]))
         state, _ = apply(state, action)
@@ -121,12 +122,3 @@ def play_round(
         rows += [chosen, own]
         targets += [outcome[seat], outcome[seat]]
     return RoundSamples(rows, targets, len(seen))
-
-
-def _sample(probs: np.ndarray, u: float) -> int:
-    acc = 0.0
-    for i, p in enumerate(probs):
-        acc += float(p)
-        if u < acc:
-            return i
-    return len(probs) - 1
