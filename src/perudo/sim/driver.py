@@ -163,8 +163,10 @@ def run(
     calza: Callable[[GameState, int], bool],
     *,
     step: Step = apply_step,
+    until: Callable[[GameState], bool] | None = None,
 ) -> GameState:
-    """Play ``state`` to the end and return the final state.
+    """Play ``state`` to the end (or until ``until(state)`` holds, checked before anything
+    more is rolled or asked: a trainer stops at the end of its round) and return the state.
 
     Chance's dice come from ``rng`` (:func:`perudo.core.chance_action`); ``act(state, seat)``
     gives the seat to act's action, ``calza(state, seat)`` whether a seat in a calza window
@@ -180,7 +182,7 @@ def run(
     True
     """
     answered = False
-    while True:
+    while until is None or not until(state):
         due = pending(state, window_answered=answered)
         if due is None:
             return state
@@ -197,3 +199,4 @@ def run(
         else:
             state = step(state, due.seat, act(state, due.seat))
         answered = False
+    return state

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from perudo.arena.stats import wilson
 from perudo.bots import Bot
 from perudo.bots.learned_bot import LearnedBot, Network
-from perudo.core import PERUDO, Phase, RuleSet, apply, chance_action, start_round, view
+from perudo.core import PERUDO, GameState, PlayerAction, RuleSet, start_round, view
 from perudo.solve import RoundGame, Solution, solve_round
 from perudo.solve.exploit import exploit
 
-from .selfplay import JOKER
+from .selfplay import JOKER, play_out_round
 
 __all__ = ["Duel", "Exploitability", "duel", "exploitability", "solved_rounds"]
 
@@ -39,6 +39,11 @@ class Duel:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.rounds)
+
+
+def _seated(bots: list[Bot]) -> Callable[[GameState, int], PlayerAction]:
+    """Each seat's decision by its bot, from that seat's view (P-70)."""
+    return lambda state, seat: bots[seat].act(view(state, seat))
 
 
 def duel(
@@ -60,15 +65,8 @@ def duel(
         me = r % 2
         seats = [bot, other] if me == 0 else [other, bot]
         state = start_round(rules, hands, opener=rng.randrange(2))
-        start, before = state.round, state.dice_counts
-        while state.round == start and state.phase is not Phase.GAME_OVER:
-            if state.to_act is None:
-                if state.phase is Phase.REROLL:
-                    state, _ = apply(state, chance_action(state, rng))
-                    continue
-                break
-            seat = state.to_act
-            state, _ = apply(state, seats[seat].act(view(state, seat)))
+        before = state.dice_counts
+        state = play_out_round(state, rng, _seated(seats))
         if state.dice_counts[me] >= before[me]:
             wins += 1
     return Duel(wins, rounds)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,16 +28,22 @@ from perudo.bots.prob_bot import sample_index
 from perudo.core import (
     LIARS_DICE_OPENSPIEL,
     PRESETS,
-    Phase,
+    GameState,
     PlayerAction,
     RuleSet,
-    apply,
-    chance_action,
     start_round,
     view,
 )
+from perudo.sim.driver import run
 
-__all__ = ["JOKER", "RoundSamples", "TableDistribution", "deal_round", "play_round"]
+__all__ = [
+    "JOKER",
+    "RoundSamples",
+    "TableDistribution",
+    "deal_round",
+    "play_out_round",
+    "play_round",
+]
 
 JOKER = dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1)
 """The single-round game of thomasahle/liars-dice (dudo.ai): 1s wild, bids by quantity then
@@ -79,6 +86,16 @@ def deal_round(
     return rules, hands, opener, palifico
 
 
+def play_out_round(
+    state: GameState, rng: random.Random, act: Callable[[GameState, int], PlayerAction]
+) -> GameState:
+    """Play the round under way to its end through the one driver (:func:`perudo.sim.driver.run`):
+    chance's re-rolls (V-9) from ``rng``, the seat to act by ``act``; calza is never called out
+    of turn (every P-50 window declined). The state just after the round is resolved."""
+    start = state.round
+    return run(state, rng, act, lambda s, seat: False, until=lambda s: s.round != start)
+
+
 def play_round(
     network: Network,
     rng: random.Random,
@@ -90,16 +107,10 @@ def play_round(
     rules, hands, opener, palifico = deal_round(dist, rng)
     state = start_round(rules, hands, opener=opener, palifico=palifico)
     encoder = LearnedBot(0, network=network)
-    start = state.round
     before = state.dice_counts
     seen: list[tuple[int, np.ndarray, np.ndarray]] = []
-    while state.round == start and state.phase is not Phase.GAME_OVER:
-        if state.to_act is None:
-            if state.phase is Phase.REROLL:
-                state, _ = apply(state, chance_action(state, rng))
-                continue
-            break
-        seat = state.to_act
+
+    def act(state: GameState, seat: int) -> PlayerAction:
         candidates, x = encode(encoder, view(state, seat))
         if len(candidates) == 1:
             choice = 0
@@ -108,9 +119,10 @@ def play_round(
             probs = regret_matching(out[:-1], float(out[-1]))
             probs = (1.0 - explore) * probs + explore / len(candidates)
             choice = sample_index(probs, rng.random())
-        action: PlayerAction = candidates[choice]
         seen.append((seat, x[choice], x[-1]))
-        state, _ = apply(state, action)
+        return candidates[choice]
+
+    state = play_out_round(state, rng, act)
     after = state.dice_counts
     gained = [a - b for a, b in zip(after, before, strict=True)]
     n = len(gained)
