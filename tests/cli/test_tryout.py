@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
+import perudo.server
 from perudo import PERUDO_CALZA, Bid, GameRecord, roll_off, start_game, view
 from perudo.cli.tui.words import read_input
 from perudo.core import SeatInfo
@@ -202,6 +204,14 @@ def test_italian_palifico_and_knock_out_words_do_not_guess_a_gender(who):
     assert who in announce and "rimasto" not in announce and "rimasta" not in announce
     assert "eliminato" not in it.t("elim.you")
     assert "si rilancia tutti" not in it.t("rolloff.tie", face=6, who=who)
+
+
+def test_italian_words_for_a_player_out_of_the_game_do_not_guess_a_gender():
+    """The terminal's and the page's catalogs: "fuori gioco", never "eliminato"/"eliminata"."""
+    page = Path(perudo.server.__file__).parent / "static" / "i18n.js"
+    it = load_catalog("it")
+    for text in [page.read_text(encoding="utf-8"), *map(str, it.messages.values())]:
+        assert "eliminat" not in text
 
 
 # The hint never rounds to a certainty it is not ----------------------------------------

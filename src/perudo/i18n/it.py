@@ -91,7 +91,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "palifico.chosen": "{who}: giro {palifico}.",
     "palifico.declined": "{who}: giro normale; il {palifico} è comunque usato.",
     # Il tavolo.
-    "table.out": "eliminato",
+    "table.out": "fuori gioco",
     "table.shown": "scoperti: {dice}",
     "table.to_act": "di turno",
     "hand.title": "I tuoi dadi:",
