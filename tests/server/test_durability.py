@@ -208,6 +208,9 @@ def _public_actions(client: Client) -> list[tuple[int, str]]:
     return out
 
 
+WAITING_OPTIONS = {"odds": "on", "turn_seconds": 0, "vacated": "nobody", "memory": True}
+
+
 def test_sigkill_with_games_in_flight_loses_nothing_and_the_tables_resume(
     make_server: Callable[..., ServerProcess],
 ) -> None:
@@ -235,7 +238,14 @@ def test_sigkill_with_games_in_flight_loses_nothing_and_the_tables_resume(
         watcher = await Client(srv, t2["table_id"]).connect()
         await host.send({"type": "start"})
         await watcher.until(lambda: len(_public_actions(watcher)) >= 6, 20)
+        # A waiting table whose host changed its options (set_options): they are stored.
+        t3 = srv.create_table(seats=3, dice=2, turn_seconds=60)
+        host3 = await Client(srv, t3["table_id"], t3["token"]).connect()
+        await host3.send({"type": "set_options", **WAITING_OPTIONS})
+        await host3.until(lambda: host3.table is not None and host3.table["memory"])
+        await host3.close()
         state.update(
+            t3=t3["table_id"],
             info=info,
             snaps=snaps,
             t2=t2,
@@ -257,6 +267,8 @@ def test_sigkill_with_games_in_flight_loses_nothing_and_the_tables_resume(
     srv.start()  # same database, same port
 
     async def after() -> None:
+        waiting = srv.http("GET", f"/api/tables/{state['t3']}")
+        assert {k: waiting[k] for k in WAITING_OPTIONS} == WAITING_OPTIONS
         info = state["info"]
         for seat, tok in enumerate(info["tokens"]):
             c = await Client(srv, info["table_id"], tok).connect()
