@@ -185,3 +185,37 @@ def test_p40_memory_mode_offers_bids_to_the_starting_dice_and_hides_the_count_in
         assert not ann.errors, ann.errors
     finally:
         ann.context.close()
+
+
+_CUT_CHOICES = """() => [...document.querySelectorAll('select')]
+.filter((s) => s.offsetParent).map((s) => {
+  const cs = getComputedStyle(s);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = cs.font;
+  const widest = Math.max(...[...s.options].map((o) => pen.measureText(o.text).width));
+  const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
+  return widest > room ? `${s.dataset.testid || s.name}: ${Math.ceil(widest)} > ${room}` : null;
+}).filter(Boolean)"""
+"""Every choice of every visible drop-down that would not fit its box (16 px for the arrow)."""
+
+
+def test_the_options_choices_are_not_cut_on_a_360_px_phone_in_any_language(
+    server: ServerProcess, browser: Any
+) -> None:
+    """The lobby's form and the host's options in the waiting room, at 360x640: the widest
+    choice of each drop-down ("only when one person plays"…) fits its box."""
+    t = server.create_table(seats=3, dice=1, turn_seconds=0)
+    page = seated_page(browser, server, t, viewport=(360, 640))
+    lobby = new_page(browser, viewport=(360, 640))
+    lobby.goto(server.url + "/")
+    try:
+        page.click("[data-testid=table-options] summary")
+        for lang in SAID:
+            for p in (lobby, page):
+                p.select_option("[data-testid=lang]", lang)
+                p.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+                assert p.evaluate(_CUT_CHOICES) == [], (lang, p.url)
+        shot(page, "phone-360-options-it")
+    finally:
+        lobby.context.close()
+        page.context.close()
