@@ -8,6 +8,9 @@ tests never assert wall-clock times.
 pytest runs with ``--import-mode=importlib``, which puts nothing on ``sys.path``; the
 repository root goes there so that test modules can share ``tests.strategies``.
 
+``PERUDO_CHECK_WIRE=1``: every message :mod:`perudo.server.wirejson` writes is checked against
+its pydantic model (here and in the servers the tests start).
+
 ``ray_address``: one real Ray cluster for the session, for the tests of the ``ray`` backend;
 ``ray_connected``: this process connected to it.
 """
@@ -21,6 +24,10 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# Every server message written without pydantic (perudo.server.wirejson) is also validated by
+# its model and compared byte for byte, in this process and in the servers the tests start.
+os.environ.setdefault("PERUDO_CHECK_WIRE", "1")
 
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:

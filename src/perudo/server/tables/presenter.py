@@ -15,11 +15,9 @@ import asyncio
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from pydantic import TypeAdapter
 
 from perudo.core import Bid, PlayerView, legal_json, raises_after, round_to_json, view
 from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
@@ -27,8 +25,8 @@ from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
 from .. import protocol as p
 from ..connection import Connection
 from ..hint import bid_hint
-from ..payloads import ActionInfo
 from ..store import ChatRow
+from ..wirejson import write, write_each
 from .config import TableError, server_texts
 
 if TYPE_CHECKING:
@@ -53,50 +51,12 @@ __all__ = [
     "to_spectators",
 ]
 
-Message = type[p.Snapshot] | type[p.Update]
 Batch = list[tuple[int | None, dict[str, Any]]]
 """A move's events: (audience seat or ``None`` for everyone, event JSON with its version)."""
 
 
 def dump(msg: p.Snapshot | p.Update | p.TableMessage | p.ChatMessage | p.ErrorMessage) -> str:
     return msg.model_dump_json()
-
-
-_LEGAL_INFOS: TypeAdapter[list[ActionInfo]] = TypeAdapter(list[ActionInfo])
-_legal_cache: dict[tuple[str, ...], list[ActionInfo]] = {}
-_LEGAL_CACHE_SIZE = 4096
-
-
-def _legal_infos(legal: list[str], infos: list[dict[str, Any]]) -> list[ActionInfo]:
-    """The validated ``legal_info`` of a view whose ``legal`` is ``legal``: the same list of
-    actions always has the same structured form (a pure function of each action's notation),
-    so it is validated once and reused (a bidder's list runs to 150 and more bids, most of the
-    cost of validating a message)."""
-    key = tuple(legal)
-    found = _legal_cache.get(key)
-    if found is None:
-        if len(_legal_cache) >= _LEGAL_CACHE_SIZE:
-            _legal_cache.clear()
-        found = _legal_cache[key] = _LEGAL_INFOS.validate_python(infos)
-    return found
-
-
-def encode(model: Message, data: dict[str, Any]) -> str:
-    """``model.model_validate(data).model_dump_json()``, byte for byte (every message is
-    validated against its model as it is built: a field the wire does not describe fails
-    here, not in a browser), with a view's list of legal actions validated once per distinct
-    list (:func:`_legal_infos`). tests/server/test_presenter.py checks the bytes are the same
-    over random games."""
-    view_json = data.get("view")
-    if not view_json or not view_json.get("legal_info"):
-        return model.model_validate(data).model_dump_json()
-    infos = _legal_infos(view_json["legal"], view_json["legal_info"])
-    msg = model.model_validate({**data, "view": {**view_json, "legal_info": []}})
-    view_model = msg.view
-    assert view_model is not None
-    return msg.model_copy(
-        update={"view": view_model.model_copy(update={"legal_info": infos})}
-    ).model_dump_json()
 
 
 def counts_json(counts: Iterable[int], seat: int | None) -> list[int | None]:
@@ -153,8 +113,8 @@ costs one snapshot, not one each; its timer and head count are at most this old)
 def snapshot(table: LiveTable, seat: int | None) -> str:
     """Everything ``seat`` needs to draw the table from scratch.
 
-    Every message is validated against its model (:mod:`perudo.server.payloads`) as it is
-    built: a field the wire does not describe fails here, not in a browser.
+    Written from its model (:mod:`perudo.server.wirejson`; checked against the model's own
+    encoding in the tests).
     """
     if seat is None:
         cached = table.spectator_snapshot
@@ -173,7 +133,7 @@ def snapshot(table: LiveTable, seat: int | None) -> str:
 
 def _snapshot(table: LiveTable, seat: int | None) -> str:
     data, hint = seat_payload(table, seat, True)
-    return encode(
+    return write(
         p.Snapshot,
         {
             "version": table.version,
@@ -263,16 +223,17 @@ def broadcast_events(table: LiveTable, batch: Batch, resolved: int) -> None:
     every public event of the moves made meanwhile, and the same text goes to every
     spectator, so a crowd costs a few messages a second, not one per move each.
     """
-    by_seat: dict[int | None, str] = {}
+    seats: list[int] = []
     spectators = False
     for c in table.conns:
         if c.seat is None:
             spectators = True
-            continue
-        text = by_seat.get(c.seat)
-        if text is None:
-            text = by_seat[c.seat] = _update(table, c.seat, batch, resolved)
-        c.send(text)
+        elif c.seat not in seats:
+            seats.append(c.seat)
+    by_seat = dict(zip(seats, _updates(table, seats, batch, resolved), strict=True))
+    for c in table.conns:
+        if c.seat is not None:
+            c.send(by_seat[c.seat])
     if not spectators:
         return
     out = table.spectator_out
@@ -358,29 +319,39 @@ def flush_spectators(table: LiveTable) -> None:
     out.events, out.resolved = [], 0
     if table.closed:
         return
-    to_spectators(table, _update(table, None, [(None, e) for e in events], resolved))
+    (text,) = _updates(table, [None], [(None, e) for e in events], resolved)
+    to_spectators(table, text)
 
 
-def _update(table: LiveTable, seat: int | None, batch: Batch, resolved: int) -> str:
-    view_json, hint = seat_payload(table, seat, False)
+def _updates(
+    table: LiveTable, seats: Sequence[int | None], batch: Batch, resolved: int
+) -> list[str]:
+    """The ``update`` of a move (or of the moves gathered for the spectators) to each of
+    ``seats``: the events its seat may see (:func:`perudo.core.visible_to`, as stamped on
+    ``batch``) and its view after, written together (the parts equal across the seats once:
+    :func:`~perudo.server.wirejson.write_each`)."""
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None:
         tail = [round_to_json(r) for r in table.state.past[-resolved:]]
-    return encode(
-        p.Update,
-        {
-            "version": table.version,
-            "events": [
-                for_seat(table, data, seat)
-                for audience, data in batch
-                if audience is None or audience == seat
-            ],
-            "view": view_json,
-            "hint": hint,
-            "timer": table.schedule.remaining(),
-            "past_tail": tail,
-        },
-    )
+    timer = table.schedule.remaining()
+    messages = []
+    for seat in seats:
+        view_json, hint = seat_payload(table, seat, False)
+        messages.append(
+            {
+                "version": table.version,
+                "events": [
+                    for_seat(table, data, seat)
+                    for audience, data in batch
+                    if audience is None or audience == seat
+                ],
+                "view": view_json,
+                "hint": hint,
+                "timer": timer,
+                "past_tail": tail,
+            }
+        )
+    return write_each(p.Update, messages)
 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:
@@ -402,16 +373,15 @@ def missed(table: LiveTable, conn: Connection, last: int) -> None:
     to_one(
         table,
         conn,
-        dump(
-            p.Update.model_validate(
-                {
-                    "version": table.version,
-                    "events": events,
-                    "view": data,
-                    "hint": hint,
-                    "timer": table.schedule.remaining(),
-                }
-            )
+        write(
+            p.Update,
+            {
+                "version": table.version,
+                "events": events,
+                "view": data,
+                "hint": hint,
+                "timer": table.schedule.remaining(),
+            },
         ),
     )
     for entry in chats:

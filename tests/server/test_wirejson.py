@@ -1,0 +1,163 @@
+"""The messages sent on every move, written without pydantic (:mod:`perudo.server.wirejson`),
+are the models' own encoding byte for byte: each seat's ``update`` of random games of every
+preset (memory mode's own list of bids and hidden counts included), for the seat to act, the
+others and a spectator, written together as the server writes a move's messages (the parts
+equal across the seats written once) and alone; the odds' floats and the timer's as pydantic
+writes floats. The core's list of legal actions, built once per distinct list
+(``perudo.core.legal_json``), is the list built afresh.
+
+Real servers' messages are checked too: the test suite runs with ``PERUDO_CHECK_WIRE=1``
+(tests/conftest.py), so every message a server writes in any test is compared with its
+model's encoding, and tests/server/test_wire.py checks them against the published schema."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
+
+from perudo.core import (
+    PRESETS,
+    RoundResolved,
+    action_to_json,
+    apply,
+    chance_action,
+    event_to_json,
+    legal_json,
+    new_game,
+    round_to_json,
+    view,
+)
+from perudo.server import protocol as p
+from perudo.server import wirejson
+from perudo.server.hint import bid_hint
+from perudo.server.tables.presenter import counts_json, memory_legal
+from perudo.server.wirejson import float_json, write, write_each
+
+
+def _model_json(data: dict[str, Any]) -> str:
+    return p.Update.model_validate(data).model_dump_json()
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_move_s_updates_written_together_are_the_model_s_own_byte_for_byte(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(wirejson, "CHECK", False)  # compared here, not by the check
+    rules = PRESETS[preset]
+    rng = random.Random(preset)
+    players = min(max(rules.min_players, 4), rules.max_players)
+    state = new_game(rules, players, rng)
+    version = 0
+    bidders = hints = 0
+    while not state.is_over and version < 400:
+        seat = state.to_act
+        action = (
+            chance_action(state, rng) if seat is None else rng.choice(list(view(state, seat).legal))
+        )
+        state, events = apply(state, action, seat)
+        batch = []
+        for e in events:
+            version += 1
+            batch.append((e.audience, {**event_to_json(e), "version": version}))
+        resolved = sum(isinstance(e, RoundResolved) for e in events)
+        tail = [round_to_json(r) for r in state.past[-resolved:]] if resolved else []
+        timer = rng.choice([None, rng.uniform(0, 60), 1e-7, 30])
+        for memory in (False, True):
+            messages = []
+            for receiver in [None, *range(players)]:
+                v = view(state, receiver)
+                data = v.to_json(past=False)
+                assert data["legal"] == [str(a) for a in v.legal]
+                assert data["legal_info"] == [action_to_json(a) for a in v.legal]
+                events_seen = [d for a, d in batch if a is None or a == receiver]
+                if memory:
+                    data["dice_counts"] = counts_json(state.dice_counts, receiver)
+                    events_seen = [
+                        {**d, "dice_counts": counts_json(d["dice_counts"], receiver)}
+                        if d["type"] == "round_started"
+                        else d
+                        for d in events_seen
+                    ]
+                    if v.legal:
+                        legal = memory_legal(v)
+                        data["legal"] = [str(a) for a in legal]
+                        data["legal_info"] = [action_to_json(a) for a in legal]
+                        assert legal_json(tuple(legal)) == (data["legal"], data["legal_info"])
+                hint = bid_hint(v)
+                messages.append(
+                    {
+                        "version": version,
+                        "events": events_seen,
+                        "view": data,
+                        "hint": hint,
+                        "timer": timer,
+                        "past_tail": tail,
+                    }
+                )
+                bidders += bool(data["legal_info"])
+                hints += hint is not None
+            expected = [_model_json(m) for m in messages]
+            assert write_each(p.Update, messages) == expected
+            assert write_each(p.Update, messages) == expected  # now from the caches
+            assert [write(p.Update, m) for m in reversed(messages)] == expected[::-1]
+    assert bidders > 10
+    assert hints > 0 or preset == "liars_dice"
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_a_float_is_written_as_pydantic_writes_it(x: float) -> None:
+    assert float_json(x) == TypeAdapter(float).dump_json(x).decode()
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([None, "3x5", "dudo"]),
+            st.floats(0, 1),
+            st.text(max_size=8),
+            st.sampled_from([None, 0, 1]),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_messages_written_together_share_only_equal_fields(
+    rows: list[tuple[str | None, float, str, int | None]],
+) -> None:
+    """Chat lines and hints with some fields equal across the messages and some not (user
+    text in any script, floats): each message is its own model's encoding."""
+    chats = [
+        {"version": i, "entry": {"seat": seat, "name": name, "text": name, "at": f, "version": i}}
+        for i, (_, f, name, seat) in enumerate(rows)
+    ]
+    assert write_each(p.ChatMessage, chats) == [
+        p.ChatMessage.model_validate(c).model_dump_json() for c in chats
+    ]
+    updates = [
+        {
+            "version": 1,
+            "events": [],
+            "view": None,
+            "hint": None if bid is None else {"bid": bid, "holds": f, "exact": f / 2},
+            "timer": f,
+        }
+        for bid, f, _, _ in rows
+    ]
+    assert write_each(p.Update, updates) == [_model_json(u) for u in updates]
+
+
+def test_with_the_check_on_a_field_off_the_model_fails_loudly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(wirejson, "CHECK", True)
+    good = {"version": 1, "events": [], "view": None, "hint": None}
+    assert write(p.Update, good) == _model_json(good)
+    with pytest.raises(ValidationError):
+        write(p.Update, {**good, "rogue": 1})
+    with pytest.raises(ValidationError):
+        write(p.Update, {**good, "version": "one"})
