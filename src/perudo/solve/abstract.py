@@ -22,30 +22,58 @@ the abstraction.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import time
 import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
+
 from .game import RoundGame
 from .vector import Array, Kernel, single_threaded_blas
 
-__all__ = ["AbstractCFR", "benchmark_big", "exact_exploitability", "node_states"]
+__all__ = [
+    "FORMAT",
+    "AbstractCFR",
+    "AbstractStrategy",
+    "Method",
+    "benchmark_big",
+    "exact_exploitability",
+    "node_states",
+    "round_fingerprint",
+]
 
 _CHUNK = 1 << 19
 """Rows per chunk in the full-tree passes (bounds the temporary arrays)."""
 
 
-class AbstractCFR:
-    """CFR+ (quadratic averaging, alternating updates) on the graph of "last ``memory`` bids"
-    states of ``game``."""
+Method = Literal["cfr+", "dcfr"]
 
-    def __init__(self, game: RoundGame, memory: int) -> None:
+
+class AbstractCFR:
+    """CFR+ (quadratic averaging, alternating updates) or DCFR (α = 1.5, β = 0, γ = 2, as
+    :mod:`perudo.solve.cfr`) on the graph of "last ``memory`` bids" states of ``game``.
+
+    Arrays are per player ``p``: its edges (raises from the states where it acts, ``E_p`` rows,
+    in the order of the global edge list, so grouped by their source state) and its states
+    (``S_p`` rows), each × its hands.
+    """
+
+    def __init__(self, game: RoundGame, memory: int, *, method: Method = "cfr+") -> None:
         if memory < 1:
             raise ValueError("the abstraction remembers at least the last bid")
+        if method not in ("cfr+", "dcfr"):
+            raise ValueError(f"method {method!r}: expected 'cfr+' or 'dcfr'")
         self.game = game
         self.memory = memory
+        self.method = method
         n = game.num_bids
         states: list[tuple[int, tuple[int, ...]]] = [(0, ())]
         index = {states[0]: 0}
@@ -90,36 +118,54 @@ class AbstractCFR:
             caller = int(self.player[k])
             self.dudo_pay[k] = game.utility[r, 1 - caller][c0[:, f][:, None] + c1[:, f][None, :]]
         self.has_dudo = self.last >= 0
-        # Levels: states by last bid, to process the graph in topological order.
-        self.levels = [np.flatnonzero(self.last == r) for r in range(-1, n)]
-        self.edges_from = [np.flatnonzero(self.last[self.src] == r) for r in range(-1, n)]
-        self.edges_into = [np.flatnonzero(self.rank == r) for r in range(n)]
-        # Strategies and regrets per player: raises per edge (E × H_p, zero on the other
-        # player's edges), dudo per state (S × H_p).
-        e = len(src)
-        self.regret_r = [np.zeros((e, h)) for h in self.sizes]
-        self.regret_d = [np.zeros((s, h)) for h in self.sizes]
-        self.avg_r = [np.zeros((e, h)) for h in self.sizes]
-        self.avg_d = [np.zeros((s, h)) for h in self.sizes]
-        self.mine_e = [self.player[self.src] == p for p in (0, 1)]
         from scipy import sparse  # type: ignore[import-untyped]
 
-        ones = np.ones(e)
-        self.out_sum = sparse.csr_matrix((ones, (self.src, np.arange(e))), shape=(s, e))
-        """``out_sum @ x`` sums an edge array over each state's outgoing edges."""
-        self.into = [
+        # Per player: its states, its edges, each edge's source as a row of its states.
+        self.nodes = [np.flatnonzero(self.player == p) for p in (0, 1)]
+        self.edges = [np.flatnonzero(self.player[self.src] == p) for p in (0, 1)]
+        local = [np.full(s, -1, dtype=np.int64) for _ in (0, 1)]
+        for p in (0, 1):
+            local[p][self.nodes[p]] = np.arange(len(self.nodes[p]))
+        self.local_src = [local[p][self.src[self.edges[p]]] for p in (0, 1)]
+        self.dudo_ok = [self.has_dudo[self.nodes[p]] for p in (0, 1)]
+        self.out_sum = [
             sparse.csr_matrix(
-                (np.ones(len(idx)), (self.dst[idx], np.arange(len(idx)))), shape=(s, len(idx))
+                (np.ones(len(self.edges[p])), (self.local_src[p], np.arange(len(self.edges[p])))),
+                shape=(len(self.nodes[p]), len(self.edges[p])),
             )
-            for idx in self.edges_into
+            for p in (0, 1)
         ]
-        self.outof = [
-            sparse.csr_matrix(
-                (np.ones(len(idx)), (self.src[idx], np.arange(len(idx)))), shape=(s, len(idx))
-            )
-            for idx in self.edges_from
+        """``out_sum[p] @ x`` sums an array over ``p``'s edges by their source state."""
+        self.count = [
+            self.dudo_ok[p] + self.out_sum[p] @ np.ones(len(self.edges[p])) for p in (0, 1)
         ]
-        self.mine_s = [(self.player == p) & self.has_dudo for p in (0, 1)]
+        # The backward pass: per last bid (descending) and player, the edges out of those
+        # states (grouped by source) with where each source's group starts.
+        self.levels: list[tuple[int, Array, Any, Array]] = []
+        for r in range(n - 1, -2, -1):
+            for p in (0, 1):
+                idx = np.flatnonzero((self.last[self.src] == r) & (self.player[self.src] == p))
+                if not len(idx):
+                    continue
+                s_idx = self.src[idx]
+                usrc, group = np.unique(s_idx, return_inverse=True)
+                sums = sparse.csr_matrix(
+                    (np.ones(len(idx)), (group, np.arange(len(idx)))), shape=(len(usrc), len(idx))
+                )
+                self.levels.append((p, idx, sums, usrc))
+        # The forward pass: per rank, the edges into states whose last bid is that rank.
+        self.into = []
+        for r in range(n):
+            idx = np.flatnonzero(self.rank == r)
+            if len(idx):
+                mat = sparse.csr_matrix(
+                    (np.ones(len(idx)), (self.dst[idx], np.arange(len(idx)))), shape=(s, len(idx))
+                )
+                self.into.append((idx, mat))
+        self.regret_r = [np.zeros((len(self.edges[p]), self.sizes[p])) for p in (0, 1)]
+        self.regret_d = [np.zeros((len(self.nodes[p]), self.sizes[p])) for p in (0, 1)]
+        self.avg_r = [np.zeros_like(a) for a in self.regret_r]
+        self.avg_d = [np.zeros_like(a) for a in self.regret_d]
         self.cur_r: list[Array] = []
         self.cur_d: list[Array] = []
         for p in (0, 1):
@@ -133,43 +179,44 @@ class AbstractCFR:
         return len(self.states)
 
     def _match(self, p: int, rr: Array, rd: Array) -> tuple[Array, Array]:
-        """Regret matching+ (uniform over the legal actions where all regrets are zero)."""
-        pos_r = np.where(self.mine_e[p][:, None], np.maximum(rr, 0.0), 0.0)
-        pos_d = np.where(self.mine_s[p][:, None], np.maximum(rd, 0.0), 0.0)
-        norm = pos_d + self.out_sum @ pos_r
-        count = self.mine_s[p] + self.out_sum @ self.mine_e[p].astype(np.float64)
+        """Regret matching (uniform over the legal actions where no regret is positive)."""
+        pos_r = np.maximum(rr, 0.0)
+        pos_d = np.maximum(rd, 0.0) * self.dudo_ok[p][:, None]
+        norm = pos_d + self.out_sum[p] @ pos_r
         zero = norm <= 0.0
         safe = np.where(zero, 1.0, norm)
-        uni = np.where(count > 0, 1.0 / np.maximum(count, 1.0), 0.0)[:, None] * zero
-        sig_r = pos_r / safe[self.src] + uni[self.src] * self.mine_e[p][:, None]
-        sig_d = pos_d / safe + uni * self.mine_s[p][:, None]
+        uni = (1.0 / np.maximum(self.count[p], 1.0))[:, None] * zero
+        src = self.local_src[p]
+        sig_r = pos_r / safe[src] + uni[src]
+        sig_d = pos_d / safe + uni * self.dudo_ok[p][:, None]
         return sig_r, sig_d
 
     def _reach(self, q: int) -> Array:
         """Player ``q``'s reach summed over the histories of each state (chance included)."""
         rho = np.zeros((self.num_states, self.sizes[q]))
         rho[0] = self.game.hands[q].weights
-        w = np.where(self.mine_e[q][:, None], self.cur_r[q], 1.0)
-        for idx, into in zip(self.edges_into, self.into, strict=True):
-            if len(idx):
-                rho += into @ (rho[self.src[idx]] * w[idx])
+        w = np.ones((len(self.src), self.sizes[q]))
+        w[self.edges[q]] = self.cur_r[q]
+        for idx, into in self.into:
+            rho += into @ (rho[self.src[idx]] * w[idx])
         return rho
 
     def _values(self) -> Array:
         """``W[state, i0, i1]``: the opener's expected payoff below each state, by hands."""
         w = np.zeros((self.num_states, *self.sizes))
-        d0, d1 = self.cur_d
-        w += self.dudo_pay * np.where(self.player == 0, 1.0, 0.0)[:, None, None] * d0[:, :, None]
-        w += self.dudo_pay * np.where(self.player == 1, 1.0, 0.0)[:, None, None] * d1[:, None, :]
-        r0, r1 = self.cur_r
+        for p in (0, 1):
+            nodes = self.nodes[p]
+            d = self.cur_d[p]
+            w[nodes] = self.dudo_pay[nodes] * (d[:, :, None] if p == 0 else d[:, None, :])
+        pos = [np.full(len(self.src), -1, dtype=np.int64) for _ in (0, 1)]
+        for p in (0, 1):
+            pos[p][self.edges[p]] = np.arange(len(self.edges[p]))
         flat = w.reshape(self.num_states, -1)
-        for idx, outof in zip(reversed(self.edges_from), reversed(self.outof), strict=True):
-            if not len(idx):
-                continue
+        for p, idx, sums, usrc in self.levels:
             child = w[self.dst[idx]]
-            mine0 = self.mine_e[0][idx]
-            weight = np.where(mine0[:, None, None], r0[idx][:, :, None], r1[idx][:, None, :])
-            flat += outof @ (weight * child).reshape(len(idx), -1)
+            sig = self.cur_r[p][pos[p][idx]]
+            child *= sig[:, :, None] if p == 0 else sig[:, None, :]
+            flat[usrc] += sums @ child.reshape(len(idx), -1)
         return w
 
     def iterate(self, count: int = 1) -> None:
@@ -184,27 +231,39 @@ class AbstractCFR:
         w = self._values()
         rho_q = self._reach(q)
         own = self._reach(u)
-        sign = 1.0 if u == 0 else -1.0
+        e, nodes = self.edges[u], self.nodes[u]
+        rq_e = rho_q[self.src[e]][:, :, None]
+        rq_s = rho_q[nodes][:, :, None]
         if u == 0:
-            cfv_e = sign * np.einsum("ej,eij->ei", rho_q[self.src], w[self.dst])
-            cfv_d = sign * np.einsum("sj,sij->si", rho_q, self.dudo_pay)
+            cfv_e = np.matmul(w[self.dst[e]], rq_e)[:, :, 0]
+            cfv_d = np.matmul(self.dudo_pay[nodes], rq_s)[:, :, 0]
         else:
-            cfv_e = sign * np.einsum("ei,eij->ej", rho_q[self.src], w[self.dst])
-            cfv_d = sign * np.einsum("si,sij->sj", rho_q, self.dudo_pay)
-        mine_e = self.mine_e[u][:, None]
-        mine_s = self.mine_s[u][:, None]
-        node = cfv_d * self.cur_d[u] * mine_s + self.out_sum @ (cfv_e * self.cur_r[u] * mine_e)
-        inst_r = (cfv_e - node[self.src]) * mine_e
-        inst_d = (cfv_d - node) * mine_s
+            cfv_e = -np.matmul(w[self.dst[e]].transpose(0, 2, 1), rq_e)[:, :, 0]
+            cfv_d = -np.matmul(self.dudo_pay[nodes].transpose(0, 2, 1), rq_s)[:, :, 0]
+        cfv_d *= self.dudo_ok[u][:, None]
+        src = self.local_src[u]
+        node = cfv_d * self.cur_d[u] + self.out_sum[u] @ (cfv_e * self.cur_r[u])
+        inst_r = cfv_e - node[src]
+        inst_d = (cfv_d - node) * self.dudo_ok[u][:, None]
         weight = float(t) * float(t)
-        self.avg_r[u] += weight * own[self.src] * self.cur_r[u] * mine_e
-        self.avg_d[u] += weight * own * self.cur_d[u] * mine_s
-        self.regret_r[u] = np.maximum(self.regret_r[u] + inst_r, 0.0)
-        self.regret_d[u] = np.maximum(self.regret_d[u] + inst_d, 0.0)
-        self.cur_r[u], self.cur_d[u] = self._match(u, self.regret_r[u], self.regret_d[u])
+        own_s = own[nodes]
+        self.avg_r[u] += weight * own_s[src] * self.cur_r[u]
+        self.avg_d[u] += weight * own_s * self.cur_d[u]
+        rr, rd = self.regret_r[u], self.regret_d[u]
+        if self.method == "dcfr":
+            a = t**1.5 / (t**1.5 + 1.0)
+            for arr in (rr, rd):
+                np.multiply(arr, np.where(arr > 0, a, 0.5), out=arr)
+            rr += inst_r
+            rd += inst_d
+        else:
+            np.maximum(rr + inst_r, 0.0, out=rr)
+            np.maximum(rd + inst_d, 0.0, out=rd)
+        self.cur_r[u], self.cur_d[u] = self._match(u, rr, rd)
 
     def average(self) -> tuple[list[Array], list[Array]]:
-        """The average strategy: per player, raise probabilities per edge and dudo per state."""
+        """The average strategy: per player, raise probabilities per edge of that player
+        (:attr:`edges`) and dudo per state of that player (:attr:`nodes`)."""
         rs, ds = [], []
         for p in (0, 1):
             r_, d_ = self._match(p, self.avg_r[p], self.avg_d[p])
@@ -214,20 +273,259 @@ class AbstractCFR:
 
     def tables(self, dtype: npt.DTypeLike = np.float32) -> tuple[list[Array], list[Array]]:
         """The average strategy as dense tables: ``raise[p][state, rank, hand]`` and
-        ``dudo[p][state, hand]``."""
+        ``dudo[p][state, hand]`` (zero at the other player's states)."""
         rs, ds = self.average()
         n = self.game.num_bids
         raise_t, dudo_t = [], []
         for p in (0, 1):
             t = np.zeros((self.num_states, n, self.sizes[p]), dtype=dtype)
-            mine = self.mine_e[p]
-            t[self.src[mine], self.rank[mine]] = rs[p][mine]
+            e = self.edges[p]
+            t[self.src[e], self.rank[e]] = rs[p]
             raise_t.append(t)
-            dudo_t.append(ds[p].astype(dtype))
+            d = np.zeros((self.num_states, self.sizes[p]), dtype=dtype)
+            d[self.nodes[p]] = ds[p]
+            dudo_t.append(d)
         return raise_t, dudo_t
 
 
-def node_states(game: RoundGame, cfr: AbstractCFR, player: int) -> npt.NDArray[np.int32]:
+FORMAT = "perudo-abstract-round/1"
+"""The ``format`` field of a saved abstract strategy."""
+
+
+def round_fingerprint(game: RoundGame) -> str:
+    """A hash of everything a round's play depends on: dice, round kind, the bids, which bid
+    may follow which for each player, every hand's counts and the challenge's utilities.
+
+    Two rule sets whose rounds have the same fingerprint are the same game (``perudo`` and
+    ``perudo_calza`` heads-up, where calza is never legal: P-50), so one table serves both.
+    """
+    h = hashlib.sha256()
+    h.update(json.dumps([list(game.dice), game.palifico, game.rules.faces]).encode())
+    h.update(json.dumps([[b.quantity, b.face] for b in game.bids]).encode())
+    for arr in (game.opening, *game.raise_ok, *game.counts):
+        h.update(np.ascontiguousarray(arr).astype(np.int8).tobytes())
+    h.update(np.ascontiguousarray(game.utility, dtype=np.float64).tobytes())
+    return h.hexdigest()[:16]
+
+
+@dataclass(eq=False)
+class AbstractStrategy:
+    """A solved abstraction: each player's action probabilities by (last bids, hand).
+
+    ``states[s] = (player to act, the last bids' ranks, oldest first)``. Player ``p``'s raises
+    are its edges: ``edge_src[p][e]`` (a state, ascending), ``edge_rank[p][e]`` and
+    ``raises[p][e, hand]``; its challenges ``dudo[p][s, hand]`` (zero at the other player's
+    states). At each of ``p``'s states the probabilities sum to one over the legal actions. It
+    plays a live view through :meth:`policy` (P-70: the view's own hand, the round's public
+    bids and the dice counts).
+    """
+
+    game: RoundGame
+    memory: int
+    states: list[tuple[int, tuple[int, ...]]]
+    edge_src: list[Array]
+    edge_rank: list[Array]
+    raises: list[Array]
+    dudo: list[Array]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.index = {st: i for i, st in enumerate(self.states)}
+
+    @classmethod
+    def from_cfr(cls, cfr: AbstractCFR, info: dict[str, Any] | None = None) -> AbstractStrategy:
+        rs, ds = cfr.average()
+        dudo = []
+        for p in (0, 1):
+            d = np.zeros((cfr.num_states, cfr.sizes[p]), dtype=np.float32)
+            d[cfr.nodes[p]] = ds[p]
+            dudo.append(d)
+        return cls(
+            cfr.game,
+            cfr.memory,
+            list(cfr.states),
+            [cfr.src[cfr.edges[p]] for p in (0, 1)],
+            [cfr.rank[cfr.edges[p]] for p in (0, 1)],
+            [r.astype(np.float32) for r in rs],
+            dudo,
+            dict(info or {}),
+        )
+
+    def tables(self, dtype: npt.DTypeLike = np.float32) -> tuple[list[Array], list[Array]]:
+        """Dense ``raise[p][state, rank, hand]`` and ``dudo[p][state, hand]``."""
+        raise_t = []
+        for p in (0, 1):
+            t = np.zeros((len(self.states), self.game.num_bids, self.raises[p].shape[1]), dtype)
+            t[self.edge_src[p], self.edge_rank[p]] = self.raises[p]
+            raise_t.append(t)
+        return raise_t, [d.astype(dtype) for d in self.dudo]
+
+    @property
+    def fingerprint(self) -> str:
+        return round_fingerprint(self.game)
+
+    def state_of(self, history: tuple[int, ...] | list[int]) -> tuple[int, int]:
+        """``(player to act, abstract state)`` after the bids of ranks ``history``.
+
+        :raises ValueError: if the history cannot occur in this round.
+        """
+        player = len(history) % 2
+        key = (player, tuple(history[-self.memory :]) if history else ())
+        s = self.index.get(key)
+        if s is None:
+            raise ValueError(f"bids {list(history)} do not occur in this round")
+        return player, s
+
+    def probabilities(self, history: tuple[int, ...] | list[int], hand: int) -> dict[int, float]:
+        """``{rank: p, -1: p of dudo}`` of the player to act at ``history`` holding its hand
+        number ``hand`` (positive entries only)."""
+        p, s = self.state_of(history)
+        src = self.edge_src[p]
+        lo, hi = np.searchsorted(src, s), np.searchsorted(src, s, side="right")
+        out = {
+            int(r): float(x)
+            for r, x in zip(self.edge_rank[p][lo:hi], self.raises[p][lo:hi, hand], strict=True)
+            if x > 0.0
+        }
+        d = float(self.dudo[p][s, hand])
+        if d > 0.0:
+            out[-1] = d
+        return out
+
+    def matches(self, view: PlayerView) -> bool:
+        """Whether ``view`` is a turn to bid or challenge in a round this strategy plays."""
+        g = self.game
+        if view.seat is None or not view.my_turn or view.phase is not Phase.BIDDING:
+            return False
+        if view.palifico != g.palifico:
+            return False
+        alive = [s for s, c in enumerate(view.dice_counts) if c]
+        if len(alive) != 2 or view.opener not in alive:
+            return False
+        other = alive[0] if alive[1] == view.opener else alive[1]
+        if (view.dice_counts[view.opener], view.dice_counts[other]) != g.dice:
+            return False
+        return all(type(a) is Bid or type(a) is Dudo for _, a in view.actions)
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The strategy's action probabilities at ``view`` (the caller checks that the view's
+        rules play this round: :class:`perudo.solve.abstract_book.AbstractBook`), in the
+        order of ``view.legal``.
+
+        :raises ValueError: if the view is not a turn of this round.
+        """
+        if not self.matches(view):
+            raise ValueError("this view is not a turn in the abstract strategy's round")
+        g = self.game
+        ranks = [g.ranks[a] for _, a in view.actions if isinstance(a, Bid)]
+        player = len(ranks) % 2
+        if player != (0 if view.seat == view.opener else 1):
+            raise ValueError("the view's history does not put this seat to act")
+        hand = g.hands[player].index[tuple(sorted(view.hand))]
+        probs = self.probabilities(ranks, hand)
+        out: dict[PlayerAction, float] = {}
+        for a in view.legal:
+            if isinstance(a, Bid):
+                pr = probs.get(g.ranks[a], 0.0) if a in g.ranks else 0.0
+            elif isinstance(a, Dudo):
+                pr = probs.get(-1, 0.0)
+            else:
+                pr = 0.0
+            if pr > 0.0:
+                out[a] = pr
+        total = sum(out.values())
+        if total <= 0.0:
+            raise ValueError("the abstract strategy has no action for this view")
+        return {a: pr / total for a, pr in out.items()}
+
+    # -- files ------------------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write a compressed ``.npz``: the states, each player's edges with their
+        probabilities and its challenges at its own states, as float16 (renormalized when
+        loaded), the utility table and ``meta`` (JSON: rules, dice, memory, figures)."""
+        g = self.game
+        k = self.memory
+        st = np.full((len(self.states), k + 1), -1, dtype=np.int16)
+        for i, (p, bids) in enumerate(self.states):
+            st[i, 0] = p
+            st[i, 1 + k - len(bids) :] = bids
+        meta = {
+            "format": FORMAT,
+            "rules": g.rules.to_dict(),
+            "dice": list(g.dice),
+            "palifico": g.palifico,
+            "memory": k,
+            "fingerprint": self.fingerprint,
+            "info": self.info,
+        }
+        arrays: dict[str, Any] = {"states": st, "utility": g.utility}
+        for p in (0, 1):
+            arrays[f"src{p}"] = self.edge_src[p].astype(np.int32)
+            arrays[f"rank{p}"] = self.edge_rank[p].astype(np.int16)
+            arrays[f"raises{p}"] = self.raises[p].astype(np.float16)
+            arrays[f"dudo{p}"] = self.dudo[p][st[:, 0] == p].astype(np.float16)
+        out = Path(path)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("wb") as fh:
+            np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        return out
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> AbstractStrategy:
+        """Read a strategy written by :meth:`save`; the round is rebuilt from the rules through
+        the core and must have the fingerprint saved.
+
+        :raises ValueError: if the file is not a saved abstract strategy or does not fit.
+        """
+        with np.load(Path(path), allow_pickle=False) as data:
+            try:
+                meta = json.loads(str(data["meta"]))
+            except KeyError:
+                raise ValueError(f"{path}: not a saved abstract strategy (no meta)") from None
+            if meta.get("format") != FORMAT:
+                raise ValueError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
+            arrays = {k: data[k] for k in data.files if k != "meta"}
+        rules = RuleSet.from_dict(meta["rules"])
+        dice = (int(meta["dice"][0]), int(meta["dice"][1]))
+        game = RoundGame(
+            rules, dice, palifico=bool(meta["palifico"]), utility=arrays["utility"], max_bids=999
+        )
+        if round_fingerprint(game) != meta["fingerprint"]:
+            raise ValueError(f"{path}: the round of these rules is not the one solved")
+        st = arrays["states"].astype(np.int64)
+        states = [(int(r[0]), tuple(int(b) for b in r[1:] if b >= 0)) for r in st]
+        srcs, ranks, raises, dudo = [], [], [], []
+        for p in (0, 1):
+            src = arrays[f"src{p}"].astype(np.int64)
+            rank = arrays[f"rank{p}"].astype(np.int64)
+            if np.any(np.diff(src) < 0) or np.any(st[src, 0] != p):
+                raise ValueError(f"{path}: player {p}'s edges do not leave its states in order")
+            r = arrays[f"raises{p}"].astype(np.float32)
+            d = np.zeros((len(states), r.shape[1]), dtype=np.float32)
+            d[st[:, 0] == p] = arrays[f"dudo{p}"].astype(np.float32)
+            total = d.copy()
+            np.add.at(total, src, r)
+            safe = np.where(total > 0, total, 1.0)
+            srcs.append(src)
+            ranks.append(rank)
+            raises.append(r / safe[src])
+            dudo.append(d / safe)
+        return cls(
+            game, int(meta["memory"]), states, srcs, ranks, raises, dudo, dict(meta.get("info", {}))
+        )
+
+
+class _Abstraction(Protocol):
+    """What the full-tree passes read of an abstract strategy (a solver or a saved one)."""
+
+    memory: int
+    states: list[tuple[int, tuple[int, ...]]]
+
+    def tables(self, dtype: npt.DTypeLike = ...) -> tuple[list[Array], list[Array]]: ...
+
+
+def node_states(game: RoundGame, cfr: _Abstraction, player: int) -> npt.NDArray[np.int32]:
     """The abstract state of every node of ``player`` in the full tree (its last bids)."""
     rows = game.rows
     k = cfr.memory
@@ -257,7 +555,7 @@ def node_states(game: RoundGame, cfr: AbstractCFR, player: int) -> npt.NDArray[n
 class _Expanded:
     """An abstract strategy read block by block as full-tree rows (never stored whole)."""
 
-    def __init__(self, game: RoundGame, cfr: AbstractCFR, dtype: npt.DTypeLike) -> None:
+    def __init__(self, game: RoundGame, cfr: _Abstraction, dtype: npt.DTypeLike) -> None:
         self.raise_t, self.dudo_t = cfr.tables(dtype)
         self.node_state = [node_states(game, cfr, p) for p in (0, 1)]
 
@@ -336,9 +634,10 @@ def _best_response(k: Kernel, u: int, reach_q: Array, strat: _Expanded) -> float
 
 
 def exact_exploitability(
-    game: RoundGame, cfr: AbstractCFR, dtype: npt.DTypeLike = np.float32
+    game: RoundGame, cfr: _Abstraction, dtype: npt.DTypeLike = np.float32
 ) -> tuple[float, float, float]:
-    """``(br0, br1, exploitability)`` of ``cfr``'s average strategy in the full game."""
+    """``(br0, br1, exploitability)`` of ``cfr``'s strategy (a solver's average, or a saved
+    :class:`AbstractStrategy`) in the full game of ``game`` (perfect recall, every history)."""
     k = Kernel(game, dtype)
     strat = _Expanded(game, cfr, dtype)
     out = []

@@ -4,8 +4,10 @@ When only two seats have dice and the round is one the solver has solved (a
 :class:`StrategyBook` holds it), the expert maps its view to the information state (its seat
 as opener or not, the round's bids as ranks, its hand) and samples the equilibrium's action
 with its seeded generator; at a P-34 choice it takes the choice with the better match value.
-Everywhere else (more players, a round not solved, rules the solver cannot play) it asks its
-fallback bot: by default ``strong``. (The learned policy,
+A heads-up round the book does not hold but an abstraction equilibrium covers (2v2 and up:
+:mod:`perudo.solve.abstract_book`, a player remembering the last few bids) is played from that
+table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
+its fallback bot: by default ``strong``. The order is exact book, abstraction table, fallback. (The learned policy,
 :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
@@ -38,6 +40,7 @@ from perudo.bots.prob_bot import sample_policy
 from perudo.bots.strong_bot import StrongBot
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
+from .abstract_book import AbstractBook, default_abstract_book
 from .match import MatchSolution, Position, solve_match
 from .solution import Solution, round_key
 
@@ -185,7 +188,8 @@ def default_book() -> StrategyBook:
 
 
 class ExpertBot(BotBase):
-    """The solved equilibrium in heads-up endgames the book holds; ``fallback`` elsewhere."""
+    """The solved equilibrium in heads-up endgames the book holds; else an abstraction
+    equilibrium where one is shipped for the round (2v2 and up); ``fallback`` elsewhere."""
 
     name = "exact"
 
@@ -195,9 +199,12 @@ class ExpertBot(BotBase):
         *,
         book: StrategyBook | None = None,
         fallback: Bot | None = None,
+        abstract: AbstractBook | None = None,
     ) -> None:
         super().__init__(seed)
         self.book = book if book is not None else default_book()
+        self.abstract = abstract if abstract is not None else default_abstract_book()
+        """Abstraction equilibria of heads-up rounds the book does not hold (2v2 and up)."""
         self.fallback: Bot = fallback if fallback is not None else StrongBot(seed)
         """Who plays where the book has nothing (default: ``strong`` with the same seed)."""
 
@@ -214,16 +221,20 @@ class ExpertBot(BotBase):
                     probs = sol.policy(view)
                     # In the order of view.legal, so that a seeded game replays exactly.
                     return {a: probs[a] for a in view.legal if a in probs}
+                strat = self.abstract.find(view)
+                if strat is not None:
+                    return strat.policy(view)
         stated = getattr(self.fallback, "policy", None)
         if stated is None:
             raise ValueError(f"the fallback bot {self.fallback.name!r} states no policy")
         return dict(stated(view))
 
     def solved(self, view: PlayerView) -> bool:
-        """Whether this view is played from the solved equilibrium."""
+        """Whether this view is played from a solved equilibrium: the exact book's first, then
+        an abstraction equilibrium's (:mod:`perudo.solve.abstract_book`)."""
         if view.phase is Phase.CHOOSE_PALIFICO:
             return self.book.choose(view) is not None
-        return self.book.find(view) is not None
+        return self.book.find(view) is not None or self.abstract.find(view) is not None
 
     def act(self, view: PlayerView) -> PlayerAction:
         if view.my_turn and self.solved(view):

@@ -149,6 +149,10 @@ class RoundGame:
             :func:`round_payoff`: ±1 for winning or losing the challenge).
         utility: instead of ``payoff``, the table :attr:`utility` itself (as saved with a
             solved strategy); its shape is checked.
+        max_bids: the most bids accepted (default :data:`MAX_BIDS`). A larger limit builds
+            only the round's tables (bids, raises, counts, utilities: what the abstraction of
+            :mod:`perudo.solve.abstract` needs), never the ``2**(bids-1)``-row arrays of the
+            perfect-recall tree, which must then not be asked for.
 
     :raises ValueError: for rules the solver cannot play (V-7 ``to_act``, V-9, V-10), impossible
         dice, or a round with more than :data:`MAX_BIDS` bids.
@@ -163,6 +167,7 @@ class RoundGame:
         palifico_used: tuple[bool, bool] = (False, False),
         payoff: Payoff = round_payoff,
         utility: FloatArray | None = None,
+        max_bids: int = MAX_BIDS,
     ) -> None:
         _check_supported(rules)
         d0, d1 = (int(d) for d in dice)
@@ -184,10 +189,10 @@ class RoundGame:
         """Every bid of the round, lowest rank first (the core's table)."""
         self.ranks: dict[Bid, int] = table.ranks
         n = len(self.bids)
-        if n > MAX_BIDS:
+        if n > max_bids:
             raise ValueError(
                 f"{n} bids ({self.total} dice × {rules.faces} faces): the solver handles at most "
-                f"{MAX_BIDS}"
+                f"{max_bids}"
             )
         self.num_bids = n
         self.rows = 1 << (n - 1)

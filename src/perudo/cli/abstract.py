@@ -1,0 +1,67 @@
+"""``perudo abstract``: solve a heads-up round too big for the exact solver as an abstraction
+(a player remembers the last ``--memory`` bids) and write it where ``expert`` plays it from.
+
+``perudo abstract --rules perudo --dice 2,2 --memory 3 --iterations 800`` rewrites the shipped
+table of Perudo's 2v2 round in ``src/perudo/solve/tables/`` (``--out`` writes elsewhere; name
+that directory in ``PERUDO_ABSTRACT`` to play from it). Rounds of at most 30 bids (2v2) are
+measured exactly in the full game after the solve (docs/solver.md, "Abstraction equilibria").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from perudo.cli.solve import _pair, _rules
+
+__all__ = ["abstract", "register"]
+
+
+def abstract(
+    rules: Annotated[
+        str, typer.Option(help="A preset (perudo, liars_dice_openspiel, …) or 'joker'.")
+    ] = "perudo",
+    dice: Annotated[str, typer.Option(help="Opener's dice, other's dice: 2,2.")] = "2,2",
+    memory: Annotated[int, typer.Option(help="Bids a player remembers (the last k).")] = 3,
+    iterations: Annotated[int, typer.Option(help="CFR iterations.")] = 800,
+    minutes: Annotated[
+        float | None, typer.Option(help="Stop CFR after this long, if sooner.")
+    ] = None,
+    method: Annotated[str, typer.Option(help="dcfr or cfr+.")] = "dcfr",
+    palifico: Annotated[bool, typer.Option(help="A palifico round (P-30).")] = False,
+    measure: Annotated[
+        bool, typer.Option(help="Measure the exploitability exactly (rounds of ≤ 30 bids).")
+    ] = True,
+    out: Annotated[Path | None, typer.Option(help="Directory of the tables.")] = None,
+) -> None:
+    """Solve a round's abstraction and write its table and index entry."""
+    from perudo.solve.abstract_book import SHIPPED_TABLES, build_table, joker_rules
+
+    d = _pair(dice, "--dice")
+    ruleset = joker_rules(d) if rules.strip().lower() == "joker" else _rules(rules)
+    if memory < 1:
+        raise typer.BadParameter("a player remembers at least the last bid", param_hint="--memory")
+    if method not in ("dcfr", "cfr+"):
+        raise typer.BadParameter(f"{method!r}: dcfr or cfr+", param_hint="--method")
+    try:
+        build_table(
+            ruleset,
+            d,
+            memory,
+            out if out is not None else SHIPPED_TABLES,
+            palifico=palifico,
+            iterations=iterations,
+            minutes=minutes,
+            method=method,  # type: ignore[arg-type]
+            measure=measure,
+            report=typer.echo,
+        )
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--dice") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``abstract`` to the ``perudo`` command."""
+    app.command(name="abstract")(abstract)

@@ -1,0 +1,264 @@
+"""The shipped abstraction equilibria: heads-up rounds too big for the exact solver.
+
+``tables/`` beside this module holds one compressed :class:`~perudo.solve.abstract.AbstractStrategy`
+per solved round (a player remembers only the last ``k`` bids: ``perudo.solve.abstract``) and
+``index.json``: for each file its SHA-256, version, the round (dice, kind, the fingerprint of the
+round's game: :func:`~perudo.solve.abstract.round_fingerprint`), how it was solved and its
+exploitability measured exactly in the full game where that is possible (2v2).
+
+:class:`AbstractBook` finds the table for a live view: a heads-up turn to bid or challenge whose
+round (rules, dice, palifico) has a shipped table's fingerprint. The index is read when the book
+is made; a table is loaded, and its SHA-256 checked, when a view first needs it. A round's
+fingerprint is computed once per (rules, dice, kind) from the core (``RoundGame``), so any rule
+set whose round is the same game (``perudo``, ``perudo_calza`` and ``liars_dice`` heads-up) is
+played from the same table.
+
+``perudo abstract`` writes the tables (docs/solver.md, "Abstraction equilibria").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, Phase, PlayerView, RuleSet
+
+from .abstract import AbstractCFR, AbstractStrategy, Method, exact_exploitability, round_fingerprint
+from .game import MAX_BIDS, RoundGame
+from .vector import keep_freed_memory
+
+__all__ = [
+    "INDEX_FORMAT",
+    "SHIPPED_TABLES",
+    "AbstractBook",
+    "build_table",
+    "default_abstract_book",
+    "joker_rules",
+    "sha256_of",
+]
+
+INDEX_FORMAT = "perudo-abstract-tables/1"
+"""The ``format`` field of ``index.json``."""
+
+SHIPPED_TABLES = Path(__file__).resolve().parent / "tables"
+"""The shipped abstraction equilibria (``index.json`` and one ``.npz`` per round)."""
+
+
+def joker_rules(dice: tuple[int, int]) -> RuleSet:
+    """Issue 17's joker game for a round of ``dice``: the single-round game of
+    thomasahle/liars-dice (1s wild and ranked as the lowest ordinary face, bids by quantity
+    then face, the call decides the round)."""
+    return dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1, dice_per_player=max(dice))
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_index(directory: Path) -> list[dict[str, Any]]:
+    """The entries of ``directory/index.json`` (none if there is no index).
+
+    :raises ValueError: if the index is not one this version reads.
+    """
+    path = directory / "index.json"
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != INDEX_FORMAT:
+        raise ValueError(f"{path}: format {data.get('format')!r}, expected {INDEX_FORMAT!r}")
+    entries: list[dict[str, Any]] = data["tables"]
+    return entries
+
+
+def write_index(directory: Path, entries: list[dict[str, Any]]) -> Path:
+    path = directory / "index.json"
+    body = {"format": INDEX_FORMAT, "tables": sorted(entries, key=lambda e: str(e["file"]))}
+    path.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+class AbstractBook:
+    """Abstraction equilibria by round fingerprint, loaded lazily and hash-checked."""
+
+    def __init__(self, directory: str | os.PathLike[str] = SHIPPED_TABLES) -> None:
+        self.directory = Path(directory)
+        self.entries = read_index(self.directory)
+        self._by_print = {str(e["fingerprint"]): e for e in self.entries}
+        self._rounds = {
+            (int(e["dice"][0]), int(e["dice"][1]), bool(e["palifico"])) for e in self.entries
+        }
+        self._prints: dict[tuple[RuleSet, int, int, bool], str | None] = {}
+        self._loaded: dict[str, AbstractStrategy] = {}
+        self._lock = threading.Lock()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> AbstractBook:
+        # A book is a shared read-only cache: a copied bot plays from the same one.
+        return self
+
+    def load(self, entry: dict[str, Any]) -> AbstractStrategy:
+        """The strategy of one index entry, its file's SHA-256 checked.
+
+        :raises ValueError: if the file's hash or round differs from the index.
+        """
+        path = self.directory / str(entry["file"])
+        digest = sha256_of(path)
+        if digest != entry["sha256"]:
+            raise ValueError(f"{path}: SHA-256 {digest}, the index says {entry['sha256']}")
+        strat = AbstractStrategy.load(path)
+        if strat.fingerprint != entry["fingerprint"]:
+            raise ValueError(f"{path}: not the round the index names")
+        return strat
+
+    def _fingerprint(self, rules: RuleSet, dice: tuple[int, int], palifico: bool) -> str | None:
+        key = (rules, dice[0], dice[1], palifico)
+        if key not in self._prints:
+            try:
+                game = RoundGame(rules, dice, palifico=palifico, max_bids=999)
+            except ValueError:  # rules the solver cannot play
+                self._prints[key] = None
+            else:
+                self._prints[key] = round_fingerprint(game)
+        return self._prints[key]
+
+    def find(self, view: PlayerView) -> AbstractStrategy | None:
+        """The abstraction equilibrium ``view`` is a turn of, if one is shipped."""
+        if view.seat is None or not view.my_turn or view.phase is not Phase.BIDDING:
+            return None
+        alive = [s for s, c in enumerate(view.dice_counts) if c]
+        if len(alive) != 2 or view.opener not in alive:
+            return None
+        other = alive[0] if alive[1] == view.opener else alive[1]
+        dice = (view.dice_counts[view.opener], view.dice_counts[other])
+        if (dice[0], dice[1], view.palifico) not in self._rounds:
+            return None
+        with self._lock:
+            fp = self._fingerprint(view.rules, dice, view.palifico)
+            entry = self._by_print.get(fp) if fp is not None else None
+            if entry is None:
+                return None
+            strat = self._loaded.get(fp)  # type: ignore[arg-type]
+            if strat is None:
+                strat = self._loaded[str(fp)] = self.load(entry)
+        return strat if strat.matches(view) else None
+
+
+_DEFAULT: AbstractBook | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_abstract_book() -> AbstractBook:
+    """The process-wide book of the shipped tables (``PERUDO_ABSTRACT`` names another
+    directory written by ``perudo abstract``)."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            _DEFAULT = AbstractBook(os.environ.get("PERUDO_ABSTRACT") or SHIPPED_TABLES)
+        return _DEFAULT
+
+
+def build_table(
+    rules: RuleSet,
+    dice: tuple[int, int],
+    memory: int,
+    directory: str | os.PathLike[str],
+    *,
+    palifico: bool = False,
+    iterations: int = 1000,
+    minutes: float | None = None,
+    method: Method = "dcfr",
+    measure: bool = True,
+    report: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Solve one round's abstraction, write it to ``directory`` and enter it in the index
+    (replacing an entry of the same round); returns the entry.
+
+    CFR runs ``iterations`` iterations, or fewer if ``minutes`` run out first. Where the round
+    fits (:data:`MEASURE_BYTES`: 2v2, not 2v3) and ``measure`` is on, the saved
+    strategy (as it is loaded: float16, renormalized) is measured exactly in the full game
+    (:func:`~perudo.solve.abstract.exact_exploitability`).
+    """
+    keep_freed_memory()
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    game = RoundGame(rules, dice, palifico=palifico, max_bids=999)
+    cfr = AbstractCFR(game, memory, method=method)
+    report(f"{game.describe()}: remembering {memory} bids, {cfr.num_states:,} abstract states")
+    start = time.perf_counter()
+    while cfr.iterations < iterations:
+        if minutes is not None and time.perf_counter() - start > minutes * 60.0:
+            break
+        cfr.iterate(min(10, iterations - cfr.iterations))
+        if cfr.iterations % 100 == 0:
+            report(f"  {cfr.iterations} iterations, {time.perf_counter() - start:.0f} s")
+    seconds = time.perf_counter() - start
+    fp = round_fingerprint(game)
+    kind = "palifico" if palifico else "normal"
+    name = f"{dice[0]}v{dice[1]}-{kind}-{fp}.npz"
+    info: dict[str, Any] = {
+        "method": method,
+        "iterations": cfr.iterations,
+        "seconds": round(seconds, 1),
+        "abstract_states": cfr.num_states,
+    }
+    path = AbstractStrategy.from_cfr(cfr, info).save(out / name)
+    if measure and _measurable(game):
+        strat = AbstractStrategy.load(path)
+        t0 = time.perf_counter()
+        br0, br1, expl = exact_exploitability(game, strat)
+        info |= {
+            "br": [br0, br1],
+            "exploitability": expl,
+            "measured_s": round(time.perf_counter() - t0, 1),
+        }
+        report(
+            f"  exact exploitability in the full game {expl:.4f} (best responses "
+            f"{br0:+.4f}, {br1:+.4f}; the opener's value lies in [{-br1:+.4f}, {br0:+.4f}])"
+        )
+    covers = [n for n, preset in PRESETS.items() if _print_of(preset, dice, palifico) == fp]
+    if _print_of(joker_rules(dice), dice, palifico) == fp:
+        covers.append("joker")
+    entry: dict[str, Any] = {
+        "file": name,
+        "sha256": sha256_of(path),
+        "version": f"{method}-k{memory}-{cfr.iterations}",
+        "dice": list(dice),
+        "palifico": palifico,
+        "memory": memory,
+        "fingerprint": fp,
+        "covers": covers,
+        "bytes": path.stat().st_size,
+        **info,
+    }
+    entries = [e for e in read_index(out) if e["fingerprint"] != fp]
+    for old in read_index(out):
+        if old["fingerprint"] == fp and old["file"] != name:
+            (out / str(old["file"])).unlink(missing_ok=True)
+    write_index(out, [*entries, entry])
+    report(f"  wrote {path} ({entry['bytes']:,} bytes, covers {', '.join(covers) or 'no preset'})")
+    return entry
+
+
+MEASURE_BYTES = 3 << 30
+"""The most memory an exact measurement may take (two float32 arrays of ``rows × hands``)."""
+
+
+def _measurable(game: RoundGame) -> bool:
+    """Whether the full game's best responses fit :data:`MEASURE_BYTES` (2v2 does: 1.4 GB)."""
+    if game.num_bids > MAX_BIDS:
+        return False
+    hands = max(len(game.hands[0]), len(game.hands[1]))
+    return 2 * (1 << (game.num_bids - 1)) * hands * 4 <= MEASURE_BYTES
+
+
+def _print_of(rules: RuleSet, dice: tuple[int, int], palifico: bool) -> str | None:
+    try:
+        return round_fingerprint(RoundGame(rules, dice, palifico=palifico, max_bids=999))
+    except ValueError:
+        return None

@@ -1,0 +1,145 @@
+"""Abstraction equilibria in play: a live view maps to the solver's abstract state (P-70: own
+hand and the round's public bids only), saved tables round-trip and are hash-checked, the
+shipped tables load and ``expert`` plays them (before ``strong``, after the exact book)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import shutil
+
+import numpy as np
+import pytest
+
+from perudo import PERUDO, Bid, Dudo, apply, start_round, view
+from perudo.core import legal_actions
+from perudo.solve import RoundGame
+from perudo.solve.abstract import AbstractCFR, AbstractStrategy, exact_exploitability, node_states
+from perudo.solve.abstract_book import (
+    SHIPPED_TABLES,
+    AbstractBook,
+    build_table,
+    joker_rules,
+    read_index,
+)
+from perudo.solve.expert import ExpertBot, StrategyBook
+from perudo.testing import check_bot
+
+PERUDO3 = dataclasses.replace(PERUDO, faces=3, dice_per_player=2)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A 2v2 round of three-faced Perudo solved remembering two bids, saved as a table."""
+    out = tmp_path_factory.mktemp("tables")
+    entry = build_table(PERUDO3, (2, 2), 2, out, iterations=30, report=lambda _: None)
+    return out, entry
+
+
+def _random_history(state, rng, stop):
+    for _ in range(stop):
+        legal = [a for a in legal_actions(state) if isinstance(a, Bid)]
+        if not legal:
+            break
+        state, _ = apply(state, rng.choice(legal[:6]))
+    return state
+
+
+def test_P70_a_live_view_maps_to_the_solvers_abstract_state(small):
+    out, entry = small
+    strat = AbstractStrategy.load(out / entry["file"])
+    game = RoundGame(PERUDO3, (2, 2))
+    cfr = AbstractCFR(game, 2)
+    tables = [node_states(game, cfr, p) for p in (0, 1)]
+    rng = random.Random(3)
+    for i in range(60):
+        hands = [tuple(rng.randint(1, 3) for _ in range(2)) for _ in (0, 1)]
+        state = _random_history(start_round(PERUDO3, hands, opener=0), rng, i % 5)
+        v = view(state, state.to_act)
+        ranks = [game.ranks[a] for _, a in v.actions if isinstance(a, Bid)]
+        p, s = strat.state_of(ranks)
+        assert p == state.to_act
+        assert strat.states[s] == cfr.states[cfr.index[(p, tuple(ranks[-2:]))]]
+        _, node = game.node_of(ranks)
+        assert cfr.states[tables[p][node]] == strat.states[s]
+        probs = strat.policy(v)
+        assert sum(probs.values()) == pytest.approx(1.0)
+        assert set(probs) <= set(v.legal)
+        hand = game.hands[p].index[tuple(sorted(v.hand))]
+        raise_t, dudo_t = strat.tables()
+        for a, pr in probs.items():
+            row = dudo_t[p][s, hand] if isinstance(a, Dudo) else raise_t[p][s, game.ranks[a], hand]
+            assert pr == pytest.approx(float(row), rel=1e-5)
+
+
+def test_a_saved_table_is_measured_as_it_is_played(small):
+    out, entry = small
+    strat = AbstractStrategy.load(out / entry["file"])
+    game = RoundGame(PERUDO3, (2, 2))
+    br0, br1, expl = exact_exploitability(game, strat, np.float64)
+    assert (br0, br1) == pytest.approx(tuple(entry["br"]), abs=1e-4)
+    assert entry["covers"] == []  # three faces: no preset has this round
+    assert 0.0 < expl < 0.5
+
+
+def test_a_table_whose_hash_differs_from_the_index_is_refused(small, tmp_path):
+    out, entry = small
+    copy = tmp_path / "tables"
+    shutil.copytree(out, copy)
+    data = bytearray((copy / entry["file"]).read_bytes())
+    data[-30] ^= 0xFF
+    (copy / entry["file"]).write_bytes(bytes(data))
+    book = AbstractBook(copy)
+    with pytest.raises(ValueError, match="SHA-256"):
+        book.load(book.entries[0])
+
+
+def test_an_unknown_index_format_is_refused(tmp_path):
+    (tmp_path / "index.json").write_text(json.dumps({"format": "other/9", "tables": []}))
+    with pytest.raises(ValueError, match="format"):
+        AbstractBook(tmp_path)
+
+
+def test_expert_plays_the_abstract_table_where_the_exact_book_has_no_round(small):
+    out, _ = small
+    bot = ExpertBot(1, book=StrategyBook(on_demand=0), abstract=AbstractBook(out))
+    state = start_round(PERUDO3, [(1, 2), (3, 3)], opener=0)
+    state, _ = apply(state, Bid(1, 2))
+    v = view(state, 1)
+    strat = bot.abstract.find(v)
+    assert strat is not None and bot.solved(v)
+    assert bot.policy(v) == pytest.approx(strat.policy(v))
+    assert all(bot.act(v) in v.legal for _ in range(10))
+    # Three players: no table, the fallback (strong) plays.
+    three = start_round(PERUDO3, [(1, 2), (3, 3), (2, 2)], opener=0)
+    assert bot.abstract.find(view(three, 0)) is None
+
+
+def test_shipped_tables_load_match_their_hash_and_cover_perudo_and_joker_2v2():
+    entries = read_index(SHIPPED_TABLES)
+    book = AbstractBook(SHIPPED_TABLES)
+    covered = {name for e in entries for name in e["covers"]}
+    assert {"perudo", "perudo_calza", "joker"} <= covered
+    for e in entries:
+        strat = book.load(e)  # checks the SHA-256 and the round's fingerprint
+        assert strat.memory == e["memory"]
+        if tuple(e["dice"]) == (2, 2):
+            assert e["exploitability"] <= 0.05
+    for rules in (PERUDO, joker_rules((2, 2))):
+        state = start_round(rules, [(1, 4), (2, 6)], opener=1)
+        assert book.find(view(state, 1)) is not None
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [dataclasses.replace(PERUDO, dice_per_player=2), joker_rules((2, 2))],
+    ids=["perudo", "joker"],
+)
+def test_expert_with_the_shipped_tables_passes_check_bot_from_2v2(rules):
+    """Two dice a seat: every heads-up first round is a 2v2 round the tables cover (the
+    conformance checks: legal actions, no peeking at hidden dice, P-70)."""
+    bot = ExpertBot(5)
+    state = start_round(rules, [(2, 5), (1, 1)], opener=0)
+    assert bot.solved(view(state, 0))
+    check_bot(bot, rules, games=2, seed=3)
