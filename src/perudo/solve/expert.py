@@ -7,8 +7,8 @@ with its seeded generator; at a P-34 choice it takes the choice with the better 
 A heads-up round the book does not hold but an abstraction equilibrium covers (2v2 and up:
 :mod:`perudo.solve.abstract_book`, a player remembering the last few bids) is played from that
 table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
-its fallback bot: by default ``strong``. The order is exact book, abstraction table, fallback. (The learned policy,
-:class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
+its fallback bot: by default ``strong``. The order is exact book, abstraction table, fallback.
+(The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
 
