@@ -183,3 +183,34 @@ def test_the_view_names_this_rounds_wild_face_and_gives_each_action_structured()
     assert view(start_round(BLUFF, HANDS), 0).to_json()["wild"] == 6
     palifico = start_round(PERUDO, [[3], [1, 3, 3], [1, 1, 4]], palifico=True)
     assert view(palifico, 0).to_json()["wild"] is None
+
+
+@pytest.mark.parametrize("rules", [PERUDO, PERUDO_CALZA, BLUFF], ids=str)
+def test_a_views_legal_list_is_the_core_s_list_kept_as_one_tuple(rules: RuleSet) -> None:
+    """``view`` lists a seat's legal actions through ``LegalActions.as_tuple`` (one tuple per
+    distinct list, so that its JSON is found by identity): the same actions, in the same
+    order, as the lazy list; the same tuple object for the same list; and the JSON of the
+    list is built afresh the same (``legal_json``)."""
+    from perudo.core import action_to_json, legal_json
+
+    rng = random.Random(str(rules))
+    state = new_game(rules, 4, rng)
+    seen = 0
+    while not state.is_over and seen < 300:
+        for seat in range(4):
+            if state.dice_counts[seat] == 0:
+                continue
+            legal = legal_actions(state, seat)
+            listed = legal.as_tuple()
+            assert listed == tuple(legal)
+            assert legal_actions(state, seat).as_tuple() is listed
+            assert view(state, seat).legal is listed
+            notations, infos = legal_json(listed)
+            assert notations == [str(a) for a in legal]
+            assert infos == [action_to_json(a) for a in legal]
+            seen += 1
+        seat = state.to_act
+        choices = list(legal_actions(state)) if seat is not None else []
+        action = chance_action(state, rng) if seat is None else rng.choice(choices)
+        state, _ = apply(state, action, seat)
+    assert seen > 50

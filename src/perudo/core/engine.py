@@ -203,6 +203,14 @@ def _is_seat(seat: object, n: int) -> bool:
     return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n
 
 
+_LISTS: dict[
+    tuple[int, int, tuple[PlayerAction, ...]], tuple[Sequence[Bid], tuple[PlayerAction, ...]]
+] = {}
+""":meth:`LegalActions.as_tuple`'s lists, by the identity of their bid table (kept alive
+beside them, so that the identity is not reused), their start and their other actions."""
+_LISTS_KEPT = 4096
+
+
 class LegalActions(Sequence[PlayerAction]):
     """The actions a seat may take now, as a lazy sequence (python-chess's ``legal_moves``).
 
@@ -257,6 +265,21 @@ class LegalActions(Sequence[PlayerAction]):
         if not isinstance(action, _PLAYER_ACTIONS):
             return False
         return is_legal(self._state, action, self._seat)
+
+    def as_tuple(self) -> tuple[PlayerAction, ...]:
+        """The actions as a tuple: the same tuple object for the same list while it is kept
+        (the bids of one shared table from one place, the same others; a bounded cache), so
+        that what is derived from a list (its JSON, :func:`perudo.core.legal_json`) is found
+        by identity rather than by hashing each of its 150 and more bids."""
+        key = (id(self._bids), self._start, self._extras)
+        kept = _LISTS.get(key)
+        if kept is not None and kept[0] is self._bids:
+            return kept[1]
+        if len(_LISTS) >= _LISTS_KEPT:
+            _LISTS.clear()
+        listed = (*self._bids[self._start :], *self._extras)
+        _LISTS[key] = (self._bids, listed)
+        return listed
 
     @property
     def bids(self) -> Sequence[Bid]:

@@ -16,6 +16,7 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, Literal
 
 __all__ = [
@@ -148,7 +149,7 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """The rule set as a JSON-ready dict (every field)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.compare}
+        return {name: getattr(self, name) for name in _dict_fields()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
@@ -165,6 +166,13 @@ class RuleSet:
     def __str__(self) -> str:
         name = preset_name(self)
         return name if name is not None else "custom"
+
+
+@lru_cache(maxsize=1)
+def _dict_fields() -> tuple[str, ...]:
+    """The fields :meth:`RuleSet.to_dict` gives, in order (looked up once: a server draws a
+    view's rules for every seat after every move)."""
+    return tuple(f.name for f in dataclasses.fields(RuleSet) if f.compare)
 
 
 def _switches() -> dict[str, tuple[object, ...]]:

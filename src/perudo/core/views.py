@@ -152,7 +152,7 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         past=state.past,
         winner=state.winner,
         rolloff=state.rolloff,
-        legal=() if seat is None else tuple(legal_actions(state, seat)),
+        legal=() if seat is None else legal_actions(state, seat).as_tuple(),
     )
 
 
@@ -161,9 +161,27 @@ def legal_json(legal: tuple[PlayerAction, ...]) -> tuple[list[str], list[dict[st
     structured forms (:func:`~perudo.core.actions.action_to_json`). Both are a pure function
     of the list, and a bidder's runs to 150 bids and more: built once per distinct list
     (:func:`_legal_json`, bounded) and handed out as fresh lists of the shared entries (treat
-    the entries as read-only)."""
-    notations, infos = _legal_json(legal)
+    the entries as read-only). A list :func:`view` gave is found by its identity first
+    (:meth:`~perudo.core.engine.LegalActions.as_tuple`: the same list is the same tuple)."""
+    kept = _BY_IDENTITY.get(id(legal))
+    if kept is not None and kept[0] is legal:
+        notations, infos = kept[1]
+    else:
+        notations, infos = _legal_json(legal)
+        if len(_BY_IDENTITY) >= 1024:
+            _BY_IDENTITY.clear()
+        _BY_IDENTITY[id(legal)] = (legal, (notations, infos))
     return list(notations), list(infos)
+
+
+_BY_IDENTITY: dict[
+    int,
+    tuple[
+        tuple[PlayerAction, ...],
+        tuple[tuple[str, ...], tuple[dict[str, object], ...]],
+    ],
+] = {}
+""":func:`legal_json`'s lists by the identity of the tuple (kept alive beside them)."""
 
 
 @lru_cache(maxsize=1024)

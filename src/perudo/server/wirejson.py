@@ -333,6 +333,30 @@ def _field_each(tp: Any, info: FieldInfo) -> EachWriter:
     return _shared(write) if _exact(tp) else _apart(write)
 
 
+def _run_each(fields: list[tuple[str, Any]], prefix: str) -> EachWriter:
+    keys = [("" if i == 0 else ",") + _encode_str(name) + ":" for i, (name, _) in enumerate(fields)]
+    names = [name for name, _ in fields]
+    texts: dict[tuple[Any, ...], str] = {}
+
+    def each(values: list[tuple[Any, ...]]) -> list[str]:
+        out = []
+        for v in values:
+            text = texts.get(v)
+            if text is None:
+                for name, x in zip(names, v, strict=True):
+                    if x is _REQUIRED:
+                        raise KeyError(f"{name} is required")
+                if len(texts) >= _CACHE_SIZE:
+                    texts.clear()
+                text = texts[v] = prefix + "".join(
+                    k + value_json(x) for k, x in zip(keys, v, strict=True)
+                )
+            out.append(text)
+        return out
+
+    return each
+
+
 _eaches: dict[type[BaseModel], EachWriter] = {}
 
 
@@ -344,21 +368,42 @@ def _each(model: type[BaseModel]) -> EachWriter:
 
 
 def _model_each(model: type[BaseModel]) -> EachWriter:
-    fields: list[tuple[str, str, Any, EachWriter]] = []
+    """Each field in turn across the messages; a run of scalar fields (:func:`_scalar`) as
+    one, its text (keys included) kept in a bounded cache keyed by the run's values."""
+    segments: list[tuple[list[tuple[str, Any]], str, EachWriter | None]] = []
+    run: list[tuple[str, Any]] = []
     for i, (name, info) in enumerate(model.model_fields.items()):
         default = _REQUIRED if info.is_required() else info.get_default(call_default_factory=True)
+        if _scalar(info.annotation):
+            if not run:
+                segments.append((run, "{" if i == 0 else ",", None))
+            run.append((name, default))
+            continue
+        run = []
         prefix = ("{" if i == 0 else ",") + _encode_str(name) + ":"
-        fields.append((name, prefix, default, _field_each(info.annotation, info)))
+        segments.append(([(name, default)], prefix, _field_each(info.annotation, info)))
+    # Per segment: the run's fields (a run) or one field's (name, default), its prefix, and
+    # the writer of its values across the messages.
+    plan: list[tuple[bool, list[tuple[str, Any]], str, EachWriter]] = [
+        (True, fields, "", _run_each(fields, prefix))
+        if each is None
+        else (False, fields, prefix, each)
+        for fields, prefix, each in segments
+    ]
 
     def write_each(ds: list[Any]) -> list[str]:
         n = len(ds)
         columns: list[Any] = []
-        for name, prefix, default, each in fields:
-            if default is _REQUIRED:
-                values = [d[name] for d in ds]
+        for is_run, fields, prefix, each in plan:
+            if is_run:
+                values = [tuple([d.get(f, df) for f, df in fields]) for d in ds]
             else:
-                values = [d.get(name, default) for d in ds]
-            columns.append(repeat(prefix, n))
+                ((name, default),) = fields
+                if default is _REQUIRED:
+                    values = [d[name] for d in ds]
+                else:
+                    values = [d.get(name, default) for d in ds]
+                columns.append(repeat(prefix, n))
             columns.append(each(values))
         columns.append(repeat("}", n))
         return ["".join(row) for row in zip(*columns, strict=True)]
