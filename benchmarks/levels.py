@@ -10,7 +10,11 @@ Games: ``joker`` is the single-round game of thomasahle/liars-dice (dudo.ai's en
 faces, 1s wild and ranked as the lowest ordinary face, bids ordered by quantity then face, the
 call decides the round: ``dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1,
 dice_per_player=max(d1, d2))``. ``perudo`` is Perudo's rules (aces wild with the ½ / 2n+1
-conversions), a normal round. Dice ``A,B``: the opener holds ``A`` dice, the other player ``B``.
+conversions), a normal round. ``perudo-match`` is the same round valued as part of a Perudo
+match: each way the round can end is worth the opener's chance to win the match from there
+(``2·W − 1``, :func:`perudo.solve.solve_match` over the positions with fewer dice), the game the
+shipped book solves for Perudo (``docs/solver.md``). At one die each the two coincide (the loser
+is out). Dice ``A,B``: the opener holds ``A`` dice, the other player ``B``.
 
 For each game and dice the round is solved first (``solve_round``: the LP at one die each, DCFR
 in the compiled kernel otherwise, to ``--target``), which gives the equilibrium value. Then each
@@ -32,25 +36,25 @@ round: about 0.13 ms a view, so 1v1 takes a second but 2v1 and 1v2 several minut
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from pathlib import Path
 
-from perudo import LIARS_DICE_OPENSPIEL, PERUDO
+from perudo import PERUDO
 from perudo.core import RuleSet
 from perudo.registry import LEVELS, make_bot
-from perudo.solve import RoundGame, Solution, solve_round
+from perudo.solve import RoundGame, Solution, solve_match, solve_round
 from perudo.solve.exploit import exploit, policy_of
+from perudo.solve.shipped import joker_rules
 
-GAMES = ("joker", "perudo")
+GAMES = ("joker", "perudo", "perudo-match")
 DICE = ((1, 1), (2, 1), (1, 2))
 
 
 def rules_of(game: str, dice: tuple[int, int]) -> RuleSet:
-    """The rule set of ``game`` (``joker`` or ``perudo``) for a round of ``dice``."""
+    """The rule set of ``game`` for a round of ``dice``."""
     if game == "joker":
-        return dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1, dice_per_player=max(dice))
-    if game == "perudo":
+        return joker_rules(max(dice))
+    if game in ("perudo", "perudo-match"):
         return PERUDO
     raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
 
@@ -63,7 +67,12 @@ def solved(game: str, dice: tuple[int, int], target: float, cache: Path | None) 
         sol = Solution.load(path)
         if sol.game.rules == rules and sol.exploitability <= target:
             return sol
-    sol = solve_round(RoundGame(rules, dice), target=target)
+    if game == "perudo-match":
+        match = solve_match(rules, sum(dice) - 1)
+        round_game = RoundGame(rules, dice, payoff=match.payoff)
+    else:
+        round_game = RoundGame(rules, dice)
+    sol = solve_round(round_game, target=target)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         sol.save(path)
@@ -102,7 +111,9 @@ def measure(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default=",".join(GAMES), help="joker, perudo or both")
+    parser.add_argument(
+        "--games", default="joker,perudo", help="joker, perudo, perudo-match (comma-separated)"
+    )
     parser.add_argument(
         "--dice", nargs="+", default=[f"{a},{b}" for a, b in DICE], help="rounds, e.g. 1,1 2,1"
     )

@@ -4,14 +4,19 @@ learned policy) elsewhere; the anchored blend of the hard level."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import pytest
 
 from perudo import PERUDO, Bid, ChoosePalifico, Dudo, Phase, apply, start_round, view
+from perudo.core import find_ruleset
 from perudo.registry import make_bot
 from perudo.solve.expert import ExpertBot, StrategyBook
 from perudo.solve.match import solve_match
+from perudo.solve.packed import sha256_of
+from perudo.solve.shipped import joker_rules
+from perudo.solve.solution import round_key
 
 PERUDO3 = dataclasses.replace(PERUDO, faces=3, dice_per_player=2)
 
@@ -113,7 +118,7 @@ def test_the_presets_one_die_rounds_ship_solved(name):
     from perudo.solve.expert import SHIPPED_BOOK
 
     rules = find_ruleset(name)
-    book = StrategyBook(SHIPPED_BOOK / name, on_demand=0)
+    book = StrategyBook(SHIPPED_BOOK, on_demand=0)
     v = view(start_round(rules, [(3,), (5,)], opener=1), 1)
     sol = book.find(v)
     assert sol is not None
@@ -191,7 +196,7 @@ def test_bots_at_other_tables_are_not_held_up_by_a_solve(monkeypatch):
     from perudo.solve.expert import SHIPPED_BOOK, AnchoredBot
 
     _, started, release = _blocking_solver(monkeypatch)
-    book = StrategyBook(SHIPPED_BOOK / "perudo", on_demand=2)
+    book = StrategyBook(SHIPPED_BOOK, on_demand=2)
     custom = dataclasses.replace(PERUDO, dice_per_player=3)
     v_custom = view(start_round(custom, [(3,), (5,)], opener=1), 1)
     v_preset = view(start_round(PERUDO, [(3,), (5,)], opener=1), 1)
@@ -222,3 +227,104 @@ def test_an_on_demand_solve_is_played_once_it_is_done(monkeypatch):
     sol = book.find(v)
     assert sol is not None
     assert ExpertBot(1, book=book).policy(v) == pytest.approx(sol.policy(v))
+
+
+# -- the shipped book up to three dice (issue 17: 2v1 and 1v2 exactly) ----------------------
+
+BOOK_TABLES = [
+    *((name, find_ruleset(name)) for name in ("perudo", "perudo_calza", "liars_dice")),
+    ("liars_dice_openspiel", find_ruleset("liars_dice_openspiel")),
+    ("joker", joker_rules(2)),
+]
+
+
+@pytest.fixture(scope="module")
+def shipped() -> StrategyBook:
+    from perudo.solve.expert import SHIPPED_BOOK
+
+    return StrategyBook(SHIPPED_BOOK, on_demand=0)
+
+
+def test_the_shipped_book_holds_2v1_and_1v2_with_every_palifico_history(shipped):
+    """Every three-dice position of each preset's match (every palifico history, the palifico
+    rounds P-30, the P-34 choices) and the joker game's 2v1 / 1v2 rounds are in the manifest;
+    its files are as named (SHA-256) and a few hundred kB to a MB each."""
+    from perudo.solve.match import match_positions
+    from perudo.solve.shipped import BOOK_DIR
+
+    meta = json.loads((BOOK_DIR / "book.json").read_text())
+    for name in ("perudo", "perudo_calza", "liars_dice", "liars_dice_openspiel"):
+        rules = find_ruleset(name)
+        for pos in match_positions(rules, 3):
+            if pos.kind == "choose":
+                assert (rules, pos) in shipped.choices, (name, str(pos))
+            else:
+                key = round_key(rules, pos.dice, pos.kind == "palifico", pos.palifico_used)
+                assert key in shipped.shipped, (name, str(pos))
+    for dice in ((1, 1), (2, 1), (1, 2)):
+        assert round_key(joker_rules(max(dice)), dice, False, (False, False)) in shipped.shipped
+    total = 0
+    for name, info in meta["files"].items():
+        assert sha256_of(BOOK_DIR / name) == info["sha256"]
+        total += info["bytes"]
+    assert total < 8_000_000
+
+
+def test_a_shipped_round_whose_file_does_not_match_its_hash_is_refused(tmp_path, shipped):
+    from perudo.solve.packed import PackedRound
+
+    entry = next(e for e in shipped.shipped.values() if e.dice == (1, 1))
+    bad = tmp_path / "round.npz"
+    data = bytearray(entry.path.read_bytes())
+    data[-30] ^= 0xFF
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="SHA-256"):
+        PackedRound.load(bad, sha256=entry.sha256)
+    # A file is played only as the round it was solved for (same tree and payoffs).
+    with pytest.raises(ValueError, match="not the game"):
+        PackedRound.load(entry.path).rebind(joker_rules(1), (False, False))
+
+
+@pytest.mark.parametrize(("name", "rules"), BOOK_TABLES)
+@pytest.mark.parametrize("dice", [(2, 1), (1, 2)])
+def test_expert_plays_the_shipped_equilibrium_at_three_dice(shipped, name, rules, dice):
+    """Issue 17: ``expert`` plays the shipped equilibrium at 2v1 and 1v2 in every seat it
+    reaches: in rounds against a random opponent, each of its turns is held by the book (the
+    packed strategy keeps every state its own play reaches) and its policy is the file's."""
+    rng = random.Random(7)
+    bots = [ExpertBot(s, book=shipped) for s in (0, 1)]
+    turns = 0
+    for r in range(12):
+        opener, expert = r % 2, r // 2 % 2
+        hands = [
+            tuple(rng.randint(1, 6) for _ in range(dice[0] if s == opener else dice[1]))
+            for s in (0, 1)
+        ]
+        state = start_round(rules, hands, opener=opener)
+        while state.phase is Phase.BIDDING:
+            seat = state.to_act
+            v = view(state, seat)
+            if seat == expert:
+                sol = shipped.find(v)
+                assert sol is not None, (name, dice, v.actions)
+                assert bots[seat].policy(v) == pytest.approx(sol.policy(v))
+                assert sum(sol.policy(v).values()) == pytest.approx(1.0)
+                action = bots[seat].act(v)
+                turns += 1
+            else:
+                action = rng.choice(v.legal)
+            state, _ = apply(state, action)
+    assert turns >= 12
+
+
+def test_the_shipped_2v1_round_is_within_001_a_seat_exactly(shipped):
+    """Issue 17's target, exactly, as packed: against the shipped Perudo 2v1 strategy a best
+    response gains at most ``br0 + br1`` over the equilibrium value in either seat (the value
+    lies in ``[-br1, br0]``); the manifest's figures are the file's."""
+    v = view(start_round(PERUDO, [(2, 5), (3,)], opener=0), 0)
+    sol = shipped.find(v)
+    assert sol is not None
+    stated = sol.br
+    sol.evaluate()
+    assert sol.br == pytest.approx(stated, abs=1e-12)
+    assert sol.br[0] + sol.br[1] <= 0.01

@@ -162,9 +162,21 @@ def solve(
     max_dice: Annotated[
         int, typer.Option(help="With --match: positions with at most this many dice.")
     ] = 2,
+    book: Annotated[
+        bool,
+        typer.Option(
+            "--book",
+            help="Build the shipped book into --out: the presets' matches and the joker "
+            "game's rounds up to --max-dice dice, packed.",
+        ),
+    ] = False,
+    cache: Annotated[
+        Path | None,
+        typer.Option(help="With --book: keep solved rounds here and reuse them next time."),
+    ] = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="Save: a .npz file for a round, a directory for --match."),
+        typer.Option(help="Save: a .npz file for a round, a directory for --match or --book."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
@@ -174,6 +186,9 @@ def solve(
     from perudo.solve.vector import keep_freed_memory
 
     keep_freed_memory()
+    if book:
+        _build_book_cli(out, max_dice, target, cache)
+        return
     rule_set = _rules(rules)
     start = time.perf_counter()
     if not match:
@@ -187,6 +202,20 @@ def solve(
     _solve_match_cli(
         rule_set, max_dice, method, target, time_limit, max_iterations, float32, quiet, out
     )
+
+
+def _build_book_cli(out: Path | None, max_dice: int, target: float, cache: Path | None) -> None:
+    from perudo.solve.shipped import build_book
+
+    if out is None:
+        raise typer.BadParameter(
+            "--book writes a book directory: name it, e.g. --out src/perudo/solve/book",
+            param_hint="--out",
+        )
+    try:
+        build_book(out, max_dice=max_dice, target=target, cache=cache, log=typer.echo)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--max-dice") from None
 
 
 def _solve_match_cli(

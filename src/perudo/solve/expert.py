@@ -14,12 +14,12 @@ its fallback bot: by default ``strong``. The order is exact book, abstraction ta
 
 :class:`AnchoredBot` (the ``hard`` level) blends ``balanced`` with the same book's equilibrium.
 
-The book holds rounds loaded from a directory written by ``perudo solve --match --out DIR``
-(or named by the ``PERUDO_SOLVED`` environment variable) and solves one-die-each rounds on
-demand (the loser of such a round is out, so the round's value is the match's). The presets'
-one-die-each matches ship solved in ``book/`` beside this module (:data:`SHIPPED_BOOK`, about
-130 kB; ``perudo solve --rules NAME --match --max-dice 2 --out
-src/perudo/solve/book/NAME`` rewrites one). A decision never waits for the solver: where the
+The book holds the shipped rounds (:data:`SHIPPED_BOOK`, :mod:`perudo.solve.shipped`: the
+presets' heads-up matches and the joker game's single rounds up to three dice, packed, each
+file read and hash-checked when one of its views is first met), rounds loaded from a directory
+written by ``perudo solve --match --out DIR`` (or named by the ``PERUDO_SOLVED`` environment
+variable), and one-die-each rounds it solves on demand (the loser of such a round is out, so
+the round's value is the match's). A decision never waits for the solver: where the
 book has no entry, the bot plays its fallback (``expert``: ``strong``; ``hard``:
 ``balanced``) at once, and the book starts solving that rule set's one-die-each match in a
 background thread (half a minute to a minute on a loaded machine), holding no lock that a
@@ -42,6 +42,8 @@ from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
 from .abstract_book import AbstractBook, default_abstract_book
 from .match import MatchSolution, Position, solve_match
+from .packed import PackedRound
+from .shipped import BOOK_DIR, BookEntry, read_book
 from .solution import Solution, round_key
 
 __all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book"]
@@ -49,16 +51,24 @@ __all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book"]
 _ON_DEMAND_TOTAL = 2
 """Rounds with at most this many dice in play are solved when first met."""
 
-SHIPPED_BOOK = Path(__file__).resolve().parent / "book"
-"""The presets' solved one-die-each matches, one directory per preset (``match.json``)."""
+SHIPPED_BOOK = BOOK_DIR
+"""The shipped book (:mod:`perudo.solve.shipped`): the presets' heads-up matches and the joker
+game's rounds up to three dice, loaded round by round when first met."""
+
+Round = Solution | PackedRound
+"""A solved round as the book holds it: full (solved here) or packed (shipped)."""
 
 
 class StrategyBook:
     """Solved heads-up rounds and P-34 choices, by rules and position."""
 
     def __init__(self, directory: str | os.PathLike[str] | None = None, *, on_demand: int = 2):
-        self.rounds: dict[str, Solution] = {}
+        self.rounds: dict[str, Round] = {}
         self.choices: dict[tuple[RuleSet, Position], bool] = {}
+        self.shipped: dict[str, BookEntry] = {}
+        """Rounds of a shipped book not loaded yet, by key: loaded when first met."""
+        self._files: dict[str, PackedRound] = {}
+        """Packed rounds loaded, by file hash: positions that share a file share its arrays."""
         self.on_demand = on_demand
         self._tried: set[RuleSet] = set()
         self._solving: list[threading.Thread] = []
@@ -79,11 +89,18 @@ class StrategyBook:
             self.choices[(match.rules, pos)] = choice
 
     def load(self, directory: str | os.PathLike[str]) -> None:
-        """Load a solved match (``match.json`` and its rounds) or loose ``.npz`` rounds.
+        """Load a book (``book.json``: its rounds load when first met), a solved match
+        (``match.json`` and its rounds) or loose ``.npz`` rounds.
 
-        :raises ValueError: if the directory holds neither.
+        :raises ValueError: if the directory holds none of them.
         """
         base = Path(directory)
+        if (base / "book.json").is_file():
+            book = read_book(base)
+            with self._lock:
+                self.shipped.update(book.entries)
+                self.choices.update(book.choices)
+            return
         if (base / "match.json").is_file():
             self.add(MatchSolution.load(base))
             return
@@ -140,20 +157,41 @@ class StrategyBook:
             thread.join(timeout)
         return not any(t.is_alive() for t in threads)
 
-    def find(self, view: PlayerView) -> Solution | None:
-        """The solved round ``view`` is a turn of, if the book holds it now (never waits: a
-        round not held starts its rule set's on-demand solve in the background)."""
+    def find(self, view: PlayerView) -> Round | None:
+        """The solved round ``view`` is a turn of, if the book holds it and the view's
+        information state (a packed round holds those its strategy reaches). Never waits for
+        a solve: a round not held starts its rule set's on-demand solve in the background; a
+        shipped round is read from its file when first met (hash-checked, a fraction of a
+        second).
+
+        :raises ValueError: if a shipped round's file does not match the book's hash.
+        """
         pos = self.position(view)
         if pos is None or pos.kind == "choose" or view.seat is None:
             return None
         key = round_key(view.rules, pos.dice, pos.kind == "palifico", pos.palifico_used)
         with self._lock:
             sol = self.rounds.get(key)
-            if sol is None:
+            entry = self.shipped.get(key) if sol is None else None
+            if sol is None and entry is None:
                 self._request(view.rules, pos)
-        if sol is None or not sol.matches(view):
+        if sol is None and entry is not None:
+            sol = self._load_shipped(entry)
+        if sol is None or not sol.holds(view):
             return None
         return sol
+
+    def _load_shipped(self, entry: BookEntry) -> Round:
+        # Read outside the lock (other tables' bots decide meanwhile); two threads meeting
+        # the same round at once may both read it, and the first one stored is kept.
+        with self._lock:
+            base = self._files.get(entry.sha256)
+        if base is None:
+            base = entry.load()
+        sol = base if base.key == entry.key else base.rebind(entry.rules, entry.palifico_used)
+        with self._lock:
+            self._files.setdefault(entry.sha256, base)
+            return self.rounds.setdefault(entry.key, sol)
 
     def choose(self, view: PlayerView) -> bool | None:
         """At a P-34 choice: whether to play a palifico round, if the book knows."""
@@ -177,9 +215,7 @@ def default_book() -> StrategyBook:
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
-            book = StrategyBook(on_demand=_ON_DEMAND_TOTAL)
-            for directory in sorted(SHIPPED_BOOK.glob("*/match.json")):
-                book.load(directory.parent)
+            book = StrategyBook(SHIPPED_BOOK, on_demand=_ON_DEMAND_TOTAL)
             extra = os.environ.get("PERUDO_SOLVED")
             if extra:
                 book.load(extra)

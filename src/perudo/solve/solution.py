@@ -10,6 +10,7 @@ the utility table, with the rules, dice, round kind and figures as JSON in ``met
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -23,23 +24,137 @@ from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
 from .game import RoundGame
 from .vector import Array, Kernel, Profile
 
-__all__ = ["FORMAT", "Solution", "round_key"]
+__all__ = ["FORMAT", "PlayedRound", "Solution", "is_turn_of", "round_key", "strategy_at"]
 
 FORMAT = "perudo-solve-round/1"
 """The ``format`` field of a saved round."""
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_text(rules: RuleSet) -> str:
+    # Asked at every decision of a book's bot: a rule set's JSON is made once.
+    return json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
 
 
 def round_key(
     rules: RuleSet, dice: tuple[int, int], palifico: bool, palifico_used: tuple[bool, bool]
 ) -> str:
     """A stable text key of a heads-up round: rules, opener's and other's dice, round kind."""
-    body = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    body = _rules_text(rules)
     used = "".join("1" if u else "0" for u in palifico_used)
     return f"{body}|{dice[0]}v{dice[1]}|{'P' if palifico else 'N'}|{used}"
 
 
+def is_turn_of(game: RoundGame, view: PlayerView) -> bool:
+    """Whether ``view`` is a seat's turn to bid or challenge in ``game``'s round."""
+    g = game
+    if view.seat is None or view.rules != g.rules or not view.my_turn:
+        return False
+    if view.phase is not Phase.BIDDING or view.palifico != g.palifico:
+        return False
+    alive = [s for s, c in enumerate(view.dice_counts) if c]
+    if len(alive) != 2 or view.opener not in alive:
+        return False
+    other = alive[0] if alive[1] == view.opener else alive[1]
+    if (view.dice_counts[view.opener], view.dice_counts[other]) != g.dice:
+        return False
+    used = (view.palifico_used[view.opener], view.palifico_used[other])
+    return used == g.palifico_used and all(
+        type(a) is Bid or type(a) is Dudo for _, a in view.actions
+    )
+
+
+def strategy_at(
+    game: RoundGame,
+    raises: tuple[Array, Array],
+    dudo: tuple[Array, Array],
+    view: PlayerView,
+) -> dict[PlayerAction, float]:
+    """The probabilities of a strategy on ``game``'s tree (``raises[p][edge, hand]``,
+    ``dudo[p][node, hand]``, weights of any scale, renormalized over the node's legal
+    actions) at a turn of the round (:func:`is_turn_of`); empty where they are all zero.
+
+    :raises ValueError: if the view's history does not put its seat to act.
+    """
+    g = game
+    player = 0 if view.seat == view.opener else 1
+    ranks = [g.ranks[a] for _, a in view.actions if isinstance(a, Bid)]
+    p, node = g.node_of(ranks)
+    if p != player:
+        raise ValueError("the view's history does not put this seat to act")
+    hand = g.hands[p].index[tuple(sorted(view.hand))]
+    out: dict[PlayerAction, float] = {}
+    lr = g.raise_legal[p]
+    top = int(g.top[p][node])
+    if p == 0 and node == 0 and lr[0]:
+        out[g.bids[0]] = float(raises[p][0, hand])
+    for r in range(max(top, 0) + 1, g.num_bids):
+        e = g.edge_of(node, r)
+        if lr[e]:
+            out[g.bids[r]] = float(raises[p][e, hand])
+    if g.dudo_legal[p][node]:
+        out[Dudo()] = float(dudo[p][node, hand])
+    total = sum(out.values())
+    if total <= 0.0:
+        return {}
+    return {a: pr / total for a, pr in out.items() if pr > 0.0}
+
+
+class PlayedRound:
+    """What a solved round offers the bots, full (:class:`Solution`) or packed
+    (:class:`~perudo.solve.packed.PackedRound`): its key, figures and policy at a view."""
+
+    game: RoundGame
+    br: tuple[float, float]
+
+    def strategy(self) -> tuple[tuple[Array, Array], tuple[Array, Array]]:
+        """``(raises, dudo)``: each player's weights by edge and by node (any scale)."""
+        raise NotImplementedError
+
+    @property
+    def exploitability(self) -> float:
+        """Mean of the two best-response gains: ``(br0 + br1) / 2`` (0 at an equilibrium)."""
+        return (self.br[0] + self.br[1]) / 2.0
+
+    @property
+    def key(self) -> str:
+        g = self.game
+        return round_key(g.rules, g.dice, g.palifico, g.palifico_used)
+
+    def matches(self, view: PlayerView) -> bool:
+        """Whether ``view`` is a seat's turn to bid or challenge in this solved round."""
+        return is_turn_of(self.game, view)
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The strategy's action probabilities for ``view`` (see :meth:`matches`; empty where
+        a packed round does not hold the view).
+
+        :raises ValueError: if the view is not a turn in this round.
+        """
+        if not self.matches(view):
+            raise ValueError("this view is not a turn in the solved round")
+        raises, dudo = self.strategy()
+        return strategy_at(self.game, raises, dudo, view)
+
+    def round_meta(self) -> dict[str, Any]:
+        """The round in a saved file's ``meta``: rules, dice, round kind, palifico flags."""
+        g = self.game
+        return {
+            "rules": g.rules.to_dict(),
+            "preset": str(g.rules),
+            "dice": list(g.dice),
+            "palifico": g.palifico,
+            "palifico_used": list(g.palifico_used),
+        }
+
+    def holds(self, view: PlayerView) -> bool:
+        """Whether ``view`` is a turn of this round that the strategy has probabilities for
+        (every turn for a full solution; those its own play reaches for a packed one)."""
+        return self.matches(view) and bool(self.policy(view))
+
+
 @dataclass(eq=False)
-class Solution:
+class Solution(PlayedRound):
     """An (approximate) equilibrium of one round, with its figures."""
 
     game: RoundGame
@@ -53,69 +168,13 @@ class Solution:
     seconds: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def exploitability(self) -> float:
-        """Mean of the two best-response gains: ``(br0 + br1) / 2`` (0 at an equilibrium)."""
-        return (self.br[0] + self.br[1]) / 2.0
+    def strategy(self) -> tuple[tuple[Array, Array], tuple[Array, Array]]:
+        return self.profile.raises, self.profile.dudo
 
     @property
     def value_bounds(self) -> tuple[float, float]:
         """The game value for the opener lies in ``[-br1, br0]``."""
         return -self.br[1], self.br[0]
-
-    @property
-    def key(self) -> str:
-        g = self.game
-        return round_key(g.rules, g.dice, g.palifico, g.palifico_used)
-
-    # -- playing ---------------------------------------------------------------------------
-
-    def matches(self, view: PlayerView) -> bool:
-        """Whether ``view`` is a seat's turn to bid or challenge in this solved round."""
-        g = self.game
-        if view.seat is None or view.rules != g.rules or not view.my_turn:
-            return False
-        if view.phase is not Phase.BIDDING or view.palifico != g.palifico:
-            return False
-        alive = [s for s, c in enumerate(view.dice_counts) if c]
-        if len(alive) != 2 or view.opener not in alive:
-            return False
-        other = alive[0] if alive[1] == view.opener else alive[1]
-        if (view.dice_counts[view.opener], view.dice_counts[other]) != g.dice:
-            return False
-        used = (view.palifico_used[view.opener], view.palifico_used[other])
-        return used == g.palifico_used and all(
-            type(a) is Bid or type(a) is Dudo for _, a in view.actions
-        )
-
-    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
-        """The equilibrium's action probabilities for ``view`` (see :meth:`matches`).
-
-        :raises ValueError: if the view is not a turn in this round.
-        """
-        if not self.matches(view):
-            raise ValueError("this view is not a turn in the solved round")
-        g = self.game
-        player = 0 if view.seat == view.opener else 1
-        ranks = [g.ranks[a] for _, a in view.actions if isinstance(a, Bid)]
-        p, node = g.node_of(ranks)
-        if p != player:
-            raise ValueError("the view's history does not put this seat to act")
-        hand = g.hands[p].index[tuple(sorted(view.hand))]
-        out: dict[PlayerAction, float] = {}
-        raises = self.profile.raises[p]
-        lr = g.raise_legal[p]
-        top = int(g.top[p][node])
-        if p == 0 and node == 0 and lr[0]:
-            out[g.bids[0]] = float(raises[0, hand])
-        for r in range(max(top, 0) + 1, g.num_bids):
-            e = g.edge_of(node, r)
-            if lr[e]:
-                out[g.bids[r]] = float(raises[e, hand])
-        if g.dudo_legal[p][node]:
-            out[Dudo()] = float(self.profile.dudo[p][node, hand])
-        total = sum(out.values())
-        return {a: pr / total for a, pr in out.items() if pr > 0.0}
 
     # -- files -----------------------------------------------------------------------------
 
@@ -124,11 +183,7 @@ class Solution:
         g = self.game
         meta = {
             "format": FORMAT,
-            "rules": g.rules.to_dict(),
-            "preset": str(g.rules),
-            "dice": list(g.dice),
-            "palifico": g.palifico,
-            "palifico_used": list(g.palifico_used),
+            **self.round_meta(),
             "value": self.value,
             "br": list(self.br),
             "exploitability": self.exploitability,
