@@ -214,3 +214,30 @@ def test_a_views_legal_list_is_the_core_s_list_kept_as_one_tuple(rules: RuleSet)
         action = chance_action(state, rng) if seat is None else rng.choice(choices)
         state, _ = apply(state, action, seat)
     assert seen > 50
+
+
+def test_a_views_json_of_the_rounds_actions_and_rules_is_built_afresh_the_same() -> None:
+    """``to_json`` keeps the JSON of the last round's actions (found by the identity of the
+    state's tuple) and of each rule set: every seat's view of every state of random games
+    gives what a fresh build gives, and mutating one view's lists changes no other's."""
+    from perudo.core import action_to_json
+
+    rng = random.Random(7)
+    state = new_game(PERUDO_CALZA, 4, rng)
+    while not state.is_over:
+        for seat in (None, 0, 1, 2, 3):
+            v = view(state, seat)
+            data = v.to_json()
+            assert data["actions"] == [[s, str(a)] for s, a in v.actions]
+            assert data["actions_info"] == [action_to_json(a) for _, a in v.actions]
+            assert data["rules"] == {
+                f.name: getattr(v.rules, f.name) for f in dataclasses.fields(v.rules) if f.compare
+            }
+            data["actions"].append("mine")
+            data["rules"]["faces"] = 0
+        assert view(state, 0).to_json()["actions"] == [[s, str(a)] for s, a in state.actions]
+        assert view(state, 0).rules.to_dict()["faces"] == 6
+        seat = state.to_act
+        choices = list(legal_actions(state)) if seat is not None else []
+        action = chance_action(state, rng) if seat is None else rng.choice(choices)
+        state, _ = apply(state, action, seat)

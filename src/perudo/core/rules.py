@@ -148,8 +148,14 @@ class RuleSet:
         object.__setattr__(self, "_hash", hash(values))
 
     def to_dict(self) -> dict[str, Any]:
-        """The rule set as a JSON-ready dict (every field)."""
-        return {name: getattr(self, name) for name in _dict_fields()}
+        """The rule set as a JSON-ready dict (every field; a fresh dict, built once per rule
+        set: a server draws a view's rules for every seat after every move)."""
+        kept = _DICTS.get(id(self))
+        if kept is None or kept[0] is not self:
+            if len(_DICTS) >= 256:
+                _DICTS.clear()
+            kept = _DICTS[id(self)] = (self, {name: getattr(self, name) for name in _dict_fields()})
+        return dict(kept[1])
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
@@ -166,6 +172,10 @@ class RuleSet:
     def __str__(self) -> str:
         name = preset_name(self)
         return name if name is not None else "custom"
+
+
+_DICTS: dict[int, tuple[RuleSet, dict[str, Any]]] = {}
+""":meth:`RuleSet.to_dict` by the identity of the rule set (kept alive beside its dict)."""
 
 
 @lru_cache(maxsize=1)

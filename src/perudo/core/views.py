@@ -98,16 +98,38 @@ class PlayerView:
             "bidder": self.bidder,
             "passer": self.passer,
             "must_raise": self.must_raise,
-            "actions": [[s, str(a)] for s, a in self.actions],
-            "actions_info": [action_to_json(a) for _, a in self.actions],
+            "actions": [],
+            "actions_info": [],
             "past": [round_to_json(r) for r in self.past] if past else None,
             "winner": self.winner,
             "rolloff": [list(t) for t in self.rolloff],
         }
+        data["actions"], data["actions_info"] = _actions_json(self.actions)
         data["legal"], data["legal_info"] = legal_json(self.legal)
         if not past:
             del data["past"]
         return data
+
+
+def _actions_json(
+    actions: tuple[tuple[int, PlayerAction], ...],
+) -> tuple[list[list[object]], list[dict[str, object]]]:
+    """This round's actions as :meth:`PlayerView.to_json` sends them (``actions`` and
+    ``actions_info``): every seat's view of one state holds the same tuple, so the last one's
+    JSON is kept and found by identity (fresh lists of shared entries: treat the entries as
+    read-only)."""
+    if _LAST_ACTIONS and _LAST_ACTIONS[0][0] is actions:
+        _, pairs, infos = _LAST_ACTIONS[0]
+    else:
+        pairs = [[s, str(a)] for s, a in actions]
+        infos = [action_to_json(a) for _, a in actions]
+        _LAST_ACTIONS[:] = [(actions, pairs, infos)]
+    return list(pairs), list(infos)
+
+
+_LAST_ACTIONS: list[
+    tuple[tuple[tuple[int, PlayerAction], ...], list[list[object]], list[dict[str, object]]]
+] = []
 
 
 def round_to_json(record: RoundRecord) -> dict[str, Any]:
