@@ -1,5 +1,5 @@
-"""Abuse benchmark for the web app: ``python benchmarks/abuse.py [--seconds 8]`` (same as
-``perudo bench-abuse``).
+"""Abuse benchmark for the web app: ``python benchmarks/abuse.py [--seconds 8] [--attack NAME]``
+(same as ``perudo bench-abuse``).
 
 Starts a fresh server on 127.0.0.1 and runs the attacks of issue 14 against it (a chat crowd,
 a spectator crowd, a table flood, slow headers, a message flood), each for ``--seconds`` while
@@ -14,5 +14,8 @@ from perudo.server.abusebench import main
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument(
+        "--attack", action="append", help="run only this attack after the baseline (repeatable)"
+    )
     args = parser.parse_args()
-    main(seconds=args.seconds)
+    main(seconds=args.seconds, only=args.attack)

@@ -15,13 +15,20 @@ import time
 from typing import Any
 
 import pytest
-from tests.server.harness import Client, ServerProcess, die_lists, play_until_over, run
+from tests.server.harness import (
+    Client,
+    ServerProcess,
+    choose,
+    die_lists,
+    play_until_over,
+    run,
+)
 
 from perudo.server.guard import Guard, client_key
 from perudo.server.hosting import invite_svg
 from perudo.server.settings import Settings
 from perudo.server.tables import TableConfig
-from perudo.server.transport import guarded_protocol, http_protocol
+from perudo.server.transport import Pacer, guarded_protocol, http_protocol
 
 
 def _http_from(srv: ServerProcess, source: str, method: str, path: str, body: Any = None) -> Any:
@@ -473,3 +480,119 @@ def test_turn_seconds_must_be_none_or_a_sensible_time(server: ServerProcess) -> 
     with pytest.raises(ValueError, match="turn timer"):
         TableConfig.build(preset="perudo", seats=2, turn_seconds=1)
     assert TableConfig.build(preset="perudo", seats=2, turn_seconds=5).turn_seconds == 5
+
+
+# Arrivals paced ------------------------------------------------------------------------------
+
+
+class _Transport:
+    """A stand-in transport for :class:`Pacer`: paused or reading, closed or not."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.closing = False
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+def test_the_pacer_lets_new_connections_in_a_few_per_turn_taking_turns_by_client() -> None:
+    """A crowd arriving in one turn of the loop is let in ``per_turn`` per turn; the
+    waiting take turns by client (a newcomer from another address is not behind the whole
+    crowd); one closed while waiting gives its place up; the pace a second holds."""
+
+    async def go() -> None:
+        pacer = Pacer(per_turn=2, per_second=1e9)
+        turns: list[list[str]] = [[]]
+
+        def arrive(client: str, name: str) -> _Transport:
+            t = _Transport()
+            if pacer.take():
+                turns[-1].append(name)
+            else:
+                pacer.wait(client, t, lambda: turns[-1].append(name))  # type: ignore[arg-type]
+            return t
+
+        for i in range(5):
+            arrive("a", f"a{i}")
+        arrive("b", "b0")
+        gone = arrive("c", "c0")
+        gone.closing = True  # closed by its client (or the header timeout) while waiting
+        assert turns == [["a0", "a1"]] and pacer.held == 5
+        while pacer.waiting:
+            turns.append([])
+            await asyncio.sleep(0)
+        assert [t for t in turns[1:] if t] == [["a2", "b0"], ["a3", "a4"]]
+
+        slow = Pacer(per_turn=4, per_second=20.0)
+        loop = asyncio.get_running_loop()
+        started, done = loop.time(), []
+        for i in range(10):
+            t = _Transport()
+            if slow.take():
+                done.append(i)
+            else:
+                slow.wait(f"client{i}", t, lambda i=i: done.append(i))  # type: ignore[arg-type]
+        assert done == [0, 1, 2, 3]  # a burst of per_turn, then the pace
+        while slow.waiting:
+            await asyncio.sleep(0.01)
+        assert done == list(range(10))
+        assert loop.time() - started >= 6 / 20.0 * 0.9
+
+    run(go())
+
+
+def test_a_players_move_is_answered_while_a_crowd_waits_to_be_let_in(make_server: Any) -> None:
+    """A crowd of sockets arriving from one address waits its turn (a few let in per turn
+    of the loop, ``PERUDO_CONNECTIONS_PER_SECOND``), and meanwhile a seated player's move is
+    answered and a newcomer from another address is let in ahead of the crowd's rest;
+    then every one of the crowd is let in."""
+    srv = make_server(PERUDO_CONNECTIONS_PER_SECOND="8", PERUDO_CONNECTIONS_PER_TURN="1").start()
+    upgrade = (
+        "GET /ws/tables/{} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    )
+
+    async def go() -> None:
+        t = srv.create_table(seats=2, dice=5, turn_seconds=0)
+        ann = await Client(srv, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.send({"type": "start"})
+        await ann.until(ann.my_turn)
+        let_in: list[str] = []
+
+        async def knock(source: str, name: str) -> asyncio.StreamWriter:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", srv.port, local_addr=(source, 0)
+            )
+            writer.write(upgrade.format(t["table_id"]).encode())
+            await writer.drain()
+
+            async def answered() -> None:
+                line = await reader.readline()
+                assert line.startswith(b"HTTP/1.1 101"), line
+                let_in.append(name)
+
+            tasks.append(asyncio.create_task(answered()))
+            return writer
+
+        tasks: list[asyncio.Task[None]] = []
+        crowd = [await knock("127.0.0.2", f"crowd{i}") for i in range(10)]
+        assert ann.view is not None
+        await ann.act(choose(ann.view, random.Random(1)))
+        mine = await ann.next(lambda m: m["type"] in ("update", "error"))
+        assert mine["type"] == "update"
+        assert len(let_in) < 10  # the move was answered while the crowd waited
+        newcomer = await knock("127.0.0.3", "newcomer")
+        await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        assert len(let_in) == 11
+        assert let_in.index("newcomer") < 10  # ahead of the crowd's last ones
+        for w in (*crowd, newcomer):
+            w.close()
+        await ann.close()
+
+    run(go())

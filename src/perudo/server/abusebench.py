@@ -228,8 +228,9 @@ async def _message_flood(ws_base: str, table_id: str, stop: asyncio.Event) -> di
     return counts
 
 
-async def run_abuse(base: str, seconds: float) -> list[AttackResult]:
-    """Run every attack for ``seconds`` against the server at ``base`` while a player plays."""
+async def run_abuse(base: str, seconds: float, only: list[str] | None = None) -> list[AttackResult]:
+    """Run every attack (or the baseline and those named in ``only``) for ``seconds`` against
+    the server at ``base`` while a player plays."""
     seconds = min(seconds, MAX_SECONDS)
     ws_base = "ws://" + base.removeprefix("http://")
     created = _http(
@@ -249,7 +250,7 @@ async def run_abuse(base: str, seconds: float) -> list[AttackResult]:
     await asyncio.sleep(1.0)
 
     results: list[AttackResult] = []
-    for name, what in ATTACKS:
+    for name, what in _chosen(only):
         measured = LoadResult(tables=1, seconds=seconds, think=0.2)
         player.result = measured
         player.measuring = True
@@ -294,6 +295,18 @@ ATTACKS = [
     ("slow headers", "1,000 half-sent requests (40 addresses), a header line every 5 s"),
     ("message flood", "30 sockets of one client: syncs, pings, nested, oversize"),
 ]
+
+
+def _chosen(only: list[str] | None) -> list[tuple[str, str]]:
+    """The baseline, then every attack or those named in ``only`` (an unknown name is an
+    error naming the known ones)."""
+    if not only:
+        return ATTACKS
+    known = [name for name, _ in ATTACKS]
+    unknown = [name for name in only if name not in known]
+    if unknown:
+        raise ValueError(f"no attack {unknown[0]!r}: the attacks are {', '.join(known[1:])}")
+    return [ATTACKS[0], *(a for a in ATTACKS[1:] if a[0] in only)]
 
 
 def _attack(name: str, base: str, table_id: str) -> Callable[[asyncio.Event], Any]:
@@ -347,12 +360,14 @@ def _stored_check(base: str, player: _Seat) -> str:
     return f"games finished and stored: {len(mine)}, replayed from the store: {replayed}"
 
 
-def main(seconds: float = 8.0) -> list[AttackResult]:
-    """Start a server on loopback, run every attack, print the figures."""
+def main(seconds: float = 8.0, only: list[str] | None = None) -> list[AttackResult]:
+    """Start a server on loopback, run every attack (or the baseline and those named in
+    ``only``), print the figures."""
+    _chosen(only)
     with tempfile.TemporaryDirectory(prefix="perudo-abuse-") as tmp:
         proc, base = start_server(Path(tmp))
         try:
-            results = asyncio.run(run_abuse(base, seconds))
+            results = asyncio.run(run_abuse(base, seconds, only))
         finally:
             proc.terminate()
             proc.wait(10)

@@ -74,9 +74,17 @@ def register(app: typer.Typer) -> None:
     @app.command("bench-abuse")
     def bench_abuse(
         seconds: float = typer.Option(8.0, help="Seconds each attack lasts (at most 60)."),
+        attack: list[str] = typer.Option(  # noqa: B008 (typer reads it, never mutates it)
+            None,
+            help="Run only this attack after the baseline (repeatable): chat crowd, "
+            "spectator crowd, table flood, slow headers, message flood.",
+        ),
     ) -> None:
         """Abuse benchmark: issue 14's attacks on a fresh server on loopback, each while a
         player plays; prints the player's latency under each (docs/security.md)."""
         from .abusebench import main
 
-        main(seconds=seconds)
+        try:
+            main(seconds=seconds, only=attack or None)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--attack") from None

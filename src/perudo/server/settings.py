@@ -123,6 +123,15 @@ class Settings(BaseSettings):
     """Seconds a table gathers the moves for its spectators: they get one update carrying
     every move made meanwhile (drawn once for them all), so a crowd costs a few messages a
     second whatever the pace of the game; the players' updates never wait."""
+    connections_per_turn: int = Field(default=4, ge=1)
+    """New connections whose first request is handled (parsed, a WebSocket handshake set
+    up) in one turn of the event loop; more arriving together wait, unread, for the next
+    turns (:class:`perudo.server.transport.Pacer`), so that a crowd's handshakes are spread
+    between the players' moves instead of holding the loop in one go."""
+    connections_per_second: float = Field(default=200.0, gt=0)
+    """New connections let in a second, at most (the waiting take turns by client): a
+    crowd arriving at once is set up at this pace, leaving the loop time for the players'
+    moves, instead of saturating it."""
     arrivals_at_once: int = Field(default=8, ge=1)
     """WebSockets let in at once (handshake, then the wait for the first message); more
     arriving together wait their turn, so a crowd cannot hold up the tables in play."""

@@ -5,7 +5,12 @@
   within ``PERUDO_HEADER_TIMEOUT`` seconds of the connection, or of the request's first
   byte, else the connection is closed) and a cap on the HTTP connections
   one peer holds open before their requests are read (``PERUDO_CONNECTIONS_PER_CLIENT``;
-  trusted proxies, which carry many clients, are exempt). Uvicorn's own keep-alive timeout
+  trusted proxies, which carry many clients, are exempt); and new connections *paced*: at
+  most ``PERUDO_CONNECTIONS_PER_TURN`` of them have their first bytes read (a request parsed,
+  a WebSocket handshake set up and handed to the app) in one turn of the event loop, the
+  others waiting unread for the next turns (:class:`Pacer`), so that 500 sockets arriving
+  at once cost the loop a few handshakes per turn, not 500 in one go, and a player's move
+  waits behind a few of them at most. Uvicorn's own keep-alive timeout
   still closes an idle connection between requests; the WebSocket idle timeout is the
   socket route's (:mod:`perudo.server.routes.socket`).
 * :class:`BodyLimit`: an ASGI middleware that refuses a request body over
@@ -17,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
-from collections import Counter
+import logging
+from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -25,7 +32,108 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .guard import client_key
 from .settings import Settings
 
-__all__ = ["BodyLimit", "guarded_protocol", "http_protocol"]
+__all__ = ["BodyLimit", "Pacer", "guarded_protocol", "http_protocol"]
+
+log = logging.getLogger("perudo.server")
+
+
+class Pacer:
+    """Lets new connections in at a bounded pace: the first bytes of at most ``per_turn``
+    of them handled (a request parsed, a WebSocket handshake set up and handed to the app)
+    per turn of the event loop, and at most ``per_second`` a second (bursts of
+    ``per_turn``).
+
+    A new connection whose first bytes come when no place is free (or while others wait)
+    has its reading paused and waits, its bytes kept. The waiting take turns by client
+    (:func:`~perudo.server.guard.client_key`): each let in is from the next client with one
+    waiting, so that a crowd from a few addresses delays a newcomer from another address
+    (a player coming back) by one connection per crowding address, not by the whole crowd.
+    One closed while waiting (by its client, or by the header timeout) gives its place up.
+
+    Whatever the crowd, the loop parses a few requests per turn and sets up at most
+    ``per_second`` connections a second, so it keeps time for everything else (the
+    players' moves): it is never saturated by arrivals.
+    """
+
+    def __init__(self, per_turn: int, per_second: float) -> None:
+        self.per_turn = per_turn
+        self.per_second = per_second
+        self.used = 0
+        """Places taken in this turn."""
+        self.tokens = float(per_turn)
+        """Places the pace a second allows now (at most ``per_turn``)."""
+        self._stamp: float | None = None
+        self.waiting: dict[str, deque[tuple[asyncio.BaseTransport, Callable[[], None]]]] = {}
+        """The waiting connections by client, clients in the order of their turns."""
+        self._turn: asyncio.TimerHandle | asyncio.Handle | None = None
+        self.held = 0
+        """Connections that had to wait their turn, since the start."""
+
+    def _refill(self, now: float) -> None:
+        if self._stamp is not None:
+            self.tokens = min(
+                float(self.per_turn), self.tokens + (now - self._stamp) * self.per_second
+            )
+        self._stamp = now
+
+    def take(self) -> bool:
+        """A place now for a new connection's first bytes, if one is free and no one
+        waits; else ``False`` (then :meth:`wait`)."""
+        if self.used >= self.per_turn or self.waiting:
+            return False
+        self._refill(asyncio.get_running_loop().time())
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        self.used += 1
+        self._next_turn()
+        return True
+
+    def wait(self, client: str, transport: asyncio.Transport, go: Callable[[], None]) -> None:
+        """Pause ``transport`` (of ``client``) until its turn, then call ``go`` (which
+        resumes it)."""
+        transport.pause_reading()
+        self.waiting.setdefault(client, deque()).append((transport, go))
+        self.held += 1
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        if self._turn is not None:
+            return
+        loop = asyncio.get_running_loop()
+        if self.waiting and self.tokens < 1.0:
+            delay = (1.0 - self.tokens) / self.per_second
+            self._turn = loop.call_later(delay, self._on_turn)
+        else:
+            self._turn = loop.call_soon(self._on_turn)
+
+    def _next_waiting(self) -> tuple[asyncio.BaseTransport, Callable[[], None]]:
+        """The first waiting connection of the client whose turn it is (that client goes
+        to the end of the line)."""
+        client = next(iter(self.waiting))
+        line = self.waiting.pop(client)
+        first = line.popleft()
+        if line:
+            self.waiting[client] = line
+        return first
+
+    def _on_turn(self) -> None:
+        self._turn = None
+        self.used = 0
+        self._refill(asyncio.get_running_loop().time())
+        while self.waiting and self.used < self.per_turn and self.tokens >= 1.0:
+            transport, go = self._next_waiting()
+            if transport.is_closing():
+                continue
+            self.tokens -= 1.0
+            self.used += 1
+            try:
+                go()
+            except Exception:
+                log.exception("a new connection failed as it was let in")
+                transport.close()
+        if self.waiting or self.used:
+            self._next_turn()
 
 
 def _trusted(host: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
@@ -48,6 +156,7 @@ def guarded_protocol(
     networks = [ipaddress.ip_network(n, strict=False) for n in settings.trusted_proxy_list]
     timeout = settings.header_timeout
     cap = settings.connections_per_client
+    pacer = Pacer(settings.connections_per_turn, settings.connections_per_second)
     open_by_peer: Counter[str] = Counter()
     """HTTP connections per peer (:func:`~perudo.server.guard.client_key`: an IPv6 peer by
     its /64); a connection upgraded to a WebSocket leaves it: the socket route counts those
@@ -58,6 +167,10 @@ def guarded_protocol(
         _deadline: asyncio.TimerHandle | None = None
         _peer: str | None = None
         _cycle: object = None
+        _paced = False
+        """Whether the connection's first bytes were let in (:class:`Pacer`)."""
+        _held: bytearray | None = None
+        """Bytes received while waiting for that."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
@@ -72,6 +185,24 @@ def guarded_protocol(
             self._arm()
 
         def data_received(self, data: bytes) -> None:
+            if self._held is not None:  # waiting its turn (reading paused: seldom more)
+                self._held += data
+            elif self._paced or pacer.take():
+                self._paced = True
+                self._read(data)
+            else:
+                self._held = bytearray(data)
+                host = self.client[0] if self.client else ""
+                pacer.wait(self._peer or host, self.transport, self._let_in)
+
+        def _let_in(self) -> None:
+            """The turn of a connection that waited (:class:`Pacer`)."""
+            data, self._held = bytes(self._held or b""), None
+            self._paced = True
+            self.transport.resume_reading()
+            self._read(data)
+
+        def _read(self, data: bytes) -> None:
             # A request's first bytes (after the last one was answered) start the clock.
             cycle = self.cycle
             if cycle is None or cycle.response_complete:
@@ -114,6 +245,7 @@ def guarded_protocol(
             self._leave()
             super().connection_lost(exc)
 
+    GuardedHTTP.pacer = pacer
     GuardedHTTP.__name__ = GuardedHTTP.__qualname__ = f"Guarded{parent.__name__}"
     return GuardedHTTP
 
