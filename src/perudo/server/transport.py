@@ -6,11 +6,12 @@
   byte, else the connection is closed) and a cap on the HTTP connections
   one peer holds open before their requests are read (``PERUDO_CONNECTIONS_PER_CLIENT``;
   trusted proxies, which carry many clients, are exempt); and new connections *paced*: at
-  most ``PERUDO_CONNECTIONS_PER_TURN`` of them have their first bytes read (a request parsed,
-  a WebSocket handshake set up and handed to the app) in one turn of the event loop, the
-  others waiting unread for the next turns (:class:`Pacer`), so that 500 sockets arriving
-  at once cost the loop a few handshakes per turn, not 500 in one go, and a player's move
-  waits behind a few of them at most. Uvicorn's own keep-alive timeout
+  most ``PERUDO_CONNECTIONS_PER_TURN`` of them have their first request handled (parsed, a
+  WebSocket handshake set up and handed to the app) in one turn of the event loop and
+  ``PERUDO_CONNECTIONS_PER_SECOND`` a second, the others waiting with their reading paused,
+  taking turns by client (:class:`Pacer`), so that 500 sockets arriving at once cost the
+  loop a few handshakes per turn, not 500 in one go, and a player's move waits behind a few
+  of them at most. Uvicorn's own keep-alive timeout
   still closes an idle connection between requests; the WebSocket idle timeout is the
   socket route's (:mod:`perudo.server.routes.socket`).
 * :class:`BodyLimit`: an ASGI middleware that refuses a request body over
