@@ -56,6 +56,8 @@ CHECK = os.environ.get("PERUDO_CHECK_WIRE", "") == "1"
 _encode_str: Callable[[str], str] = json.encoder.encode_basestring
 _REQUIRED = object()
 _CACHE_SIZE = 4096
+_LISTS_SIZE = 1024
+"""Lists of actions kept (a bidder's runs to 16 KB of text: at most about 16 MB in all)."""
 
 
 class WireMismatch(AssertionError):
@@ -260,7 +262,7 @@ def _action_infos(v: Any) -> str:
     key = tuple([d["text"] for d in v])
     found = _infos_cache.get(key)
     if found is None:
-        if len(_infos_cache) >= _CACHE_SIZE:
+        if len(_infos_cache) >= _LISTS_SIZE:
             _infos_cache.clear()
         found = _infos_cache[key] = "[" + ",".join(map(_action_info, v)) + "]"
     return found
