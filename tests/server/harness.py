@@ -294,12 +294,12 @@ class Client:
                 await self._reader
 
 
-async def heads_up(srv: ServerProcess, **table: Any) -> tuple[Client, Client]:
-    """Ann creates a two-seat table (``table``: the creation's options), Bo joins; both
+async def heads_up(srv: ServerProcess, guest: str = "Bo", **table: Any) -> tuple[Client, Client]:
+    """Ann creates a two-seat table (``table``: the creation's options), ``guest`` joins; both
     connect, Ann starts the game; once both see the first round's bidding: (the seat to
     move, the other)."""
     t = srv.create_table(seats=2, **table)
-    j = srv.join(t["table_id"], "Bo")
+    j = srv.join(t["table_id"], guest)
     ann = await Client(srv, t["table_id"], t["token"]).connect()
     bo = await Client(srv, t["table_id"], j["token"]).connect()
     await ann.send({"type": "start"})

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import jsonschema
-from tests.server.harness import Client, ServerProcess, play_until_over, run
+from tests.server.harness import Client, ServerProcess, heads_up, play_until_over, run
 
 from perudo.server.protocol import json_schema
 
@@ -149,13 +149,9 @@ def test_a_refusal_of_the_rules_reaches_the_player_in_every_language_without_rul
     page's "why?" detail, the players' texts have none."""
 
     async def go() -> None:
-        t = server.create_table(seats=2, dice=2, turn_seconds=0)
-        j = server.join(t["table_id"], "보라")
-        ann = await Client(server, t["table_id"], t["token"]).connect()
-        bo = await Client(server, t["table_id"], j["token"]).connect()
-        await ann.send({"type": "start"})
-        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
-        waiting, mover = (bo, ann) if ann.my_turn() else (ann, bo)
+        # Both see the bidding before anyone acts (a seat still at the deal's version would
+        # be refused as stale, with no rule refusal: seen once on a loaded machine).
+        mover, waiting = await heads_up(server, guest="보라", dice=2, turn_seconds=0)
         await waiting.act("1x3")  # not their turn (P-11)
         turn = await waiting.error()
         await mover.act("1x1")  # an opening bid on aces (P-10)
@@ -171,7 +167,7 @@ def test_a_refusal_of_the_rules_reaches_the_player_in_every_language_without_rul
         assert "P-11" in turn["message"] and "P-10" in aces["message"]
         names = {"Ann", "보라"}
         assert any(n in turn["texts"]["ko"] for n in names), turn["texts"]
-        await ann.close()
-        await bo.close()
+        await mover.close()
+        await waiting.close()
 
     run(go())
