@@ -596,3 +596,84 @@ def test_a_players_move_is_answered_while_a_crowd_waits_to_be_let_in(make_server
         await ann.close()
 
     run(go())
+
+
+def test_a_crowd_arriving_at_one_version_costs_one_spectators_snapshot(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """30 spectators greeted at one version of a game are sent one snapshot, drawn once and
+    shared; a change draws the next arrival a new one. It is the public view (P-70: no hand,
+    no seat) while the seated player's has their hand. The real store and lobby, in
+    process."""
+    from perudo.server.connection import Connection
+    from perudo.server.lobby import Lobby
+    from perudo.server.protocol import Hello
+    from perudo.server.store import Store
+    from perudo.server.tables import presenter
+
+    drawn: list[int | None] = []
+    draw = presenter._snapshot
+
+    def counted(table: Any, seat: int | None) -> str:
+        drawn.append(seat)
+        return draw(table, seat)
+
+    monkeypatch.setattr(presenter, "_snapshot", counted)
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}", bot_delay=0, round_pause=0
+    )
+
+    async def go() -> None:
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        conns: list[Connection] = []
+        try:
+            cfg = TableConfig.build(preset="perudo", seats=2, dice=5, turn_seconds=0)
+            table, _, token = await lobby.create(name="t", player="A", config=cfg, private=False)
+
+            def arrive() -> tuple[Connection, list[str]]:
+                box: list[str] = []
+
+                async def send(text: str) -> None:
+                    box.append(text)
+
+                async def close(code: int) -> None:
+                    pass
+
+                conn = Connection(send, close, rate=1e9, burst=10**9)
+                conn.start()
+                conns.append(conn)
+                return conn, box
+
+            host, _ = arrive()
+            await table.hello(host, Hello(type="hello", token=token))
+            await table.add_bot(host, "easy", None)
+            await table.start(host)
+            await asyncio.sleep(0.2)  # the deal, the bot's move if it opens: A's turn now
+            version = table.version
+            drawn.clear()
+            crowd = [arrive() for _ in range(30)]
+            for conn, _ in crowd:
+                await table.hello(conn, Hello(type="hello"))
+            await asyncio.sleep(0.05)
+            assert table.version == version and drawn == [None]
+            firsts = {box[0] for _, box in crowd}
+            assert len(firsts) == 1
+            first = json.loads(next(iter(firsts)))
+            assert first["type"] == "snapshot" and first["seat"] is None
+            assert not first["view"]["hand"] and first["view"]["seat"] is None
+            assert json.loads(table.snapshot(0))["view"]["hand"]  # the seat's own has it
+            await table.chat.post(host, "hello")  # a change: the next arrival's is new
+            late, _ = arrive()
+            await table.hello(late, Hello(type="hello"))
+            assert drawn == [None, 0, None]
+        finally:
+            for conn in conns:
+                await table.detach(conn)
+                await conn.stop()
+            await lobby.close()
+            await store.close()
+
+    run(go())
