@@ -100,6 +100,7 @@ class ServerProcess:
             "PERUDO_JOINS_BURST": "10000",
             "PERUDO_INVITES_PER_MINUTE": "100000",
             "PERUDO_INVITES_BURST": "10000",
+            "PERUDO_CONNECTIONS_PER_SECOND": "100000",
             "PERUDO_PRESENCE_DELAY": "0.05",
             "PERUDO_SPECTATOR_DELAY": "0.05",
             "PERUDO_SPECTATOR_COUNT_DELAY": "0.05",

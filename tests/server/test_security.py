@@ -549,8 +549,12 @@ def test_a_players_move_is_answered_while_a_crowd_waits_to_be_let_in(make_server
     """A crowd of sockets arriving from one address waits its turn (a few let in per turn
     of the loop, ``PERUDO_CONNECTIONS_PER_SECOND``), and meanwhile a seated player's move is
     answered and a newcomer from another address is let in ahead of the crowd's rest;
-    then every one of the crowd is let in."""
-    srv = make_server(PERUDO_CONNECTIONS_PER_SECOND="8", PERUDO_CONNECTIONS_PER_TURN="1").start()
+    then every one of the crowd is let in. At ``PERUDO_LOG_LEVEL=info`` the crowd wrote no
+    log line per socket (uvicorn's ``[accepted]``, ``connection open``), the HTTP requests
+    theirs."""
+    srv = make_server(
+        PERUDO_CONNECTIONS_PER_SECOND="8", PERUDO_CONNECTIONS_PER_TURN="1", PERUDO_LOG_LEVEL="info"
+    ).start()
     upgrade = (
         "GET /ws/tables/{} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -596,6 +600,9 @@ def test_a_players_move_is_answered_while_a_crowd_waits_to_be_let_in(make_server
         await ann.close()
 
     run(go())
+    log = srv.log.read_text()
+    assert '"POST /api/tables HTTP/1.1" 200' in log
+    assert "[accepted]" not in log and "connection open" not in log
 
 
 def test_a_crowd_arriving_at_one_version_costs_one_spectators_snapshot(

@@ -23,7 +23,29 @@ from .settings import Settings
 from .store import Store
 from .transport import BodyLimit, guarded_protocol
 
-__all__ = ["create_app", "serve"]
+__all__ = ["SocketLinesFilter", "create_app", "serve"]
+
+
+class SocketLinesFilter(logging.Filter):
+    """Drops the lines uvicorn and websockets log at ``INFO`` for every WebSocket
+    (``… "WebSocket /ws/tables/…" [accepted]``, ``connection open``, ``connection closed``):
+    a crowd of 500 sockets would write 1,500 of them, synchronously, on the event loop that
+    plays the moves (about a fifth of the server's CPU per arrival). Refusals and errors
+    are kept; :func:`serve` leaves every line in at ``PERUDO_LOG_LEVEL=debug``.
+
+    >>> f = SocketLinesFilter()
+    >>> def line(msg, *args, level=logging.INFO):
+    ...     return f.filter(logging.LogRecord("uvicorn.error", level, "", 0, msg, args, None))
+    >>> line('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/t/x"), line("connection open")
+    (False, False)
+    >>> line('%s - "WebSocket %s" %d', "127.0.0.1:5", "/ws/t/x", 403), line("Started server")
+    (True, True)
+    """
+
+    LINES = frozenset({'%s - "WebSocket %s" [accepted]', "connection open", "connection closed"})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.INFO and record.msg in self.LINES)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -91,6 +113,8 @@ def serve(settings: Settings | None = None) -> None:
 
     settings = settings if settings is not None else Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s: %(message)s")
+    if settings.log_level.lower() != "debug":
+        logging.getLogger("uvicorn.error").addFilter(SocketLinesFilter())
     addresses = hosting.interface_addresses()
     settings = hosting.public_settings(settings, addresses)
     print(hosting.banner(settings, addresses), flush=True)
