@@ -416,6 +416,19 @@ def test_solve_suggests_a_valid_dice_pair_and_shows_the_win_chance():
     assert "-0.055555" in text and "wins 47.22% of rounds" in text
 
 
+def test_solve_book_names_what_is_missing_before_solving_anything(tmp_path):
+    """``perudo solve --book`` rebuilds the shipped book: without --out, or with more dice
+    than the solver takes, it says so and solves nothing."""
+    result = CliRunner().invoke(app, ["solve", "--book", "--max-dice", "3"])
+    assert result.exit_code == 2
+    assert "--book writes a book directory" in " ".join(result.output.split())
+    out = tmp_path / "book"
+    result = CliRunner().invoke(app, ["solve", "--book", "--max-dice", "9", "--out", str(out)])
+    assert result.exit_code == 2
+    assert "9 dice in play" in " ".join(result.output.split())
+    assert not (out / "book.json").exists()
+
+
 def test_exploit_says_whose_values_the_columns_are():
     result = CliRunner().invoke(
         app, ["exploit", "--bot", "prob", "--rules", "perudo", "--dice", "1,1", "--quiet"]
