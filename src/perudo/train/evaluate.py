@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,8 +20,9 @@ from perudo.bots.learned_bot import LearnedBot, Network
 from perudo.core import PERUDO, GameState, PlayerAction, RuleSet, start_round, view
 from perudo.solve import RoundGame, Solution, solve_round
 from perudo.solve.exploit import exploit
+from perudo.solve.shipped import joker_rules
 
-from .selfplay import JOKER, play_out_round
+from .selfplay import play_out_round
 
 __all__ = ["Duel", "Exploitability", "duel", "exploitability", "solved_rounds"]
 
@@ -81,7 +81,7 @@ class Exploitability:
 
 def solved_rounds() -> dict[str, Solution]:
     """The equilibria of the one-die-each rounds the curves measure (an LP: seconds)."""
-    games = {"joker": dataclasses.replace(JOKER, dice_per_player=1), "perudo": PERUDO}
+    games = {"joker": joker_rules(1), "perudo": PERUDO}
     return {
         name: solve_round(RoundGame(rules, (1, 1)), target=1e-9) for name, rules in games.items()
     }

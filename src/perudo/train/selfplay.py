@@ -16,7 +16,6 @@ matching's baseline).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from perudo.core import (
     view,
 )
 from perudo.sim.driver import run
+from perudo.solve.shipped import joker_rules
 
 __all__ = [
     "JOKER",
@@ -45,7 +45,7 @@ __all__ = [
     "play_round",
 ]
 
-JOKER = dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1)
+JOKER = joker_rules(LIARS_DICE_OPENSPIEL.dice_per_player)
 """The single-round game of thomasahle/liars-dice (dudo.ai): 1s wild, bids by quantity then
 face (issue 17's joker game)."""
 
