@@ -37,6 +37,7 @@ import numpy.typing as npt
 from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
 
 from .game import RoundGame
+from .solution import heads_up_seats
 from .vector import Array, Kernel, single_threaded_blas
 
 __all__ = [
@@ -399,11 +400,8 @@ class AbstractStrategy:
             return False
         if view.palifico != g.palifico:
             return False
-        alive = [s for s, c in enumerate(view.dice_counts) if c]
-        if len(alive) != 2 or view.opener not in alive:
-            return False
-        other = alive[0] if alive[1] == view.opener else alive[1]
-        if (view.dice_counts[view.opener], view.dice_counts[other]) != g.dice:
+        seats = heads_up_seats(view)
+        if seats is None or tuple(view.dice_counts[s] for s in seats) != g.dice:
             return False
         return all(type(a) is Bid or type(a) is Dudo for _, a in view.actions)
 

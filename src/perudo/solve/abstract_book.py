@@ -32,6 +32,7 @@ from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, Phase, PlayerView, RuleSe
 
 from .abstract import AbstractCFR, AbstractStrategy, Method, exact_exploitability, round_fingerprint
 from .game import MAX_BIDS, RoundGame
+from .solution import heads_up_seats
 from .vector import keep_freed_memory
 
 __all__ = [
@@ -131,11 +132,10 @@ class AbstractBook:
         """The abstraction equilibrium ``view`` is a turn of, if one is shipped."""
         if view.seat is None or not view.my_turn or view.phase is not Phase.BIDDING:
             return None
-        alive = [s for s, c in enumerate(view.dice_counts) if c]
-        if len(alive) != 2 or view.opener not in alive:
+        seats = heads_up_seats(view)
+        if seats is None:
             return None
-        other = alive[0] if alive[1] == view.opener else alive[1]
-        dice = (view.dice_counts[view.opener], view.dice_counts[other])
+        dice = (view.dice_counts[seats[0]], view.dice_counts[seats[1]])
         if (dice[0], dice[1], view.palifico) not in self._rounds:
             return None
         with self._lock:

@@ -45,6 +45,15 @@ def round_key(
     return f"{body}|{dice[0]}v{dice[1]}|{'P' if palifico else 'N'}|{used}"
 
 
+def heads_up_seats(view: PlayerView) -> tuple[int, int] | None:
+    """``(opener, other)``: the seats of a heads-up round (two seats with dice, the opener one
+    of them), or ``None``."""
+    alive = [s for s, c in enumerate(view.dice_counts) if c]
+    if len(alive) != 2 or view.opener not in alive:
+        return None
+    return view.opener, alive[0] if alive[1] == view.opener else alive[1]
+
+
 def is_turn_of(game: RoundGame, view: PlayerView) -> bool:
     """Whether ``view`` is a seat's turn to bid or challenge in ``game``'s round."""
     g = game
@@ -52,10 +61,10 @@ def is_turn_of(game: RoundGame, view: PlayerView) -> bool:
         return False
     if view.phase is not Phase.BIDDING or view.palifico != g.palifico:
         return False
-    alive = [s for s, c in enumerate(view.dice_counts) if c]
-    if len(alive) != 2 or view.opener not in alive:
+    seats = heads_up_seats(view)
+    if seats is None:
         return False
-    other = alive[0] if alive[1] == view.opener else alive[1]
+    other = seats[1]
     if (view.dice_counts[view.opener], view.dice_counts[other]) != g.dice:
         return False
     used = (view.palifico_used[view.opener], view.palifico_used[other])
