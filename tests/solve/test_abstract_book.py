@@ -145,3 +145,26 @@ def test_expert_with_the_shipped_tables_passes_check_bot_from_2v2(rules):
     state = start_round(rules, [(2, 5), (1, 1)], opener=0)
     assert bot.solved(view(state, 0))
     check_bot(bot, rules, games=2, seed=3)
+
+
+def test_perudo_abstract_writes_a_table_and_refuses_bad_input_by_name(tmp_path):
+    from typer.testing import CliRunner
+
+    from perudo.cli.main import app
+
+    runner = CliRunner()
+    args = ["abstract", "--rules", "perudo", "--dice", "1,1", "--memory", "2"]
+    ok = runner.invoke(app, [*args, "--iterations", "20", "--out", str(tmp_path)])
+    assert ok.exit_code == 0, ok.output
+    assert "exact exploitability in the full game" in ok.output
+    (entry,) = read_index(tmp_path)
+    assert entry["covers"] == ["perudo", "perudo_calza", "liars_dice"]
+    for bad, name in (
+        (["--dice", "2"], "--dice"),
+        (["--memory", "0"], "--memory"),
+        (["--rules", "nope"], "--rules"),
+        (["--method", "fast"], "--method"),
+    ):
+        res = runner.invoke(app, [*args, *bad, "--out", str(tmp_path / "no")])
+        assert res.exit_code == 2 and name in res.output, res.output
+        assert not (tmp_path / "no").exists()
