@@ -7,7 +7,7 @@ Run (on a shared machine, nicely)::
     nice -n 10 .venv/bin/python benchmarks/lbr.py --dice 2,2 4,4 --games joker --rounds 400
 
 For each game (``perudo``: a normal round of Perudo; ``joker``: issue 17's game,
-``perudo.solve.abstract_book.joker_rules``), dice and level, LBR (``perudo.solve.lbr``) plays
+``perudo.solve.shipped.joker_rules``), dice and level, LBR (``perudo.solve.lbr``) plays
 ``--rounds`` sampled rounds against ``make_bot(level)``'s ``policy``, opening every other one,
 or as many as ``--seconds`` allow per cell. Printed: LBR's mean payoff a round (±1 a round; a
 lower bound on the exploitability in OpenSpiel's convention, ``(br0 + br1) / 2``) with its 95%
@@ -23,13 +23,13 @@ from perudo import PERUDO
 from perudo.core import RuleSet
 from perudo.registry import make_bot
 from perudo.solve import RoundGame
-from perudo.solve.abstract_book import joker_rules
 from perudo.solve.lbr import lbr_match
+from perudo.solve.shipped import joker_rules
 
 
 def rules_of(game: str, dice: tuple[int, int]) -> RuleSet:
     if game == "joker":
-        return joker_rules(dice)
+        return joker_rules(max(dice))
     if game == "perudo":
         return PERUDO
     raise ValueError(f"unknown game {game!r}; known: joker, perudo")

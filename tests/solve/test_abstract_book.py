@@ -20,10 +20,10 @@ from perudo.solve.abstract_book import (
     SHIPPED_TABLES,
     AbstractBook,
     build_table,
-    joker_rules,
     read_index,
 )
 from perudo.solve.expert import ExpertBot, StrategyBook
+from perudo.solve.shipped import joker_rules
 from perudo.testing import check_bot
 
 PERUDO3 = dataclasses.replace(PERUDO, faces=3, dice_per_player=2)
@@ -128,14 +128,14 @@ def test_shipped_tables_load_match_their_hash_and_cover_perudo_and_joker_2v2():
             # Measured exactly in the full game: issue 17's target, at most 0.05.
             assert e["br"][0] + e["br"][1] == pytest.approx(2 * e["exploitability"])
             assert e["exploitability"] <= 0.05
-    for rules in (PERUDO, joker_rules((2, 2))):
+    for rules in (PERUDO, joker_rules(2)):
         state = start_round(rules, [(1, 4), (2, 6)], opener=1)
         assert book.find(view(state, 1)) is not None
 
 
 @pytest.mark.parametrize(
     "rules",
-    [dataclasses.replace(PERUDO, dice_per_player=2), joker_rules((2, 2))],
+    [dataclasses.replace(PERUDO, dice_per_player=2), joker_rules(2)],
     ids=["perudo", "joker"],
 )
 def test_expert_with_the_shipped_tables_passes_check_bot_from_2v2(rules):

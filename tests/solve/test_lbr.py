@@ -7,14 +7,14 @@ import pytest
 
 from perudo.registry import make_bot
 from perudo.solve import RoundGame
-from perudo.solve.abstract_book import joker_rules
 from perudo.solve.exploit import exploit
 from perudo.solve.lbr import LocalBestResponse, lbr_match
+from perudo.solve.shipped import joker_rules
 
 
 @pytest.fixture(scope="module")
 def joker11() -> RoundGame:
-    return RoundGame(joker_rules((1, 1)), (1, 1))
+    return RoundGame(joker_rules(1), (1, 1))
 
 
 @pytest.mark.parametrize("seat", [0, 1])

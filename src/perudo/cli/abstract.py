@@ -37,10 +37,11 @@ def abstract(
     out: Annotated[Path | None, typer.Option(help="Directory of the tables.")] = None,
 ) -> None:
     """Solve a round's abstraction and write its table and index entry."""
-    from perudo.solve.abstract_book import SHIPPED_TABLES, build_table, joker_rules
+    from perudo.solve.abstract_book import SHIPPED_TABLES, build_table
+    from perudo.solve.shipped import joker_rules
 
     d = _pair(dice, "--dice")
-    ruleset = joker_rules(d) if rules.strip().lower() == "joker" else _rules(rules)
+    ruleset = joker_rules(max(d)) if rules.strip().lower() == "joker" else _rules(rules)
     if memory < 1:
         raise typer.BadParameter("a player remembers at least the last bid", param_hint="--memory")
     if method not in ("dcfr", "cfr+"):

@@ -18,7 +18,6 @@ played from the same table.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -28,10 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, Phase, PlayerView, RuleSet
+from perudo.core import PRESETS, Phase, PlayerView, RuleSet
 
 from .abstract import AbstractCFR, AbstractStrategy, Method, exact_exploitability, round_fingerprint
 from .game import MAX_BIDS, RoundGame
+from .shipped import joker_rules
 from .solution import heads_up_seats
 from .vector import keep_freed_memory
 
@@ -41,7 +41,6 @@ __all__ = [
     "AbstractBook",
     "build_table",
     "default_abstract_book",
-    "joker_rules",
     "sha256_of",
 ]
 
@@ -50,13 +49,6 @@ INDEX_FORMAT = "perudo-abstract-tables/1"
 
 SHIPPED_TABLES = Path(__file__).resolve().parent / "tables"
 """The shipped abstraction equilibria (``index.json`` and one ``.npz`` per round)."""
-
-
-def joker_rules(dice: tuple[int, int]) -> RuleSet:
-    """Issue 17's joker game for a round of ``dice``: the single-round game of
-    thomasahle/liars-dice (1s wild and ranked as the lowest ordinary face, bids by quantity
-    then face, the call decides the round)."""
-    return dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1, dice_per_player=max(dice))
 
 
 def sha256_of(path: Path) -> str:
@@ -222,7 +214,7 @@ def build_table(
             f"{br0:+.4f}, {br1:+.4f}; the opener's value lies in [{-br1:+.4f}, {br0:+.4f}])"
         )
     covers = [n for n, preset in PRESETS.items() if _print_of(preset, dice, palifico) == fp]
-    if _print_of(joker_rules(dice), dice, palifico) == fp:
+    if _print_of(joker_rules(max(dice)), dice, palifico) == fp:
         covers.append("joker")
     entry: dict[str, Any] = {
         "file": name,
