@@ -123,7 +123,7 @@ class Settings(BaseSettings):
     """Seconds a table gathers the moves for its spectators: they get one update carrying
     every move made meanwhile (drawn once for them all), so a crowd costs a few messages a
     second whatever the pace of the game; the players' updates never wait."""
-    connections_per_turn: int = Field(default=4, ge=1)
+    connections_per_turn: int = Field(default=2, ge=1)
     """New connections whose first request is handled (parsed, a WebSocket handshake set
     up) in one turn of the event loop; more arriving together wait, unread, for the next
     turns (:class:`perudo.server.transport.Pacer`), so that a crowd's handshakes are spread
