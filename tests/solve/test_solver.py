@@ -12,7 +12,9 @@ from perudo.solve import Kernel, RoundGame, Solution, solve_round
 from perudo.solve import solver as solver_module
 from perudo.solve.cfr import ALGORITHMS, CFRSolver
 from perudo.solve.native import NativeCFR
+from perudo.solve.packed import PackedRound
 from perudo.solve.reference import reference_best_response, reference_value
+from perudo.solve.solution import PlayedRound
 
 PERUDO3 = dataclasses.replace(PERUDO, faces=3)
 PERUDO4 = dataclasses.replace(PERUDO, faces=4)
@@ -108,6 +110,18 @@ def test_load_refuses_other_files(tmp_path):
     np.savez(bad, something=np.zeros(3))
     with pytest.raises(ValueError, match="not a saved perudo round"):
         Solution.load(bad)
+
+
+def test_a_played_round_must_say_its_strategy():
+    """``PlayedRound`` is abstract: a round without ``strategy`` cannot be made."""
+
+    class NoStrategy(PlayedRound):
+        pass
+
+    with pytest.raises(TypeError, match="strategy"):
+        NoStrategy()  # type: ignore[abstract]
+    assert PlayedRound.__abstractmethods__ == frozenset({"strategy"})
+    assert not Solution.__abstractmethods__ and not PackedRound.__abstractmethods__
 
 
 def test_cfr_needs_a_stopping_rule_and_a_known_method():

@@ -10,6 +10,7 @@ the utility table, with the rules, dice, round kind and figures as JSON in ``met
 
 from __future__ import annotations
 
+import abc
 import functools
 import json
 import os
@@ -109,16 +110,16 @@ def strategy_at(
     return {a: pr / total for a, pr in out.items() if pr > 0.0}
 
 
-class PlayedRound:
+class PlayedRound(abc.ABC):
     """What a solved round offers the bots, full (:class:`Solution`) or packed
     (:class:`~perudo.solve.packed.PackedRound`): its key, figures and policy at a view."""
 
     game: RoundGame
     br: tuple[float, float]
 
+    @abc.abstractmethod
     def strategy(self) -> tuple[tuple[Array, Array], tuple[Array, Array]]:
         """``(raises, dudo)``: each player's weights by edge and by node (any scale)."""
-        raise NotImplementedError
 
     @property
     def exploitability(self) -> float:
