@@ -1,4 +1,5 @@
-"""Head to head: one bot against copies of another, whole games, with a running tally.
+"""Head to head: one bot against copies of another, whole games or single rounds, with a running
+tally.
 
 Run (nicely, on a shared machine)::
 
@@ -6,6 +7,8 @@ Run (nicely, on a shared machine)::
         --players 2 --games 2000 --seed 1
     nice -n 10 .venv/bin/python benchmarks/head_to_head.py expert hard --rules perudo_calza \
         --players 6 --games 2000 --seed 1 --minutes 30
+    nice -n 10 .venv/bin/python benchmarks/head_to_head.py expert strong --round 2,1 \
+        --games 2000 --seed 1 --minutes 10
 
 The first bot takes one seat, the second every other seat; game ``g`` seats the first bot at
 seat ``g mod players``, so over a multiple of ``players`` games it sits in every seat equally
@@ -13,6 +16,17 @@ often. Game ``g``'s dice and bot seeds come from ``(seed, g)`` only. Every ``--e
 (and at the end) it prints the first bot's wins, win rate and 95% Wilson interval, so a run
 stopped by ``--minutes`` still reports every game it finished. ``perudo arena`` gives the
 full table (places, ratings); this is the long-running, interruptible form of one line of it.
+
+``--round D1,D2`` plays heads-up **single rounds** instead (``--games`` of them), from
+:func:`perudo.core.start_round` through the one driver (:func:`perudo.sim.driver.play_out_round`):
+the first bot holds ``D1`` dice, the other ``D2``, whichever seat it sits in. Round ``r`` seats
+the first bot as the opener when ``r`` is even and as the responder when it is odd, so every
+two rounds it opens once; round ``r``'s dice and bot seeds come from ``(seed, r)`` only. It wins
+the round when it loses no die (P-20, P-21). ``--rules joker`` (the default with ``--round``) is
+issue 17's joker game, thomasahle/liars-dice's (dudo.ai's) rules: six faces, 1s wild and ranked
+as the lowest ordinary face, bids by quantity then face, the call decides the round —
+:func:`perudo.solve.shipped.joker_rules` with ``max(D1, D2)`` dice; a preset name plays one
+round of that preset.
 """
 
 from __future__ import annotations
@@ -20,24 +34,101 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from perudo.arena.stats import wilson
-from perudo.core import find_ruleset
+from perudo.bots.base import Bot
+from perudo.core import GameState, PlayerAction, RuleSet, find_ruleset, start_round, view
 from perudo.registry import make_bot
+from perudo.sim.driver import play_out_round
 from perudo.sim.match import play_game
+from perudo.solve.shipped import joker_rules
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """One single round of the head to head: who opened and whether the first bot won."""
+
+    index: int
+    opened: bool
+    """The first bot opened the round (seat 0)."""
+    dice: tuple[int, int]
+    """Dice per seat as dealt (seat 0 opens)."""
+    won: bool
+    """The first bot lost no die."""
+
+
+def round_rules(name: str, dice: tuple[int, int]) -> RuleSet:
+    """``joker``: issue 17's joker game with ``max(dice)`` dice; otherwise the preset."""
+    if name.strip().lower() == "joker":
+        return joker_rules(max(dice))
+    return find_ruleset(name)
+
+
+def play_rounds(
+    rules: RuleSet, bot: str, other: str, dice: tuple[int, int], rounds: int, seed: int
+) -> Iterator[RoundOutcome]:
+    """``rounds`` single rounds, ``bot`` holding ``dice[0]`` dice and ``other`` ``dice[1]``;
+    ``bot`` opens round ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``."""
+    for r in range(rounds):
+        rng = random.Random(f"h2h-round:{seed}:{r}")
+        me = r % 2
+        counts = (dice[0], dice[1]) if me == 0 else (dice[1], dice[0])
+        seeds = (rng.getrandbits(62), rng.getrandbits(62))
+        bots = [make_bot(bot if s == me else other, seeds[s]) for s in (0, 1)]
+        hands = [[rng.randint(1, rules.faces) for _ in range(c)] for c in counts]
+        state = start_round(rules, hands, opener=0)
+
+        def act(state: GameState, seat: int, bots: list[Bot] = bots) -> PlayerAction:
+            return bots[seat].act(view(state, seat))
+
+        def calza(state: GameState, seat: int, bots: list[Bot] = bots) -> bool:
+            return bots[seat].call_calza(view(state, seat))
+
+        end = play_out_round(state, rng, act, calza)
+        yield RoundOutcome(r, me == 0, counts, end.dice_counts[me] >= counts[me])
+
+
+def round_main(args: argparse.Namespace) -> None:
+    """The ``--round`` mode: single rounds with a running tally."""
+    a, b = (int(x) for x in args.round.split(","))
+    rules = round_rules(args.rules or "joker", (a, b))
+    label = f"{args.bot} vs {args.others} ({args.rules or 'joker'} {a}v{b} rounds)"
+    wins = opened = 0
+    start = time.perf_counter()
+    for out in play_rounds(rules, args.bot, args.others, (a, b), args.games, args.seed):
+        wins += out.won
+        opened += out.opened
+        played = out.index + 1
+        elapsed = time.perf_counter() - start
+        if played % args.every == 0 or played == args.games or elapsed > args.minutes * 60:
+            lo, hi = wilson(wins, played)
+            print(
+                f"{label}: {wins}/{played} = {wins / played:.1%} (95% CI {lo:.1%}–{hi:.1%}; "
+                f"opened {opened}) {elapsed:.0f}s",
+                flush=True,
+            )
+        if elapsed > args.minutes * 60:
+            break
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bot")
     parser.add_argument("others")
-    parser.add_argument("--rules", default="perudo")
+    parser.add_argument("--rules", default=None, help="perudo (games) / joker (--round)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=float("inf"))
     parser.add_argument("--every", type=int, default=100)
+    parser.add_argument("--round", default=None, help="D1,D2: single heads-up rounds")
     args = parser.parse_args()
+    if args.round is not None:
+        round_main(args)
+        return
+    args.rules = args.rules or "perudo"
     rules = find_ruleset(args.rules)
     n = args.players
     wins = 0

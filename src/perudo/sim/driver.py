@@ -79,6 +79,7 @@ __all__ = [
     "apply_step",
     "calza_window",
     "pending",
+    "play_out_round",
     "run",
 ]
 
@@ -200,3 +201,26 @@ def run(
             state = step(state, due.seat, act(state, due.seat))
         answered = False
     return state
+
+
+def play_out_round(
+    state: GameState,
+    rng: random.Random,
+    act: Callable[[GameState, int], PlayerAction],
+    calza: Callable[[GameState, int], bool] | None = None,
+) -> GameState:
+    """Play the round under way to its end through :func:`run`: chance's re-rolls (V-9) from
+    ``rng``, the seat to act by ``act``, the P-50 windows by ``calza`` (every one declined when
+    ``None``). The state just after the round is resolved (P-20…P-23): the next round's deal is
+    not rolled. Self-play (:mod:`perudo.train.selfplay`) and the single-round head to head
+    (``benchmarks/head_to_head.py --round``) play rounds this way.
+
+    >>> from perudo.core import LIARS_DICE_OPENSPIEL, legal_actions, start_round
+    >>> end = play_out_round(start_round(LIARS_DICE_OPENSPIEL, [[1, 2], [3, 4]]),
+    ...                      random.Random(1), lambda s, seat: legal_actions(s)[-1])
+    >>> end.round, sum(end.dice_counts)
+    (2, 3)
+    """
+    start = state.round
+    never: Callable[[GameState, int], bool] = lambda s, seat: False  # noqa: E731
+    return run(state, rng, act, calza or never, until=lambda s: s.round != start)

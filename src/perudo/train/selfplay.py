@@ -17,7 +17,6 @@ matching's baseline).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +32,7 @@ from perudo.core import (
     start_round,
     view,
 )
-from perudo.sim.driver import run
+from perudo.sim.driver import play_out_round
 from perudo.solve.shipped import joker_rules
 
 __all__ = [
@@ -84,16 +83,6 @@ def deal_round(
         rules.palifico != "off" and len(hands[opener]) == 1 and rng.random() < dist.palifico_share
     )
     return rules, hands, opener, palifico
-
-
-def play_out_round(
-    state: GameState, rng: random.Random, act: Callable[[GameState, int], PlayerAction]
-) -> GameState:
-    """Play the round under way to its end through the one driver (:func:`perudo.sim.driver.run`):
-    chance's re-rolls (V-9) from ``rng``, the seat to act by ``act``; calza is never called out
-    of turn (every P-50 window declined). The state just after the round is resolved."""
-    start = state.round
-    return run(state, rng, act, lambda s, seat: False, until=lambda s: s.round != start)
 
 
 def play_round(

@@ -1,0 +1,73 @@
+"""``benchmarks/head_to_head.py --round``: issue 17's single-round head to head in the joker game.
+
+The benchmark prints figures; these tests check only what the figures rest on: the seats
+alternate exactly, the first bot keeps its dice in either seat, a round depends on
+``(seed, r)`` alone, and a bot against itself wins about half the rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from perudo.arena import wilson
+from perudo.solve.shipped import joker_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "head_to_head", ROOT / "benchmarks/head_to_head.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+H2H = _benchmark()
+
+
+def test_joker_rounds_alternate_seats_and_keep_each_bots_dice() -> None:
+    rules = H2H.round_rules("joker", (2, 1))
+    assert rules == joker_rules(2)
+    outs = list(H2H.play_rounds(rules, "medium", "hard", (2, 1), 12, seed=3))
+    assert [o.opened for o in outs] == [r % 2 == 0 for r in range(12)]
+    # The first bot holds 2 dice whether it opens (seat 0) or responds (seat 1).
+    assert all(o.dice == ((2, 1) if o.opened else (1, 2)) for o in outs)
+    # Round r depends on (seed, r) only: a shorter run replays the same rounds.
+    assert list(H2H.play_rounds(rules, "medium", "hard", (2, 1), 5, seed=3)) == outs[:5]
+
+
+def test_a_bot_against_itself_wins_about_half_the_rounds() -> None:
+    rules = H2H.round_rules("joker", (1, 1))
+    outs = list(H2H.play_rounds(rules, "medium", "medium", (1, 1), 300, seed=1))
+    wins = sum(o.won for o in outs)
+    lo, hi = wilson(wins, len(outs))
+    assert lo < 0.5 < hi
+    assert sum(o.opened for o in outs) == 150
+
+
+def test_the_tally_reports_every_round_played(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(
+        bot="medium",
+        others="hard",
+        rules=None,
+        round="1,2",
+        games=6,
+        seed=2,
+        every=3,
+        minutes=float("inf"),
+    )
+    H2H.round_main(args)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert lines[-1].startswith("medium vs hard (joker 1v2 rounds): ")
+    assert "/6 = " in lines[-1] and "opened 3" in lines[-1]
