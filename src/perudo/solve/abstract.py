@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
 
+from .cfr import dcfr_discount
 from .game import RoundGame
 from .solution import heads_up_seats
 from .vector import Array, Kernel, single_threaded_blas
@@ -252,9 +253,7 @@ class AbstractCFR:
         self.avg_d[u] += weight * own_s * self.cur_d[u]
         rr, rd = self.regret_r[u], self.regret_d[u]
         if self.method == "dcfr":
-            a = t**1.5 / (t**1.5 + 1.0)
-            for arr in (rr, rd):
-                np.multiply(arr, np.where(arr > 0, a, 0.5), out=arr)
+            dcfr_discount(t, rr, rd)
             rr += inst_r
             rd += inst_d
         else:

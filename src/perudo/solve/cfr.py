@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .game import RoundGame
 from .vector import Array, Kernel, Profile, single_threaded_blas
 
-__all__ = ["ALGORITHMS", "Algorithm", "CFRSolver"]
+__all__ = ["ALGORITHMS", "DCFR_ALPHA", "DCFR_BETA", "Algorithm", "CFRSolver", "dcfr_discount"]
 
 _PRUNABLE: Final = ("cfr+", "cfr+linear")
 """The algorithms whose pruned update is exact: an instantaneous regret of zero leaves their
@@ -42,6 +42,21 @@ gathers cost more than the slices they save."""
 
 Algorithm = Literal["cfr+", "cfr+linear", "pcfr+", "dcfr"]
 ALGORITHMS: Final[tuple[str, ...]] = ("cfr+", "cfr+linear", "pcfr+", "dcfr")
+
+DCFR_ALPHA: Final = 1.5
+DCFR_BETA: Final = 0.0
+"""Discounted CFR's parameters (Brown and Sandholm 2019; γ = 2 is the ``t²`` average)."""
+
+
+def dcfr_discount(t: int, *regrets: Array) -> None:
+    """Discount ``regrets`` in place before iteration ``t``'s regrets are added (DCFR):
+    positive regrets times ``t**α / (t**α + 1)``, the others times ``t**β / (t**β + 1)``
+    (halved, with β = 0). Shared by :class:`CFRSolver` and
+    :class:`~perudo.solve.abstract.AbstractCFR`; the compiled kernel gets the same parameters."""
+    pos = t**DCFR_ALPHA / (t**DCFR_ALPHA + 1.0)
+    neg = t**DCFR_BETA / (t**DCFR_BETA + 1.0)
+    for arr in regrets:
+        np.multiply(arr, np.where(arr > 0, pos, neg), out=arr)
 
 
 def _take(a: Array, idx: Array) -> Array:
@@ -319,9 +334,7 @@ class CFRSolver:
     def _apply_regrets(self, u: int, t: int, inst_r: Array, inst_d: Array) -> None:
         rr, rd = self.regret_r[u], self.regret_d[u]
         if self.algorithm == "dcfr":
-            a = t**1.5 / (t**1.5 + 1.0)
-            for arr in (rr, rd):
-                np.multiply(arr, np.where(arr > 0, a, 0.5), out=arr)
+            dcfr_discount(t, rr, rd)
         rr += inst_r
         rd += inst_d
         if self.algorithm != "dcfr":

@@ -32,6 +32,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from .cfr import DCFR_ALPHA, DCFR_BETA
 from .game import RoundGame
 from .vector import Array, Kernel, Profile
 
@@ -48,10 +49,6 @@ __all__ = [
 
 ALGORITHMS: Final = ("cfr+", "cfr+linear", "dcfr")
 """The algorithms the compiled kernel runs."""
-
-DCFR_ALPHA: Final = 1.5
-DCFR_BETA: Final = 0.0
-"""Discounted CFR's parameters (Brown and Sandholm 2019; γ = 2 is the ``t²`` average)."""
 
 _MAX_COUNT: Final = 32
 """Dice a player may hold for the kernel (its count tables are this wide)."""
