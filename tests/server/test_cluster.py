@@ -41,7 +41,7 @@ from perudo.server.guard import Guard
 from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
-from perudo.server.tables import TableConfig
+from perudo.server.tables import TableConfig, TableError
 
 
 @pytest.fixture
@@ -277,6 +277,78 @@ def test_a_socket_counted_while_redis_was_away_is_not_taken_off_redis(redis_url:
             assert await redis.hget(key, "n1") == b"1" and await redis.ttl(key) > 0
         finally:
             await redis.delete(key)
+            await redis.aclose()
+
+    run(go())
+
+
+def test_waiting_and_open_tables_are_counted_over_every_process(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Two processes' lobbies on one PostgreSQL and one Redis: ``PERUDO_TABLES_PER_CLIENT``
+    counts a client's waiting tables over both (its third is refused at either), and
+    ``PERUDO_MAX_OPEN_TABLES`` the site's tables; a table that closes frees both places. A
+    place held under a process that is no longer alive does not count; a process releasing a
+    table another took over leaves that process's place alone."""
+
+    async def go() -> None:
+        settings = Settings(
+            database_url=postgres_url,
+            redis_url=redis_url,
+            tables_per_client=2,
+            max_open_tables=4,
+            creates_per_minute=60000,  # (bursts of tables_per_client)
+        )
+        stores = [Store(postgres_url), Store(postgres_url)]
+        lobbies: list[Lobby] = []
+        redis = aioredis.from_url(redis_url)
+        cfg = TableConfig.build(preset="perudo", seats=2)
+
+        async def create(lobby: Lobby, client: str = "198.51.100.7") -> str:
+            table, _, _ = await lobby.create(
+                name="t", player="Ann", config=cfg, private=True, client=client
+            )
+            return table.id
+
+        async def refused(lobby: Lobby, client: str = "198.51.100.7") -> TableError:
+            with pytest.raises(TableError) as err:
+                await create(lobby, client)
+            return err.value
+
+        try:
+            for store in stores:
+                await store.open()
+                lobbies.append(Lobby(store, settings, Node(settings, store)))
+                await lobbies[-1].open()
+            a, b = lobbies
+            first = await create(a)
+            await create(b)
+            err = await refused(a)
+            assert err.code == "client_limit" and "2 tables waiting" in err.message
+            assert (await refused(b)).code == "client_limit"
+            await create(b, "203.0.113.5")
+            await create(a, "203.0.113.5")
+            err = await refused(b, "203.0.113.6")
+            assert err.code == "too_many_tables" and "4 open tables" in err.message
+            assert await a.expire(time.monotonic() + 10**6) == 2  # a's tables close
+            await asyncio.gather(*a._tasks)
+            third = await create(a)  # both places came back
+            assert (await refused(b)).code == "client_limit"
+            key = "perudo:waiting:198.51.100.7"
+            assert first not in {k.decode() for k in await redis.hkeys(key)}
+            # A place of a process that died (its liveness key gone) counts for nothing.
+            await redis.hset(key, "gone-table", "dead-process")  # type: ignore[misc]
+            assert (await refused(b)).code == "client_limit"
+            assert await redis.hget(key, "gone-table") is None
+            # A stale process's release of a table another process holds changes nothing.
+            stale = SharedLimits(redis, "stale-process")
+            await stale.place_tables({}, {third: "198.51.100.7"})
+            assert await redis.hget(key, third) == a.node.id.encode()  # type: ignore[union-attr]
+        finally:
+            for lobby in lobbies:
+                await lobby.close()
+            for store in stores:
+                await store.close()
             await redis.aclose()
 
     run(go())

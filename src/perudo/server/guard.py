@@ -8,8 +8,9 @@ minute, seats taken and invite codes drawn per minute, WebSocket connections ope
 second over all its connections, and chat lines per second. The limits per connection
 (:class:`perudo.server.connection.Connection`) and per table
 (:class:`perudo.server.tables.LiveTable`'s budgets) come on top. docs/security.md lists them
-all with their settings. In multi-process mode the client's buckets and its count of
-sockets are kept in Redis (:mod:`perudo.server.cluster.limits`), one budget over every process.
+all with their settings. In multi-process mode the client's buckets, its count of sockets and
+its count of waiting tables are kept in Redis (:mod:`perudo.server.cluster.limits`), one budget
+over every process.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -26,7 +28,7 @@ from .settings import Settings
 if TYPE_CHECKING:
     from .cluster.limits import SharedLimits
 
-__all__ = ["ClientLimits", "Guard", "client_key"]
+__all__ = ["ClientLimits", "Guard", "WaitingTables", "client_key"]
 
 
 def client_key(host: str) -> str:
@@ -70,9 +72,55 @@ class ClientLimits:
     counted_shared: int = 0
     """Of :attr:`connections`, those counted in Redis too (the others were opened while
     Redis was away): only these are taken off there when they close."""
-    tables: set[str] = field(default_factory=set)
-    """Tables this client created that are still waiting for players."""
     seen: float = field(default_factory=time.monotonic)
+
+
+class WaitingTables:
+    """``PERUDO_TABLES_PER_CLIENT``: the tables each client created that wait for players, a
+    table counted from its creation until its first game starts or it closes (it expires,
+    unattended). Here in this process's memory, which is every table of the site when it is
+    the only process; in multi-process mode
+    :class:`perudo.server.cluster.limits.SharedWaitingTables` counts them in Redis, over every
+    process, this memory then keeping the places this process holds there.
+
+    Its user (:class:`perudo.server.lobby.Lobby`) holds a place before it creates a table,
+    releases it when the table leaves the waiting state, and says which tables it drives that
+    wait (:meth:`keep`) after restoring or taking tables over, and from time to time.
+    """
+
+    def __init__(self) -> None:
+        self.held: dict[str, set[str]] = {}
+        """Client → ids of its tables counted here."""
+
+    async def hold(self, client: str, table_id: str, most: int | None) -> int:
+        """Count ``table_id`` against ``client`` unless it has ``most`` tables counted already
+        (``None``: count it anyway: a table restored or taken over, counted before). Returns
+        how many it had: the table was counted when that is below ``most``.
+
+        :raises perudo.server.cluster.bus.BusDown: (shared) Redis cannot be reached and
+            ``most`` is set: nothing was counted.
+        """
+        tables = self.held.setdefault(client, set())
+        had = len(tables)
+        if most is None or had < most:
+            tables.add(table_id)
+        return had
+
+    async def release(self, client: str, table_id: str) -> None:
+        """``table_id`` no longer waits (its game started, it closed): its place is free."""
+        tables = self.held.get(client)
+        if tables is not None:
+            tables.discard(table_id)
+            if not tables:
+                del self.held[client]
+
+    async def keep(self, tables: Mapping[str, str]) -> None:
+        """Exactly ``tables`` (id → its client) are the waiting tables this process drives:
+        each is counted (again), any other place held here is released."""
+        held: dict[str, set[str]] = {}
+        for table_id, client in tables.items():
+            held.setdefault(client, set()).add(table_id)
+        self.held = held
 
 
 class Guard:
@@ -85,6 +133,12 @@ class Guard:
         self.clients: dict[str, ClientLimits] = {}
         self.shared = shared
         """Multi-process mode: the budgets kept in Redis."""
+        self.waiting = WaitingTables()
+        """The tables each client has waiting for players (``PERUDO_TABLES_PER_CLIENT``)."""
+        if shared is not None:
+            from .cluster.limits import SharedWaitingTables
+
+            self.waiting = SharedWaitingTables(shared)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def of(self, client: str) -> ClientLimits:
@@ -147,14 +201,9 @@ class Guard:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    def sweep(self, now: float, waiting: set[str]) -> None:
-        """Forget tables no longer waiting (``waiting``: the ids of every table still waiting)
-        and clients with nothing open that have been quiet for :attr:`FORGET_AFTER`."""
+    def sweep(self, now: float) -> None:
+        """Forget clients with no socket open that have been quiet for :attr:`FORGET_AFTER`
+        (their buckets are full again by then; their waiting tables are counted apart)."""
         for client, limits in list(self.clients.items()):
-            limits.tables &= waiting
-            if (
-                not limits.connections
-                and not limits.tables
-                and now - limits.seen > self.FORGET_AFTER
-            ):
+            if not limits.connections and now - limits.seen > self.FORGET_AFTER:
                 del self.clients[client]

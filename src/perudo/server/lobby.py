@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from .cluster.bus import BusDown
-from .guard import Guard
+from .guard import ClientLimits, Guard, client_key
 from .settings import Settings
 from .store import Store, StoreError
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
@@ -57,6 +57,8 @@ class Lobby:
         arriving together is let in a few at a time, the players' moves going on between."""
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._creating: dict[str, str] = {}
+        """Tables being created (id → client), their places held already."""
 
     async def open(self) -> None:
         if self.node is not None:
@@ -79,6 +81,7 @@ class Lobby:
                 log.error("table %s could not be restored from its log: %s", row.id, err)
                 continue
             self.tables[table.id] = table
+        await self.keep_waiting()
         for table in self.tables.values():
             await table.resume()
         if rows:
@@ -95,7 +98,12 @@ class Lobby:
             await self.node.close()
 
     def changed(self, table: LiveTable) -> None:
-        """Multi-process mode: a table's entry in the shared lobby follows its changes."""
+        """A table changed: once it no longer waits for its first game (started, closed) its
+        place among its client's waiting tables is released; in multi-process mode its entry
+        in the shared lobby follows its changes."""
+        if table.creator is not None and (table.status != "open" or table.closed):
+            creator, table.creator = table.creator, None
+            self._spawn(self.guard.waiting.release(creator, table.id))
         if self.node is None:
             return
         public = not table.private and not table.closed and table.status != "finished"
@@ -156,8 +164,26 @@ class Lobby:
                         await self.node.leases.forget(t.id)
                     except Exception as err:
                         log.warning("table %s: lease not deleted: %s", t.id, err)
-        self.guard.sweep(now, {t.id for t in self.tables.values() if t.status == "open"})
+        self.guard.sweep(now)
+        await self.keep_waiting()
         return len(stale)
+
+    async def keep_waiting(self) -> None:
+        """Tell the count of waiting tables (:class:`~perudo.server.guard.WaitingTables`)
+        which tables this process drives that count for their client: after a restore, every
+        sweep, and in multi-process mode every third of a lease (which puts the counts back
+        after Redis restarts)."""
+        waiting = {
+            t.id: t.creator
+            for t in self.tables.values()
+            if t.creator is not None and t.status == "open" and not t.closed
+        }
+        await self.guard.waiting.keep({**waiting, **self._creating})
+
+    async def count_waiting(self, table: LiveTable) -> None:
+        """A table taken over from another process: it still counts for its client."""
+        if table.creator is not None and table.status == "open":
+            await self.guard.waiting.hold(table.creator, table.id, None)
 
     async def _sweep_forever(self) -> None:
         every = max(0.2, min(SWEEP_EVERY, self.settings.waiting_table_seconds / 4))
@@ -236,31 +262,70 @@ class Lobby:
         ``client`` (its address) may have ``tables_per_client`` tables waiting for players
         and create ``creates_per_minute``.
         """
-        live = sum(1 for t in self.tables.values() if t.status != "finished")
+        live = await self._live_tables()
         if live >= self.settings.max_open_tables:
             raise TableError(
                 "too_many_tables", f"the server holds {live} open tables, its limit; try later"
             )
+        client = client_key(client)
         limits = self.guard.of(client)
-        waiting = [
-            tid for tid in limits.tables if tid in self.tables and self.tables[tid].status == "open"
-        ]
-        limits.tables = set(waiting)
-        if len(waiting) >= self.settings.tables_per_client:
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        while table_id in self.tables:
+            table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        most = self.settings.tables_per_client
+        try:
+            had = await self.guard.waiting.hold(client, table_id, most)
+        except BusDown:
+            raise TableError(
+                "unavailable", "new tables cannot be made now; try again in a moment"
+            ) from None
+        if had >= most:
             raise TableError(
                 "client_limit",
-                f"you have {len(waiting)} tables waiting for players, the most one may have; "
+                f"you have {had} tables waiting for players, the most one may have; "
                 "start a game at one of them, or wait until they expire",
             )
+        self._creating[table_id] = client
+        try:
+            return await self._create(table_id, name, player, config, private, client, limits)
+        except BaseException:
+            await self.guard.waiting.release(client, table_id)
+            raise
+        finally:
+            del self._creating[table_id]
+
+    async def _live_tables(self) -> int:
+        """Tables waiting or playing, which ``max_open_tables`` bounds: this process's (it
+        holds them all when it is the only one), or the site's, from the database.
+
+        :raises TableError: ``unavailable`` when the database cannot be read."""
+        if self.node is None:
+            return sum(1 for t in self.tables.values() if t.status != "finished")
+        try:
+            return await self.store.count_live_tables()
+        except StoreError as err:
+            log.warning("tables not counted: %s", err)
+            raise TableError(
+                "unavailable", "the server cannot count its tables now; try again soon"
+            ) from None
+
+    async def _create(
+        self,
+        table_id: str,
+        name: str,
+        player: str,
+        config: TableConfig,
+        private: bool,
+        client: str,
+        limits: ClientLimits,
+    ) -> tuple[LiveTable, int, str]:
+        """:meth:`create`, its place among the client's waiting tables held."""
         if not await limits.creates.acquire():
             raise TableError(
                 "client_limit",
                 f"at most {self.settings.creates_per_minute:g} new tables a minute; "
                 "try again in a moment",
             )
-        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
-        while table_id in self.tables:
-            table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         table = LiveTable(
             table_id,
             clean_name(name, "the table's name", 60),
@@ -288,6 +353,7 @@ class Lobby:
                 private,
                 [s.row(i) for i, s in enumerate(table.seats) if s is not None],
                 table.version,
+                creator=client,
             )
         except Exception:
             if self.node is not None:
@@ -295,7 +361,7 @@ class Lobby:
                 self._spawn(self.node.leases.release([table_id]))
             raise
         self.tables[table_id] = table
-        limits.tables.add(table_id)
+        table.creator = client
         self.changed(table)
         return table, 0, token
 

@@ -74,12 +74,14 @@ class Settings(BaseSettings):
     chat_history: int = Field(default=50, ge=0)
     """Chat lines sent to a client when it (re)connects."""
     max_open_tables: int = Field(default=1000, ge=1)
-    """Tables waiting for players or playing, at most; creating more is refused."""
+    """Tables waiting for players or playing, at most; creating more is refused. With several
+    processes, the site's tables (counted in the shared database), not each process's."""
     transfer_seconds: float = Field(default=600.0, ge=1, le=86400)
     """How long a seat's transfer link (moving the seat to another device) stays valid."""
     # -- limits per client (its address, or the forwarded one from a trusted proxy) --------
     tables_per_client: int = Field(default=5, ge=1)
-    """Tables one client may have waiting for players at once (docs/security.md)."""
+    """Tables one client may have waiting for players at once (docs/security.md); with several
+    processes, over all of them (counted in Redis)."""
     creates_per_minute: float = Field(default=10.0, gt=0)
     """Tables one client may create per minute (sustained; bursts of ``tables_per_client``)."""
     connections_per_client: int = Field(default=30, ge=1)

@@ -91,6 +91,10 @@ tables_t = Table(
     # PostgreSQL refuses a write whose token is not the lease's, and stores NULL (the token is
     # spent: a later UPDATE must name its own) (perudo.server.cluster.lease).
     Column("fence", BigInteger, nullable=True),
+    # The client (its address, perudo.server.guard.client_key) the table counts against in
+    # PERUDO_TABLES_PER_CLIENT while it waits for its first game; NULL from the game's start
+    # (or the table's closing) on. A process restoring or taking the table over counts it again.
+    Column("creator", Text, nullable=True),
 )
 
 seats_t = Table(
@@ -231,6 +235,8 @@ class TableRow:
     seats: list[SeatRow]
     game: GameRow | None
     chat: list[ChatRow]
+    creator: str | None = None
+    """The client this waiting table counts against (``tables.creator``)."""
 
 
 T = TypeVar("T")
@@ -451,7 +457,9 @@ class Store:
         private: bool,
         seats: Sequence[SeatRow],
         version: int,
+        creator: str | None = None,
     ) -> None:
+        """A new waiting table (``creator``: the client it counts against, ``tables.creator``)."""
         now = time.time()
 
         async def op(conn: AsyncConnection) -> None:
@@ -464,6 +472,7 @@ class Store:
                     private=private,
                     version=version,
                     created_at=now,
+                    creator=creator,
                 )
             )
             for s in seats:
@@ -502,13 +511,14 @@ class Store:
         await self._write(op)
 
     async def set_status(self, table_id: str, status: str, version: int) -> None:
+        """A waiting table closed (``status`` ``closed``): it no longer counts for its client."""
         fence = self.fence_of(table_id)
 
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(status=status, version=version, fence=fence)
+                .values(status=status, version=version, fence=fence, creator=None)
             )
 
         await self._write(op)
@@ -536,7 +546,7 @@ class Store:
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
-                .values(status="playing", version=version, fence=fence)
+                .values(status="playing", version=version, fence=fence, creator=None)
             )
             result = await conn.execute(
                 insert(games_t).values(
@@ -713,6 +723,7 @@ class Store:
             seats=seats,
             game=game,
             chat=chat,
+            creator=t.creator if t.status == "open" else None,
         )
 
     async def _latest_game(self, conn: AsyncConnection, table_id: str) -> GameRow | None:
@@ -795,6 +806,19 @@ class Store:
             }
             for r in rows
         ]
+
+    async def count_live_tables(self) -> int:
+        """Tables waiting for players or playing: with several processes, the site's count
+        that ``PERUDO_MAX_OPEN_TABLES`` bounds.
+
+        :raises StoreError: the database cannot be read."""
+        async with self._reading() as conn:
+            found = await conn.execute(
+                select(func.count())
+                .select_from(tables_t)
+                .where(tables_t.c.status.in_(("open", "playing")))
+            )
+            return int(found.scalar_one())
 
     async def count_actions(self) -> int:
         async with self._reading() as conn:

@@ -7,20 +7,31 @@ atomic script on Redis's clock (:data:`BUCKET_LUA`); the sockets one client hold
 counted per process in a hash whose entries of dead processes are dropped
 (:data:`CONNECTIONS_LUA`). When Redis cannot be reached, each process falls back on its own
 buckets (the limits then hold per process) rather than refusing everyone.
+
+The tables a client has waiting for players (:class:`SharedWaitingTables`) are the hash
+``perudo:waiting:<client>``, table id → the process driving it, counted and added in one
+script (:data:`HOLD_LUA`): entries of a process that is no longer alive do not count (and are
+dropped), so a place is never lost with a process that dies. The process that takes a waiting
+table over counts it again under its own name (the table's client is stored with it), and every
+process puts its waiting tables back (:data:`PLACES_LUA`) every third of a lease, which rebuilds
+the counts after Redis restarts. While Redis cannot be reached, new tables are refused
+(``unavailable``): a place that cannot be counted is not given.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..connection import TokenBucket
-from .bus import alive_key
+from ..guard import WaitingTables
+from .bus import BusDown, alive_key
 
-__all__ = ["SharedBucket", "SharedLimits"]
+__all__ = ["SharedBucket", "SharedLimits", "SharedWaitingTables"]
 
 log = logging.getLogger("perudo.server")
 
@@ -43,12 +54,22 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok
 """
 
-CONNECTIONS_LUA = """
+ALIVE_LUA = """
+local function alive(node)
+  return node == ARGV[1] or redis.call('EXISTS', ARGV[3] .. node) == 1
+end
+"""
+"""Whether a process (``node``) counts: this one (``ARGV[1]``), or one whose liveness key
+(``ARGV[3]`` and its id: :func:`.bus.alive_key`) has not expired."""
+
+CONNECTIONS_LUA = (
+    ALIVE_LUA
+    + """
 local counts = redis.call('HGETALL', KEYS[1])
 local total = 0
 for i = 1, #counts, 2 do
   local node = counts[i]
-  if node == ARGV[1] or redis.call('EXISTS', ARGV[3] .. node) == 1 then
+  if alive(node) then
     total = total + tonumber(counts[i + 1])
   else
     redis.call('HDEL', KEYS[1], node)
@@ -61,6 +82,50 @@ redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 redis.call('EXPIRE', KEYS[1], 86400)
 return 1
 """
+)
+
+HOLD_LUA = (
+    ALIVE_LUA
+    + """
+local held = redis.call('HGETALL', KEYS[1])
+local count = 0
+for i = 1, #held, 2 do
+  if held[i] ~= ARGV[4] then
+    if alive(held[i + 1]) then
+      count = count + 1
+    else
+      redis.call('HDEL', KEYS[1], held[i])
+    end
+  end
+end
+local most = tonumber(ARGV[2])
+if most >= 0 and count >= most then
+  return count
+end
+redis.call('HSET', KEYS[1], ARGV[4], ARGV[1])
+redis.call('EXPIRE', KEYS[1], 86400)
+return count
+"""
+)
+"""A client's waiting tables (``KEYS[1]``: table id → process): the number held by live
+processes; table ``ARGV[4]`` added under this process (``ARGV[1]``) when it is below
+``ARGV[2]`` (negative: no limit)."""
+
+PLACES_LUA = """
+local puts = tonumber(ARGV[2])
+for i = 1, #KEYS do
+  if i <= puts then
+    redis.call('HSET', KEYS[i], ARGV[2 + i], ARGV[1])
+    redis.call('EXPIRE', KEYS[i], 86400)
+  elseif redis.call('HGET', KEYS[i], ARGV[2 + i]) == ARGV[1] then
+    redis.call('HDEL', KEYS[i], ARGV[2 + i])
+  end
+end
+return #KEYS
+"""
+"""Places of this process (``ARGV[1]``): the first ``ARGV[2]`` (client key, table id) pairs
+put (again) under its name, the others released where it still holds them (a table taken
+over by another process since is that process's place)."""
 
 
 CLOSE_LUA = """
@@ -82,13 +147,19 @@ class SharedLimits:
         self.bucket = redis.register_script(BUCKET_LUA)
         self.connections = redis.register_script(CONNECTIONS_LUA)
         self.closing = redis.register_script(CLOSE_LUA)
+        self.holding = redis.register_script(HOLD_LUA)
+        self.placing = redis.register_script(PLACES_LUA)
         self._warned = 0.0
 
     def down(self, err: Exception) -> None:
         now = time.monotonic()
         if now - self._warned > 10:
             self._warned = now
-            log.warning("shared limits unavailable (this process counts alone): %s", err)
+            log.warning(
+                "shared limits unavailable (this process counts alone; new tables are "
+                "refused): %s",
+                err,
+            )
 
     async def open_connection(self, client: str, limit: int) -> bool | None:
         """Count a socket of ``client``; ``False`` over ``limit``; ``None``: Redis is away."""
@@ -106,6 +177,80 @@ class SharedLimits:
             await self.closing(keys=[f"perudo:conns:{client}"], args=[self.node])
         except (RedisError, OSError) as err:
             self.down(err)
+
+    async def hold_table(self, client: str, table_id: str, most: int | None) -> int:
+        """:meth:`SharedWaitingTables.hold` in Redis.
+
+        :raises RedisError, OSError: Redis cannot be reached."""
+        had = await self.holding(
+            keys=[waiting_key(client)],
+            args=[self.node, -1 if most is None else most, alive_key(""), table_id],
+        )
+        return int(had)
+
+    async def place_tables(self, put: Mapping[str, str], release: Mapping[str, str]) -> None:
+        """Put the places ``put`` (table id → client) under this process's name, release
+        those of ``release`` it still holds.
+
+        :raises RedisError, OSError: Redis cannot be reached."""
+        pairs = [*put.items(), *release.items()]
+        if pairs:
+            await self.placing(
+                keys=[waiting_key(client) for _, client in pairs],
+                args=[self.node, len(put), *(table_id for table_id, _ in pairs)],
+            )
+
+
+def waiting_key(client: str) -> str:
+    return f"perudo:waiting:{client}"
+
+
+class SharedWaitingTables(WaitingTables):
+    """The clients' waiting tables counted in Redis over every process (module docstring);
+    the base class's memory keeps the places this process holds there, and those it
+    released while Redis was away (:attr:`unsent`), put right by the next :meth:`keep`."""
+
+    def __init__(self, shared: SharedLimits) -> None:
+        super().__init__()
+        self.shared = shared
+        self.unsent: dict[str, str] = {}
+        """Places released here that Redis has not been told of yet (table id → client)."""
+
+    async def hold(self, client: str, table_id: str, most: int | None) -> int:
+        try:
+            had = await self.shared.hold_table(client, table_id, most)
+        except (RedisError, OSError) as err:
+            self.shared.down(err)
+            if most is not None:
+                raise BusDown(str(err)) from None
+            had = 0  # counted again by the next keep()
+        if most is None or had < most:
+            await super().hold(client, table_id, None)
+            self.unsent.pop(table_id, None)
+        return had
+
+    async def release(self, client: str, table_id: str) -> None:
+        await super().release(client, table_id)
+        try:
+            await self.shared.place_tables({}, {table_id: client})
+        except (RedisError, OSError) as err:
+            self.shared.down(err)
+            self.unsent[table_id] = client
+
+    async def keep(self, tables: Mapping[str, str]) -> None:
+        for client, ids in self.held.items():
+            for table_id in ids:
+                if tables.get(table_id) != client:
+                    self.unsent[table_id] = client
+        for table_id in tables:
+            self.unsent.pop(table_id, None)
+        await super().keep(tables)
+        try:
+            await self.shared.place_tables(tables, self.unsent)
+        except (RedisError, OSError) as err:
+            self.shared.down(err)
+            return
+        self.unsent.clear()
 
 
 class SharedBucket(TokenBucket):

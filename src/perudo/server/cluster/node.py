@@ -11,9 +11,12 @@ live sockets) is therefore counted at the owner over every process.
 
 Every third of a lease the node renews its leases in one statement, and lets go of a table whose
 lease was taken over (its sockets are closed with 1012: the clients reconnect, anywhere, and
-resume by version). Twice a second or so it claims the tables whose owner died or let go
-(:meth:`.Leases.orphans`: restored from the log like after a restart), closes its sockets of a
-table whose owner changed, and drops the remote sockets of processes that died.
+resume by version); it then says it is alive, and puts its waiting tables' places among their
+clients' counts back in Redis (:mod:`.limits`: rebuilt so after Redis restarts). Twice a
+second or so it claims the tables whose owner died or let go (:meth:`.Leases.orphans`:
+restored from the log like after a restart, a waiting one counted again for its client),
+closes its sockets of a table whose owner changed, and drops the remote sockets of processes
+that died.
 """
 
 from __future__ import annotations
@@ -158,6 +161,7 @@ class Node:
                     await self.leases.mark_broken(table_id, token)
                 return None
             self.lobby.tables[table_id] = table
+            await self.lobby.count_waiting(table)
             await table.resume()
             self.lobby.changed(table)
             log.info("took table %s over (fencing token %d)", table_id, token)
@@ -205,6 +209,14 @@ class Node:
                     await self.drop(table_id)
             with contextlib.suppress(BusDown):
                 await self.bus.beat(self.settings.lease_seconds)
+            # After the beat (a place counts while its process is alive): this process's
+            # waiting tables counted again for their clients, the counts rebuilt after Redis
+            # restarted, places released while Redis was away released there.
+            assert self.lobby is not None
+            try:
+                await self.lobby.keep_waiting()
+            except Exception:  # the renewals must live on; the next one tries again
+                log.exception("waiting tables not counted again")
 
     async def _scan_forever(self) -> None:
         every = min(0.5, self.settings.lease_seconds / 3)

@@ -107,6 +107,10 @@ class LiveTable:
         self.closed = False
         self.created_at = time.time()
         """When the table was created (the lobby lists the newest first)."""
+        self.creator: str | None = None
+        """The client this table counts against while it waits for its first game
+        (``PERUDO_TABLES_PER_CLIENT``; the lobby clears it when the table leaves the waiting
+        state: :meth:`perudo.server.lobby.Lobby.changed`)."""
         self.host_timer: asyncio.TimerHandle | None = None
         """Runs while the host has no live connection: after the drop grace the role passes
         to a person who is here (:meth:`_host_gone`)."""
@@ -160,6 +164,7 @@ class LiveTable:
         config = TableConfig.from_dict(row.config)
         table = cls(row.id, row.name, config, row.private, store, settings, on_change)
         table.created_at = row.created_at
+        table.creator = row.creator
         if row.status != "open" and row.game is not None:
             size = row.game.players
         else:
