@@ -43,6 +43,7 @@ class Processes:
 
     def __init__(self, workdir: Path, database_url: str, redis_url: str, count: int, **env: str):
         self.database_url = database_url
+        self.redis_url = redis_url
         self.servers: list[ServerProcess] = []
         for i in range(count):
             folder = workdir / f"p{i}"

@@ -31,7 +31,7 @@ from tests.server.cluster import (
     replay,
     stored_log,
 )
-from tests.server.harness import ROOT, die_lists, run
+from tests.server.harness import ROOT, ServerProcess, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
@@ -488,14 +488,24 @@ def test_no_hidden_die_crosses_processes_and_presence_and_limits_are_shared(
     game: every die any of them received is their own or was revealed (P-21, P-70), every
     event is the log's and for their seat. Seats connected on the other process show as
     connected at the owner, and not once that process dies; one client's sockets are
-    counted over both processes."""
-    procs = cluster(2, PERUDO_CONNECTIONS_PER_CLIENT="5")
+    counted over both processes, and so are its tables waiting for players: refused at one
+    process when it has its two waiting at both, a place back when a game starts; a waiting
+    table of a process killed keeps its place at the process that takes it over, and frees it
+    there when its game starts."""
+    procs = cluster(2, PERUDO_CONNECTIONS_PER_CLIENT="5", PERUDO_TABLES_PER_CLIENT="2")
     a, b = procs.servers
     at_a, at_b = Endpoint(a.ws_url), Endpoint(b.ws_url)
+
+    def refused_a_table(srv: ServerProcess) -> None:
+        out = srv.http("POST", "/api/tables", {"name": "t", "player": "Ann", "private": True})
+        assert out.get("status") == 429 and out["error"] == "client_limit", out
+        assert "2 tables waiting" in out["message"], out
 
     async def go() -> None:
         t = a.create_table(seats=3, dice=2)
         tid = t["table_id"]
+        waiting = b.create_table(private=True)
+        refused_a_table(a)  # its second waiting table is at b
         tokens = [t["token"], b.join(tid, "Bo")["token"], b.join(tid, "Cy")["token"]]
         people = [
             await Player(at_a, tid, tokens[0]).connect(),
@@ -540,9 +550,32 @@ def test_no_hidden_die_crosses_processes_and_presence_and_limits_are_shared(
         err = await refused.next(lambda m: m["type"] == "error")
         assert err["code"] == "too_many_connections"
         await fifth.close()
+        a.create_table(private=True)  # the game's start gave its place back
+        refused_a_table(b)
+        killed, _ = await procs.owner(waiting["table_id"])
         b.kill()
         await ann.until(lambda: not connected(1) and not connected(2), 10)
         await ann.close()
+        # b's waiting table, taken over by a, counts there again for its client.
+        new, _, _ = await procs.wait_owner(waiting["table_id"], not_=killed)
+        redis = aioredis.from_url(procs.redis_url)
+        try:
+            while (
+                await redis.hget(  # type: ignore[misc]
+                    "perudo:waiting:127.0.0.1", waiting["table_id"]
+                )
+                != new.encode()
+            ):
+                await asyncio.sleep(0.05)
+        finally:
+            await redis.aclose()
+        refused_a_table(a)
+        host = await Player(at_a, waiting["table_id"], waiting["token"]).connect()
+        await host.send({"type": "fill_bots", "level": "easy"})
+        await host.send({"type": "start"})
+        await host.until(lambda: bool(host.table and host.table["status"] == "playing"))
+        await host.close()
+        a.create_table(private=True)
 
     run(go())
 
@@ -551,12 +584,19 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
     cluster: Callable[..., Processes], redis_server: Any
 ) -> None:
     """Redis down: a move sent to a process that is not the table's owner is refused with
-    ``unavailable`` (nothing applied; the page says it in the player's language); Redis
-    back: the processes reconnect by themselves, the socket resumes, the move goes through."""
-    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
+    ``unavailable`` (nothing applied; the page says it in the player's language), and so is a
+    new table (its place among the client's waiting tables cannot be counted); Redis back
+    (empty): the processes reconnect by themselves, the socket resumes, the move goes through,
+    and the client's waiting table is counted again (its next table is refused at the other
+    process)."""
+    procs = cluster(
+        2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60", PERUDO_TABLES_PER_CLIENT="1"
+    )
+    a, b = procs.servers
 
     async def go() -> None:
         _, _, _, ann, bo = await two_people(procs)
+        waiting = a.create_table(private=True)["table_id"]  # the game's table no longer waits
         if ann.my_turn():
             assert ann.view is not None
             await ann.act(ann.view["legal"][0])
@@ -570,6 +610,9 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
         words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
         assert words.count('"error.unavailable":') == 3, "the refusal in en, ko and it"
         assert ann.version == version, "a refused move reached the table"
+        for srv in (a, b):
+            out = srv.http("POST", "/api/tables", {"name": "t", "player": "Ann"})
+            assert out.get("status") == 503 and out["error"] == "unavailable", out
         redis_server.start()
         await bo.until(lambda: not bo.alive, 15)  # the process reconnected: the socket resumes
         await bo.resume()
@@ -578,6 +621,15 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
         await ann.until(lambda: ann.version > version)
         await ann.close()
         await bo.close()
+        redis = aioredis.from_url(procs.redis_url)
+        try:
+            while not await redis.hexists("perudo:waiting:127.0.0.1", waiting):  # type: ignore[misc]
+                await asyncio.sleep(0.05)
+        finally:
+            await redis.aclose()
+        out = b.http("POST", "/api/tables", {"name": "t", "player": "Ann"})
+        assert out.get("status") == 429 and out["error"] == "client_limit", out
+        assert "Traceback" not in procs.log(0) + procs.log(1)
 
     run(go())
 
