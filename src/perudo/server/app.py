@@ -21,7 +21,7 @@ from .lobby import Lobby
 from .routes import register_routes
 from .settings import Settings
 from .store import Store
-from .transport import BodyLimit, guarded_protocol
+from .transport import BodyLimit, guarded_protocol, websocket_protocol
 
 __all__ = ["SocketLinesFilter", "create_app", "serve"]
 
@@ -131,4 +131,6 @@ def serve(settings: Settings | None = None) -> None:
         proxy_headers=False,
         # Slow headers cut off, half-open connections per peer capped (docs/security.md).
         http=guarded_protocol(settings),
+        # A move's messages written on the sockets as they are drawn (transport.WRITE_NOW).
+        ws=websocket_protocol(),
     )

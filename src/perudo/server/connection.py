@@ -1,7 +1,13 @@
-"""One client connection: an outbound queue drained by its own task, and a rate limit.
+"""One client connection: its messages written now when its socket takes them, else an
+outbound queue drained by its own task; and a rate limit.
 
-A table never waits on a slow client: it queues the message and moves on. A client whose queue
-overflows is disconnected (it reconnects and gets what it missed or a fresh view).
+A table never waits on a slow client. A message goes straight onto the socket
+(``write_now``: the server's own WebSocket protocol writes its frame there and then,
+:func:`perudo.server.transport.websocket_protocol`) when nothing is queued before it and the
+socket's buffer is under its high-water mark; otherwise it is queued and the connection's
+task sends it when the socket drains. A client whose queue overflows is disconnected (it
+reconnects and gets what it missed or a fresh view): a slow reader holds at most the socket's
+buffer and :attr:`Connection.QUEUE_LIMIT` messages.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ class Connection:
         *,
         rate: float,
         burst: int,
+        write_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.id = next(_ids)
         self.seat: int | None = None
@@ -64,6 +71,12 @@ class Connection:
         self.last_limit_error = 0.0
         self._send_text = send_text
         self._close = close
+        self._write_now = write_now
+        """Writes a message on the socket now and says so, or says it cannot (the socket's
+        buffer is full, or the socket is closing): then the message is queued."""
+        self._holding = False
+        """Whether the task holds a message taken from the queue and not yet sent: what
+        comes meanwhile goes behind it."""
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
@@ -73,9 +86,16 @@ class Connection:
         self._task = asyncio.create_task(self._drain(), name=f"perudo-conn-{self.id}")
 
     def send(self, text: str) -> None:
-        """Queue ``text`` for the client (never blocks)."""
+        """Send ``text`` to the client: now, when nothing waits before it and the socket
+        takes it; else after what is queued (never blocks)."""
         if self.closed:
             return
+        if self._write_now is not None and not self._holding and self._queue.empty():
+            try:
+                if self._write_now(text):
+                    return
+            except Exception:
+                pass  # queued: the task's send meets the same trouble and ends the connection
         if self._queue.qsize() >= self.QUEUE_LIMIT:
             # A client this far behind gets disconnected; it will resync on reconnect.
             self.send_close(1013)
@@ -101,7 +121,9 @@ class Connection:
                     with contextlib.suppress(Exception):
                         await self._close(self._close_code)
                     return
+                self._holding = True
                 await self._send_text(text)
+                self._holding = False
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -14,6 +14,11 @@
   of them at most. Uvicorn's own keep-alive timeout
   still closes an idle connection between requests; the WebSocket idle timeout is the
   socket route's (:mod:`perudo.server.routes.socket`).
+* :func:`websocket_protocol`: uvicorn's WebSocket protocol (websockets' sans-I/O one) that
+  lets the app write a text message on the socket synchronously (the ASGI extension
+  :data:`WRITE_NOW`), so that a move's message to each seat is framed and written as it is
+  drawn, without a task's turn and the ASGI layers per message
+  (:class:`~perudo.server.connection.Connection`).
 * :class:`BodyLimit`: an ASGI middleware that refuses a request body over
   ``PERUDO_MAX_BODY_BYTES`` with 413 before the app reads it.
 """
@@ -33,7 +38,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .guard import client_key
 from .settings import Settings
 
-__all__ = ["BodyLimit", "Pacer", "guarded_protocol", "http_protocol"]
+__all__ = [
+    "WRITE_NOW",
+    "BodyLimit",
+    "Pacer",
+    "guarded_protocol",
+    "http_protocol",
+    "websocket_protocol",
+]
 
 log = logging.getLogger("perudo.server")
 
@@ -265,6 +277,50 @@ def http_protocol(name: str = "auto") -> type[asyncio.Protocol]:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     return H11Protocol
+
+
+WRITE_NOW = "perudo.websocket.write_now"
+"""The ASGI extension (``scope["extensions"][WRITE_NOW]["write"]``) of
+:func:`websocket_protocol`: ``write(text) -> bool`` writes ``text`` as one text message on the
+socket now, or returns ``False`` when it cannot (the handshake not done, the socket closing or
+closed, a close sent, or its buffer over the high-water mark: the caller then sends through
+ASGI, which waits for the buffer to drain)."""
+
+
+def websocket_protocol() -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol on websockets' sans-I/O implementation (uvicorn's own
+    choice) with :data:`WRITE_NOW`: pass it as ``uvicorn.run(..., ws=...)``. The message is
+    framed by websockets' protocol object (its state checks, and permessage-deflate when
+    ``PERUDO_WS_COMPRESSION`` negotiated it) and written as uvicorn's ``websocket.send``
+    writes it; the only difference is that nothing waits: a socket that cannot take it now
+    says so."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.exceptions import InvalidState
+
+    class WritingWebSocket(WebSocketsSansIOProtocol):
+        async def run_asgi(self) -> None:
+            extensions: Any = self.scope.setdefault("extensions", {})
+            extensions[WRITE_NOW] = {"write": self.write_now}
+            await super().run_asgi()
+
+        def write_now(self, text: str) -> bool:
+            if (
+                not self.handshake_complete
+                or self.close_sent
+                or self.disconnected
+                or self.initial_response is not None
+                or not self.writable.is_set()
+                or self.transport.is_closing()
+            ):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
+
+    return WritingWebSocket
 
 
 class BodyLimit:

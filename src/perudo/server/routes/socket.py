@@ -32,6 +32,7 @@ from ..guard import ClientLimits
 from ..proxy import base_url, client_host
 from ..settings import Settings
 from ..tables import LiveTable, TableError
+from ..transport import WRITE_NOW
 
 if TYPE_CHECKING:
     from ..cluster import Node
@@ -64,11 +65,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     settings = settings_of(ws)
     lobby = lobby_of(ws)
     client = client_host(ws)
+    direct = (ws.scope.get("extensions") or {}).get(WRITE_NOW)
     conn = Connection(
         ws.send_text,
         lambda code: ws.close(code),
         rate=settings.rate_per_second,
         burst=settings.rate_burst,
+        write_now=direct["write"] if direct else None,
     )
     table: LiveTable | None = None
     owner: str | None = None
