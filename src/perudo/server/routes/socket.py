@@ -182,7 +182,9 @@ async def _next(
     socket silent that long is let be (``{"type": "nothing"}``: nothing yet); without, one
     silent for ``ws_idle_seconds`` is closed."""
     try:
-        message = await asyncio.wait_for(ws.receive(), wait or settings.ws_idle_seconds)
+        # A deadline on this task (no task of its own per message, as wait_for would make).
+        async with asyncio.timeout(wait or settings.ws_idle_seconds):
+            message = await ws.receive()
     except TimeoutError:
         if wait is not None:
             return {"type": "nothing"}
