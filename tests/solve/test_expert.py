@@ -14,7 +14,7 @@ from perudo.core import find_ruleset
 from perudo.registry import make_bot
 from perudo.solve.expert import ExpertBot, StrategyBook
 from perudo.solve.match import solve_match
-from perudo.solve.packed import sha256_of
+from perudo.solve.saved import sha256_of
 from perudo.solve.shipped import joker_rules
 from perudo.solve.solution import round_key
 

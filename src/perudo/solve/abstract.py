@@ -38,6 +38,7 @@ from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
 
 from .cfr import dcfr_discount
 from .game import RoundGame
+from .saved import read_npz, write_npz
 from .solution import heads_up_seats
 from .vector import Array, Kernel, single_threaded_blas
 
@@ -462,27 +463,21 @@ class AbstractStrategy:
             arrays[f"rank{p}"] = self.edge_rank[p].astype(np.int16)
             arrays[f"raises{p}"] = self.raises[p].astype(np.float16)
             arrays[f"dudo{p}"] = self.dudo[p][st[:, 0] == p].astype(np.float16)
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("wb") as fh:
-            np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-        return out
+        return write_npz(path, meta, arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> AbstractStrategy:
-        """Read a strategy written by :meth:`save`; the round is rebuilt from the rules through
-        the core and must have the fingerprint saved.
+    def load(cls, path: str | os.PathLike[str], *, sha256: str | None = None) -> AbstractStrategy:
+        """Read a strategy written by :meth:`save` (its SHA-256 checked when given); the round
+        is rebuilt from the rules through the core and must have the fingerprint saved.
 
-        :raises ValueError: if the file is not a saved abstract strategy or does not fit.
+        :raises ValueError: if the file is not a saved abstract strategy, has another hash or
+            does not fit.
         """
-        with np.load(Path(path), allow_pickle=False) as data:
-            try:
-                meta = json.loads(str(data["meta"]))
-            except KeyError:
-                raise ValueError(f"{path}: not a saved abstract strategy (no meta)") from None
-            if meta.get("format") != FORMAT:
-                raise ValueError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
-            arrays = {k: data[k] for k in data.files if k != "meta"}
+        names = ["states", "utility"]
+        names += [f"{k}{p}" for p in (0, 1) for k in ("src", "rank", "raises", "dudo")]
+        meta, arrays = read_npz(
+            path, "a saved abstract strategy", {"format": FORMAT}, names, sha256=sha256
+        )
         rules = RuleSet.from_dict(meta["rules"])
         dice = (int(meta["dice"][0]), int(meta["dice"][1]))
         game = RoundGame(

@@ -18,7 +18,6 @@ played from the same table.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -31,6 +30,7 @@ from perudo.core import PRESETS, Phase, PlayerView, RuleSet
 
 from .abstract import AbstractCFR, AbstractStrategy, Method, exact_exploitability, round_fingerprint
 from .game import MAX_BIDS, RoundGame
+from .saved import sha256_of
 from .shipped import joker_rules
 from .solution import heads_up_seats
 from .vector import keep_freed_memory
@@ -41,7 +41,6 @@ __all__ = [
     "AbstractBook",
     "build_table",
     "default_abstract_book",
-    "sha256_of",
 ]
 
 INDEX_FORMAT = "perudo-abstract-tables/1"
@@ -49,10 +48,6 @@ INDEX_FORMAT = "perudo-abstract-tables/1"
 
 SHIPPED_TABLES = Path(__file__).resolve().parent / "tables"
 """The shipped abstraction equilibria (``index.json`` and one ``.npz`` per round)."""
-
-
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def read_index(directory: Path) -> list[dict[str, Any]]:
@@ -101,10 +96,7 @@ class AbstractBook:
         :raises ValueError: if the file's hash or round differs from the index.
         """
         path = self.directory / str(entry["file"])
-        digest = sha256_of(path)
-        if digest != entry["sha256"]:
-            raise ValueError(f"{path}: SHA-256 {digest}, the index says {entry['sha256']}")
-        strat = AbstractStrategy.load(path)
+        strat = AbstractStrategy.load(path, sha256=str(entry["sha256"]))
         if strat.fingerprint != entry["fingerprint"]:
             raise ValueError(f"{path}: not the round the index names")
         return strat

@@ -27,7 +27,6 @@ through the core, and refuses a file whose digest differs from that tree's.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +38,11 @@ import numpy.typing as npt
 from perudo.core import RuleSet
 
 from .game import RoundGame
+from .saved import read_npz, write_npz
 from .solution import PlayedRound, Solution
 from .vector import Array, Kernel, Profile
 
-__all__ = ["FORMAT", "LEVELS", "PackedRound", "game_digest", "sha256_of"]
+__all__ = ["FORMAT", "LEVELS", "PackedRound", "game_digest"]
 
 FORMAT = "perudo-book-round/1"
 """The ``format`` field of a packed round."""
@@ -62,11 +62,6 @@ def game_digest(game: RoundGame) -> str:
     for a in (game.opening, *game.raise_ok, *game.counts, game.utility):
         h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()[:16]
-
-
-def sha256_of(path: str | os.PathLike[str]) -> str:
-    """The SHA-256 of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 @dataclass(eq=False)
@@ -184,19 +179,17 @@ class PackedRound(PlayedRound):
             "exploitability": self.exploitability,
             "info": self.info,
         }
-        out = Path(path)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("wb") as fh:
-            np.savez_compressed(
-                fh,
-                meta=np.array(json.dumps(meta, sort_keys=True)),
-                utility=g.utility,
-                raises0=self.raises[0],
-                raises1=self.raises[1],
-                dudo0=self.dudo[0],
-                dudo1=self.dudo[1],
-            )
-        return out
+        return write_npz(
+            path,
+            meta,
+            {
+                "utility": g.utility,
+                "raises0": self.raises[0],
+                "raises1": self.raises[1],
+                "dudo0": self.dudo[0],
+                "dudo1": self.dudo[1],
+            },
+        )
 
     @classmethod
     def load(
@@ -213,33 +206,23 @@ class PackedRound(PlayedRound):
         :raises ValueError: if the file's SHA-256 is not ``sha256``, the file is not a packed
             round, or its tree and payoffs are not those of the round asked for.
         """
-        if sha256 is not None:
-            got = sha256_of(path)
-            if got != sha256:
-                raise ValueError(f"{path}: SHA-256 {got}, the book expects {sha256}")
-        with np.load(Path(path), allow_pickle=False) as data:
-            try:
-                meta = json.loads(str(data["meta"]))
-            except KeyError:
-                raise ValueError(f"{path}: not a packed perudo round (no meta)") from None
-            if meta.get("format") != FORMAT or meta.get("levels") != LEVELS:
-                raise ValueError(
-                    f"{path}: format {meta.get('format')!r} with {meta.get('levels')} levels, "
-                    f"expected {FORMAT!r} with {LEVELS}"
-                )
-            used = palifico_used
-            if used is None:
-                used = (bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1]))
-            game = RoundGame(
-                rules if rules is not None else RuleSet.from_dict(meta["rules"]),
-                (int(meta["dice"][0]), int(meta["dice"][1])),
-                palifico=bool(meta["palifico"]),
-                palifico_used=used,
-                utility=data["utility"],
-            )
-            arrays: dict[str, Array] = {
-                k: data[k] for k in ("raises0", "raises1", "dudo0", "dudo1")
-            }
+        meta, arrays = read_npz(
+            path,
+            "a packed perudo round",
+            {"format": FORMAT, "levels": LEVELS},
+            ("utility", "raises0", "raises1", "dudo0", "dudo1"),
+            sha256=sha256,
+        )
+        used = palifico_used
+        if used is None:
+            used = (bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1]))
+        game = RoundGame(
+            rules if rules is not None else RuleSet.from_dict(meta["rules"]),
+            (int(meta["dice"][0]), int(meta["dice"][1])),
+            palifico=bool(meta["palifico"]),
+            palifico_used=used,
+            utility=arrays["utility"],
+        )
         if game_digest(game) != meta["digest"]:
             raise ValueError(f"{path}: not a strategy of the round of {game.rules} asked for")
         for p in (0, 1):

@@ -34,7 +34,8 @@ from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, RuleSet
 
 from .game import RoundGame
 from .match import Position, solve_match
-from .packed import LEVELS, PackedRound, game_digest, sha256_of
+from .packed import LEVELS, PackedRound, game_digest
+from .saved import sha256_of
 from .solution import Solution, round_key
 from .solver import solve_round
 

@@ -23,6 +23,7 @@ import numpy as np
 from perudo.core import Bid, Dudo, Phase, PlayerAction, PlayerView, RuleSet
 
 from .game import RoundGame
+from .saved import read_npz, write_npz
 from .vector import Array, Kernel, Profile
 
 __all__ = ["FORMAT", "PlayedRound", "Solution", "is_turn_of", "round_key", "strategy_at"]
@@ -205,43 +206,43 @@ class Solution(PlayedRound):
         out = Path(path)
         if out.suffix != ".npz":
             out = out.with_name(out.name + ".npz")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("wb") as fh:
-            np.savez_compressed(
-                fh,
-                meta=np.array(json.dumps(meta)),
-                utility=g.utility,
-                raises0=self.profile.raises[0].astype(np.float32),
-                raises1=self.profile.raises[1].astype(np.float32),
-                dudo0=self.profile.dudo[0].astype(np.float32),
-                dudo1=self.profile.dudo[1].astype(np.float32),
-            )
-        return out
+        return write_npz(
+            out,
+            meta,
+            {
+                "utility": g.utility,
+                "raises0": self.profile.raises[0].astype(np.float32),
+                "raises1": self.profile.raises[1].astype(np.float32),
+                "dudo0": self.profile.dudo[0].astype(np.float32),
+                "dudo1": self.profile.dudo[1].astype(np.float32),
+            },
+        )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Solution:
-        """Read a solution written by :meth:`save`.
+    def load(cls, path: str | os.PathLike[str], *, sha256: str | None = None) -> Solution:
+        """Read a solution written by :meth:`save` (its SHA-256 checked when given).
 
-        :raises ValueError: if the file is not a saved round or does not fit its rules.
+        :raises ValueError: if the file is not a saved round, has another hash or does not fit
+            its rules.
         """
-        with np.load(Path(path), allow_pickle=False) as data:
-            try:
-                meta = json.loads(str(data["meta"]))
-            except KeyError:
-                raise ValueError(f"{path}: not a saved perudo round (no meta)") from None
-            if meta.get("format") != FORMAT:
-                raise ValueError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
-            rules = RuleSet.from_dict(meta["rules"])
-            game = RoundGame(
-                rules,
-                (int(meta["dice"][0]), int(meta["dice"][1])),
-                palifico=bool(meta["palifico"]),
-                palifico_used=(bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1])),
-                utility=data["utility"],
-            )
-            arrays: dict[str, Array] = {
-                k: data[k].astype(np.float64) for k in ("raises0", "raises1", "dudo0", "dudo1")
-            }
+        meta, data = read_npz(
+            path,
+            "a saved perudo round",
+            {"format": FORMAT},
+            ("utility", "raises0", "raises1", "dudo0", "dudo1"),
+            sha256=sha256,
+        )
+        rules = RuleSet.from_dict(meta["rules"])
+        game = RoundGame(
+            rules,
+            (int(meta["dice"][0]), int(meta["dice"][1])),
+            palifico=bool(meta["palifico"]),
+            palifico_used=(bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1])),
+            utility=data["utility"],
+        )
+        arrays: dict[str, Array] = {
+            k: data[k].astype(np.float64) for k in ("raises0", "raises1", "dudo0", "dudo1")
+        }
         for p in (0, 1):
             want = (game.rows, len(game.hands[p]))
             for k in (f"raises{p}", f"dudo{p}"):
