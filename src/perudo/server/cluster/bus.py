@@ -102,6 +102,7 @@ class Bus:
                 self._subscribed.set()
                 if not first:
                     log.warning("Redis is back: reconnecting this process's remote sockets")
+                    await self._fresh_connections()
                     await self.on_reconnect()
                 first = False
                 while True:
@@ -136,6 +137,16 @@ class Bus:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(0.2)
+
+    async def _fresh_connections(self) -> None:
+        """Redis is back after an outage: close the connections opened before it (the
+        publisher's, the idle ones of the pool), which a restarted Redis has closed, so that
+        the next command opens a new one instead of failing on the old one (the first message
+        published after the outage, a socket's snapshot, was lost so)."""
+        with contextlib.suppress(RedisError, OSError):
+            if self.publisher.connection is not None:
+                await self.publisher.connection.disconnect(nowait=True)
+            await self.redis.connection_pool.disconnect(inuse_connections=False)
 
     async def send(self, node: str, data: dict[str, Any]) -> None:
         """Publish ``data`` to ``node``'s channel.
