@@ -279,6 +279,14 @@ def test_a_silent_socket_is_closed_and_one_client_opens_few_sockets(make_server:
         assert err["code"] == "idle"
         assert quiet._reader is not None
         await asyncio.wait_for(quiet._reader, 5)  # and the server closed it
+        # One that speaks more often than the idle time is never closed: its deadline
+        # moves on with each message (routes.socket.IdleWatch), over several idle times.
+        talker = await Client(srv, t["table_id"]).connect()
+        for _ in range(5):
+            await asyncio.sleep(0.3)
+            await talker.ping()
+        assert not any(m["type"] == "error" for m in talker.messages)
+        await talker.close()
         open_ = [await Client(srv, t["table_id"]).connect() for _ in range(3)]
         fourth = await Client(srv, t["table_id"]).connect(hello=False)
         err = await fourth.error()

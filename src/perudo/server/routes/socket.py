@@ -122,8 +122,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             return
         if first["type"] != "nothing":
             await _take(conn, target, settings, limits, first)
-        while (message := await _next(ws, conn, settings)) is not None:
-            await _take(conn, target, settings, limits, message)
+        idle = IdleWatch(settings.ws_idle_seconds)
+        try:
+            while (message := await _next(ws, conn, settings, idle=idle)) is not None:
+                await _take(conn, target, settings, limits, message)
+        finally:
+            idle.stop()
     finally:
         if counted:
             lobby.guard.close_connection(client)
@@ -175,17 +179,83 @@ async def _refuse(conn: Connection, code: str, message: str, close_code: int) ->
     await conn.stop()
 
 
+class IdleWatch:
+    """Ends the wait for a socket's next message once it has been silent ``seconds`` (the
+    socket's task is cancelled, as ``asyncio.timeout`` would, and :meth:`fired` tells that
+    cancellation from any other). One timer per socket, moved on only when it comes due:
+    a message received costs a clock reading, not a timer set and cancelled (a socket's
+    messages come far more often than its idle time)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.last = self.loop.time()
+        """When the last message came (or the watch started)."""
+        self.reading = False
+        """Whether the task is waiting for a message (only then is it cancelled)."""
+        self.cancelled = False
+        self._handle: asyncio.TimerHandle | None = self.loop.call_at(self.last + seconds, self._due)
+
+    def _due(self) -> None:
+        now = self.loop.time()
+        if not self.reading:
+            # A message is being handled (a long write): its time counts as heard from.
+            self.last = now
+        deadline = self.last + self.seconds
+        if now < deadline:
+            self._handle = self.loop.call_at(deadline, self._due)
+            return
+        self._handle = None
+        if self.task is not None:
+            self.cancelled = True
+            self.task.cancel()
+
+    def fired(self) -> bool:
+        """Whether the task's cancellation is this watch's (then withdrawn: the task goes
+        on to close the socket); ``False`` for any other (the server stopping)."""
+        if not self.cancelled or self.task is None:
+            return False
+        self.cancelled = False
+        return self.task.uncancel() == 0
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+
 async def _next(
-    ws: WebSocket, conn: Connection, settings: Settings, wait: float | None = None
+    ws: WebSocket,
+    conn: Connection,
+    settings: Settings,
+    wait: float | None = None,
+    idle: IdleWatch | None = None,
 ) -> Message | None:
     """The socket's next message; ``None`` once the connection is over. With ``wait``, a
-    socket silent that long is let be (``{"type": "nothing"}``: nothing yet); without, one
-    silent for ``ws_idle_seconds`` is closed."""
+    socket silent that long is let be (``{"type": "nothing"}``: nothing yet); with ``idle``,
+    one silent for ``ws_idle_seconds`` is closed."""
+    timed_out = False
     try:
-        # A deadline on this task (no task of its own per message, as wait_for would make).
-        async with asyncio.timeout(wait or settings.ws_idle_seconds):
-            message = await ws.receive()
+        if idle is not None:
+            idle.reading = True
+            try:
+                message = await ws.receive()
+            except asyncio.CancelledError:
+                if not idle.fired():
+                    raise
+                timed_out = True
+            finally:
+                idle.reading = False
+                idle.last = idle.loop.time()
+        else:
+            async with asyncio.timeout(wait or settings.ws_idle_seconds):
+                message = await ws.receive()
     except TimeoutError:
+        timed_out = True
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if timed_out:
         if wait is not None:
             return {"type": "nothing"}
         await _refuse(
@@ -195,8 +265,6 @@ async def _next(
             "with your last version to carry on)",
             1000,
         )
-        return None
-    except (WebSocketDisconnect, RuntimeError):
         return None
     if message["type"] == "websocket.disconnect":
         return None
