@@ -26,8 +26,10 @@ from tests.server.harness import (
 
 from perudo.server.guard import Guard, client_key
 from perudo.server.hosting import invite_svg
+from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
-from perudo.server.tables import TableConfig
+from perudo.server.store import Store
+from perudo.server.tables import LiveTable, TableConfig, TableError
 from perudo.server.transport import Pacer, guarded_protocol, http_protocol
 
 
@@ -138,6 +140,55 @@ def test_one_client_cannot_fill_the_server_with_tables_and_unattended_ones_expir
     for tid in [*made, other["table_id"]]:
         assert srv.http("GET", f"/api/tables/{tid}")["status"] == 404
     assert "table_id" in srv.create_table()  # the client's tables expired: it may create again
+
+
+def test_a_closed_waiting_table_frees_its_place_and_a_restart_counts_the_others_again(
+    tmp_path: Any,
+) -> None:
+    """One process: a waiting table that closes (expires) gives its creator's place back at
+    once, and after a restart the restored waiting tables count again for their client (the
+    client is stored with the table): restarting the server does not reset the limit."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'perudo.db'}",
+        tables_per_client=2,
+        creates_per_minute=60000,
+    )
+    cfg = TableConfig.build(preset="perudo", seats=2)
+
+    async def create(lobby: Lobby) -> LiveTable:
+        table, _, _ = await lobby.create(
+            name="t", player="Ann", config=cfg, private=True, client="198.51.100.7"
+        )
+        return table
+
+    async def opened() -> Lobby:
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        return lobby
+
+    async def closed(lobby: Lobby) -> None:
+        await lobby.close()
+        await lobby.store.close()
+
+    async def go() -> None:
+        lobby = await opened()
+        first, second = await create(lobby), await create(lobby)
+        with pytest.raises(TableError, match="2 tables waiting"):
+            await create(lobby)
+        second.unattended_since = None  # someone is there: only the first expires
+        assert await lobby.expire(time.monotonic() + 10**6) == 1
+        await asyncio.gather(*lobby._tasks)
+        await create(lobby)
+        await closed(lobby)
+        lobby = await opened()
+        assert len(lobby.tables) == 2 and first.id not in lobby.tables
+        with pytest.raises(TableError, match="2 tables waiting"):
+            await create(lobby)
+        await closed(lobby)
+
+    asyncio.run(go())
 
 
 # 4 -------------------------------------------------------------------------------------------

@@ -54,27 +54,33 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok
 """
 
-ALIVE_LUA = """
+LIVE_LUA = """
 local function alive(node)
   return node == ARGV[1] or redis.call('EXISTS', ARGV[3] .. node) == 1
 end
+local function live_sum(key, node_at, weight)
+  local entries = redis.call('HGETALL', key)
+  local total = 0
+  for i = 1, #entries, 2 do
+    local field, value = entries[i], entries[i + 1]
+    if alive(node_at(field, value)) then
+      total = total + weight(value)
+    else
+      redis.call('HDEL', key, field)
+    end
+  end
+  return total
+end
 """
-"""Whether a process (``node``) counts: this one (``ARGV[1]``), or one whose liveness key
-(``ARGV[3]`` and its id: :func:`.bus.alive_key`) has not expired."""
+"""What counts in a hash of per-process entries: ``live_sum(key, node_at, weight)`` adds up
+``weight(value)`` over the entries whose process (``node_at(field, value)``) is alive, this
+one (``ARGV[1]``) or one whose liveness key (``ARGV[3]`` and its id: :func:`.bus.alive_key`)
+has not expired, and drops the others."""
 
 CONNECTIONS_LUA = (
-    ALIVE_LUA
+    LIVE_LUA
     + """
-local counts = redis.call('HGETALL', KEYS[1])
-local total = 0
-for i = 1, #counts, 2 do
-  local node = counts[i]
-  if alive(node) then
-    total = total + tonumber(counts[i + 1])
-  else
-    redis.call('HDEL', KEYS[1], node)
-  end
-end
+local total = live_sum(KEYS[1], function(field, value) return field end, tonumber)
 if total >= tonumber(ARGV[2]) then
   return 0
 end
@@ -83,21 +89,15 @@ redis.call('EXPIRE', KEYS[1], 86400)
 return 1
 """
 )
+"""A client's open sockets (``KEYS[1]``: process → count): one more counted under this
+process (``ARGV[1]``) unless the live processes hold ``ARGV[2]`` already."""
 
 HOLD_LUA = (
-    ALIVE_LUA
+    LIVE_LUA
     + """
-local held = redis.call('HGETALL', KEYS[1])
-local count = 0
-for i = 1, #held, 2 do
-  if held[i] ~= ARGV[4] then
-    if alive(held[i + 1]) then
-      count = count + 1
-    else
-      redis.call('HDEL', KEYS[1], held[i])
-    end
-  end
-end
+local count = live_sum(
+  KEYS[1], function(field, value) return value end, function(value) return 1 end
+)
 local most = tonumber(ARGV[2])
 if most >= 0 and count >= most then
   return count
