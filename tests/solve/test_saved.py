@@ -1,5 +1,6 @@
-"""The solver's saved ``.npz`` files: one reader (:func:`perudo.solve.saved.read_npz`) refuses
-a wrong file the same way for a solution, a packed round and an abstract strategy."""
+"""The solver's saved files: one reader (:mod:`perudo.solve.saved`) refuses a wrong file the
+same way for a solution, a packed round and an abstract strategy (``.npz``), and for a match,
+a book and an index of abstract tables (JSON)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perudo.solve import Solution, abstract, packed, solution
+from perudo.solve import Solution, abstract, packed, shipped, solution
 from perudo.solve.abstract import AbstractStrategy
+from perudo.solve.abstract_book import read_index
+from perudo.solve.match import MatchSolution
 from perudo.solve.packed import PackedRound
 from perudo.solve.saved import read_npz, sha256_of, write_npz
+from perudo.solve.shipped import read_book
 
 LOADERS = [
     pytest.param(Solution.load, solution.FORMAT, "saved perudo round", id="solution"),
@@ -56,3 +60,15 @@ def test_write_then_read_round_trips_meta_and_arrays_and_checks_the_hash(tmp_pat
     np.testing.assert_array_equal(arrays["a"], np.arange(4))
     with pytest.raises(ValueError, match="n 2, expected 3"):
         read_npz(path, "x", {"format": "f/1", "n": 3}, ["a"])
+
+
+def test_every_manifest_is_refused_by_name_when_it_is_not_one(tmp_path):
+    (tmp_path / "match.json").write_text("{not json")
+    with pytest.raises(ValueError, match="match.json: not a solved match \\(not JSON\\)"):
+        MatchSolution.load(tmp_path)
+    (tmp_path / "book.json").write_text(json.dumps({"format": shipped.BOOK_FORMAT, "levels": 9}))
+    with pytest.raises(ValueError, match="book.json: levels 9, expected 65535"):
+        read_book(tmp_path)
+    (tmp_path / "index.json").write_text("[]")
+    with pytest.raises(ValueError, match="index.json: not an index of abstract tables"):
+        read_index(tmp_path)

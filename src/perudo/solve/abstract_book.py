@@ -30,7 +30,7 @@ from perudo.core import PRESETS, Phase, PlayerView, RuleSet
 
 from .abstract import AbstractCFR, AbstractStrategy, Method, exact_exploitability, round_fingerprint
 from .game import MAX_BIDS, RoundGame
-from .saved import sha256_of
+from .saved import read_json, sha256_of
 from .shipped import joker_rules
 from .solution import heads_up_seats
 from .vector import keep_freed_memory
@@ -58,9 +58,7 @@ def read_index(directory: Path) -> list[dict[str, Any]]:
     path = directory / "index.json"
     if not path.is_file():
         return []
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("format") != INDEX_FORMAT:
-        raise ValueError(f"{path}: format {data.get('format')!r}, expected {INDEX_FORMAT!r}")
+    data = read_json(path, "an index of abstract tables", {"format": INDEX_FORMAT})
     entries: list[dict[str, Any]] = data["tables"]
     return entries
 

@@ -366,14 +366,8 @@ class CFRSolver:
 
     def average(self) -> Profile:
         """The average strategy (normalized copies)."""
-        k = self.kernel
-        raises, dudo = [], []
-        for p in (0, 1):
-            r, d = self.avg_r[p].copy(), self.avg_d[p].copy()
-            k.normalize(p, r, d)
-            raises.append(r)
-            dudo.append(d)
-        return Profile((raises[0], raises[1]), (dudo[0], dudo[1]))
+        r, d = self.avg_r, self.avg_d
+        return self.kernel.profile_of((r[0].copy(), r[1].copy()), (d[0].copy(), d[1].copy()))
 
     def exploitability(self) -> tuple[float, float, float]:
         """``(br0, br1, exploitability)`` of :meth:`average` (:meth:`Kernel.exploitability

@@ -169,7 +169,7 @@ class StrategyBook:
         pos = self.position(view)
         if pos is None or pos.kind == "choose" or view.seat is None:
             return None
-        key = round_key(view.rules, pos.dice, pos.kind == "palifico", pos.palifico_used)
+        key = round_key(view.rules, pos.dice, pos.palifico, pos.palifico_used)
         with self._lock:
             sol = self.rounds.get(key)
             entry = self.shipped.get(key) if sol is None else None

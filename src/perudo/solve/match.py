@@ -27,7 +27,8 @@ from typing import Any, Literal
 from perudo.core import Bid, ChoosePalifico, Dudo, GameState, Phase, RuleSet, apply, start_round
 from perudo.core.bidding import bid_table
 
-from .game import MAX_BIDS, RoundGame
+from .game import MAX_BIDS, FloatArray, Payoff, RoundGame, round_payoff
+from .saved import read_json
 from .solution import Solution
 from .solver import solve_round
 
@@ -58,6 +59,25 @@ class Position:
     @property
     def total(self) -> int:
         return self.dice[0] + self.dice[1]
+
+    @property
+    def palifico(self) -> bool:
+        """Whether the round is a palifico round (P-30)."""
+        return self.kind == "palifico"
+
+    def game(
+        self, rules: RuleSet, *, payoff: Payoff = round_payoff, utility: FloatArray | None = None
+    ) -> RoundGame:
+        """The round that starts here under ``rules`` (``payoff`` or ``utility`` as
+        :class:`~perudo.solve.game.RoundGame` takes them)."""
+        return RoundGame(
+            rules,
+            self.dice,
+            palifico=self.palifico,
+            palifico_used=self.palifico_used,
+            payoff=payoff,
+            utility=utility,
+        )
 
     def __str__(self) -> str:
         used = "".join("u" if u else "-" for u in self.palifico_used)
@@ -190,9 +210,7 @@ class MatchSolution:
         path = base / "match.json"
         if not path.is_file():
             raise ValueError(f"{base}: no match.json")
-        meta = json.loads(path.read_text(encoding="utf-8"))
-        if meta.get("format") != MATCH_FORMAT:
-            raise ValueError(f"{path}: format {meta.get('format')!r}, expected {MATCH_FORMAT!r}")
+        meta = read_json(path, "a solved match", {"format": MATCH_FORMAT})
         out = cls(RuleSet.from_dict(meta["rules"]))
         for entry in meta["positions"]:
             pos = Position.from_json(entry["position"])
@@ -311,13 +329,7 @@ def solve_match(
             if on_position is not None:
                 on_position(pos, best[0], None)
             continue
-        game = RoundGame(
-            rules,
-            pos.dice,
-            palifico=pos.kind == "palifico",
-            palifico_used=pos.palifico_used,
-            payoff=_MissingCheck(result).payoff,
-        )
+        game = pos.game(rules, payoff=_MissingCheck(result).payoff)
         key = (pos.dice, pos.kind, game.utility.tobytes())
         sol = cache.get(key)
         if sol is None:
@@ -408,11 +420,5 @@ def _successors(rules: RuleSet, pos: Position) -> list[Position]:
             found.append(nxt)
         return 0.0
 
-    RoundGame(
-        rules,
-        pos.dice,
-        palifico=pos.kind == "palifico",
-        palifico_used=pos.palifico_used,
-        payoff=collect,
-    )
+    pos.game(rules, payoff=collect)
     return found

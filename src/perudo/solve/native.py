@@ -419,11 +419,8 @@ class NativeCFR:
         return self._kept[0], self._kept[1]
 
     def _normalized(self, which: int) -> Profile:
-        (r0, r1), (d0, d1) = self._export(which)
-        raises, dudo = [r0, r1], [d0, d1]
-        for p in (0, 1):
-            self.kernel.normalize(p, raises[p], dudo[p])
-        return Profile((raises[0], raises[1]), (dudo[0], dudo[1]))
+        raises, dudo = self._export(which)
+        return self.kernel.profile_of(raises, dudo)
 
     def exploitability(self) -> tuple[float, float, float]:
         """``(br0, br1, exploitability)`` of the average strategy, by best responses walked in

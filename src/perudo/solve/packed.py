@@ -88,15 +88,9 @@ class PackedRound(PlayedRound):
         """The packed strategy as a float64 behaviour profile (renormalized; uniform at the
         information states not held, which the player never reaches)."""
         k = Kernel(self.game)
-        raises, dudo = [], []
-        for p in (0, 1):
-            r, d = self.raises[p].astype(np.float64), self.dudo[p].astype(np.float64)
-            r *= k.legal_f[p]
-            d *= k.dudo_f[p]
-            k.normalize(p, r, d)
-            raises.append(r)
-            dudo.append(d)
-        return Profile((raises[0], raises[1]), (dudo[0], dudo[1]))
+        r0, r1 = (self.raises[p].astype(np.float64) * k.legal_f[p] for p in (0, 1))
+        d0, d1 = (self.dudo[p].astype(np.float64) * k.dudo_f[p] for p in (0, 1))
+        return k.profile_of((r0, r1), (d0, d1))
 
     def evaluate(self) -> PackedRound:
         """Recompute :attr:`value` and :attr:`br` from the packed strategy (float64)."""
@@ -213,16 +207,7 @@ class PackedRound(PlayedRound):
             ("utility", "raises0", "raises1", "dudo0", "dudo1"),
             sha256=sha256,
         )
-        used = palifico_used
-        if used is None:
-            used = (bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1]))
-        game = RoundGame(
-            rules if rules is not None else RuleSet.from_dict(meta["rules"]),
-            (int(meta["dice"][0]), int(meta["dice"][1])),
-            palifico=bool(meta["palifico"]),
-            palifico_used=used,
-            utility=arrays["utility"],
-        )
+        game = cls.game_of(meta, arrays["utility"], rules=rules, palifico_used=palifico_used)
         if game_digest(game) != meta["digest"]:
             raise ValueError(f"{path}: not a strategy of the round of {game.rules} asked for")
         for p in (0, 1):

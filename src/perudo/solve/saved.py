@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["read_npz", "sha256_of", "write_npz"]
+__all__ = ["read_json", "read_npz", "sha256_of", "write_npz"]
 
 
 def sha256_of(path: str | os.PathLike[str]) -> str:
@@ -40,6 +40,30 @@ def write_npz(
     payload: dict[str, Any] = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
     with out.open("wb") as fh:
         np.savez_compressed(fh, **payload)
+    return out
+
+
+def _check_meta(
+    path: str | os.PathLike[str], what: str, meta: Any, expect: Mapping[str, Any]
+) -> None:
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: not {what} (its meta is not an object)")
+    for key, want in expect.items():
+        if meta.get(key) != want:
+            raise ValueError(f"{path}: {key} {meta.get(key)!r}, expected {want!r}")
+
+
+def read_json(path: str | os.PathLike[str], what: str, expect: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest or index (a JSON object) with every field of ``expect`` equal to it.
+
+    :raises ValueError: if the file is not a JSON object or a field of ``expect`` differs.
+    """
+    try:
+        meta = json.loads(Path(path).read_text(encoding="utf-8"))
+    except ValueError:
+        raise ValueError(f"{path}: not {what} (not JSON)") from None
+    _check_meta(path, what, meta, expect)
+    out: dict[str, Any] = meta
     return out
 
 
@@ -70,11 +94,7 @@ def read_npz(
             meta = json.loads(str(data["meta"]))
         except ValueError:
             raise ValueError(f"{path}: not {what} (its meta is not JSON)") from None
-        if not isinstance(meta, dict):
-            raise ValueError(f"{path}: not {what} (its meta is not an object)")
-        for key, want in expect.items():
-            if meta.get(key) != want:
-                raise ValueError(f"{path}: {key} {meta.get(key)!r}, expected {want!r}")
+        _check_meta(path, what, meta, expect)
         out: dict[str, npt.NDArray[Any]] = {}
         for name in arrays:
             if name not in data.files:

@@ -35,7 +35,7 @@ from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, RuleSet
 from .game import RoundGame
 from .match import Position, solve_match
 from .packed import LEVELS, PackedRound, game_digest
-from .saved import sha256_of
+from .saved import read_json, sha256_of
 from .solution import Solution, round_key
 from .solver import solve_round
 
@@ -110,9 +110,7 @@ def read_book(directory: str | os.PathLike[str] = BOOK_DIR) -> ReadBook:
     path = Path(directory) / "book.json"
     if not path.is_file():
         raise ValueError(f"{directory}: no book.json")
-    meta = json.loads(path.read_text(encoding="utf-8"))
-    if meta.get("format") != BOOK_FORMAT or meta.get("levels") != LEVELS:
-        raise ValueError(f"{path}: format {meta.get('format')!r}, expected {BOOK_FORMAT!r}")
+    meta = read_json(path, "a book manifest", {"format": BOOK_FORMAT, "levels": LEVELS})
     files = meta["files"]
     entries: dict[str, BookEntry] = {}
     choices: dict[tuple[RuleSet, Position], bool] = {}
@@ -208,13 +206,7 @@ def build_book(
         if kind == "match":
             result = solve_match(rules, max_dice, solve=lambda _pos, game: solved(game))
             for pos, sol in result.rounds.items():
-                game = RoundGame(
-                    rules,
-                    pos.dice,
-                    palifico=pos.kind == "palifico",
-                    palifico_used=pos.palifico_used,
-                    utility=sol.game.utility,
-                )
+                game = pos.game(rules, utility=sol.game.utility)
                 rounds.append({**round_entry(game, sol), "win": result.values[pos]})
             table["choices"] = [
                 {"position": pos.to_json(), "choose_palifico": c, "win": result.values[pos]}

@@ -158,6 +158,26 @@ class PlayedRound(abc.ABC):
             "palifico_used": list(g.palifico_used),
         }
 
+    @staticmethod
+    def game_of(
+        meta: dict[str, Any],
+        utility: Array,
+        *,
+        rules: RuleSet | None = None,
+        palifico_used: tuple[bool, bool] | None = None,
+    ) -> RoundGame:
+        """The round a saved file's :meth:`round_meta` names, with its ``utility`` table (as
+        the round of ``rules`` and ``palifico_used`` when given), rebuilt through the core."""
+        if palifico_used is None:
+            palifico_used = (bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1]))
+        return RoundGame(
+            rules if rules is not None else RuleSet.from_dict(meta["rules"]),
+            (int(meta["dice"][0]), int(meta["dice"][1])),
+            palifico=bool(meta["palifico"]),
+            palifico_used=palifico_used,
+            utility=utility,
+        )
+
     def holds(self, view: PlayerView) -> bool:
         """Whether ``view`` is a turn of this round that the strategy has probabilities for
         (every turn for a full solution; those its own play reaches for a packed one)."""
@@ -232,14 +252,7 @@ class Solution(PlayedRound):
             ("utility", "raises0", "raises1", "dudo0", "dudo1"),
             sha256=sha256,
         )
-        rules = RuleSet.from_dict(meta["rules"])
-        game = RoundGame(
-            rules,
-            (int(meta["dice"][0]), int(meta["dice"][1])),
-            palifico=bool(meta["palifico"]),
-            palifico_used=(bool(meta["palifico_used"][0]), bool(meta["palifico_used"][1])),
-            utility=data["utility"],
-        )
+        game = cls.game_of(meta, data["utility"])
         arrays: dict[str, Array] = {
             k: data[k].astype(np.float64) for k in ("raises0", "raises1", "dudo0", "dudo1")
         }

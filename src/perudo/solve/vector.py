@@ -220,15 +220,15 @@ class Kernel:
             np.divide(dudo, norm, out=out_d)
         np.copyto(out_d, uni_d, where=zero)
 
+    def profile_of(self, raises: tuple[Array, Array], dudo: tuple[Array, Array]) -> Profile:
+        """Both players' weights, normalized in place (:meth:`normalize`), as a profile."""
+        for p in (0, 1):
+            self.normalize(p, raises[p], dudo[p])
+        return Profile(raises, dudo)
+
     def uniform(self) -> Profile:
         """Every player picks uniformly among its legal actions."""
-        raises, dudo = [], []
-        for p in (0, 1):
-            r, d = self.zeros(p), self.zeros(p)
-            self.normalize(p, r, d)
-            raises.append(r)
-            dudo.append(d)
-        return Profile((raises[0], raises[1]), (dudo[0], dudo[1]))
+        return self.profile_of((self.zeros(0), self.zeros(1)), (self.zeros(0), self.zeros(1)))
 
     # -- passes ------------------------------------------------------------------------------
 
