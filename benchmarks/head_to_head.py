@@ -19,14 +19,17 @@ full table (places, ratings); this is the long-running, interruptible form of on
 
 ``--round D1,D2`` plays heads-up **single rounds** instead (``--games`` of them), from
 :func:`perudo.core.start_round` through the one driver (:func:`perudo.sim.driver.play_out_round`):
-the first bot holds ``D1`` dice, the other ``D2``, whichever seat it sits in. Round ``r`` seats
-the first bot as the opener when ``r`` is even and as the responder when it is odd, so every
-two rounds it opens once; round ``r``'s dice and bot seeds come from ``(seed, r)`` only. It wins
-the round when it loses no die (P-20, P-21). ``--rules joker`` (the default with ``--round``) is
-issue 17's joker game, thomasahle/liars-dice's (dudo.ai's) rules: six faces, 1s wild and ranked
-as the lowest ordinary face, bids by quantity then face, the call decides the round —
-:func:`perudo.solve.shipped.joker_rules` with ``max(D1, D2)`` dice; a preset name plays one
-round of that preset.
+the first bot holds ``D1`` dice, the other ``D2``, whichever seat it sits in; with
+``--seat-dice`` the dice stay with the seat instead: the opener holds ``D1``, the responder
+``D2``, whoever sits there (issue 17's convention, where ``2v1`` and ``1v2`` are two different
+rounds and an even match is 50%). Round ``r`` seats the first bot as the opener when ``r`` is
+even and as the responder when it is odd, so every two rounds it opens once; round ``r``'s dice
+and bot seeds come from ``(seed, r)`` only. It wins the round when it loses no die (P-20,
+P-21); the tally also splits its wins by seat (as opener / as responder). ``--rules joker`` (the
+default with ``--round``) is issue 17's joker game, thomasahle/liars-dice's (dudo.ai's) rules:
+six faces, 1s wild and ranked as the lowest ordinary face, bids by quantity then face, the call
+decides the round — :func:`perudo.solve.shipped.joker_rules` with ``max(D1, D2)`` dice; a
+preset name plays one round of that preset.
 """
 
 from __future__ import annotations
@@ -67,14 +70,22 @@ def round_rules(name: str, dice: tuple[int, int]) -> RuleSet:
 
 
 def play_rounds(
-    rules: RuleSet, bot: str, other: str, dice: tuple[int, int], rounds: int, seed: int
+    rules: RuleSet,
+    bot: str,
+    other: str,
+    dice: tuple[int, int],
+    rounds: int,
+    seed: int,
+    *,
+    seat_dice: bool = False,
 ) -> Iterator[RoundOutcome]:
-    """``rounds`` single rounds, ``bot`` holding ``dice[0]`` dice and ``other`` ``dice[1]``;
-    ``bot`` opens round ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``."""
+    """``rounds`` single rounds, ``bot`` holding ``dice[0]`` dice and ``other`` ``dice[1]``
+    (``seat_dice``: the opener ``dice[0]``, the responder ``dice[1]``); ``bot`` opens round
+    ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``."""
     for r in range(rounds):
         rng = random.Random(f"h2h-round:{seed}:{r}")
         me = r % 2
-        counts = (dice[0], dice[1]) if me == 0 else (dice[1], dice[0])
+        counts = (dice[0], dice[1]) if me == 0 or seat_dice else (dice[1], dice[0])
         seeds = (rng.getrandbits(62), rng.getrandbits(62))
         bots = [make_bot(bot if s == me else other, seeds[s]) for s in (0, 1)]
         hands = [[rng.randint(1, rules.faces) for _ in range(c)] for c in counts]
@@ -94,19 +105,26 @@ def round_main(args: argparse.Namespace) -> None:
     """The ``--round`` mode: single rounds with a running tally."""
     a, b = (int(x) for x in args.round.split(","))
     rules = round_rules(args.rules or "joker", (a, b))
-    label = f"{args.bot} vs {args.others} ({args.rules or 'joker'} {a}v{b} rounds)"
-    wins = opened = 0
+    seats = ", dice with the seat" if args.seat_dice else ""
+    label = f"{args.bot} vs {args.others} ({args.rules or 'joker'} {a}v{b} rounds{seats})"
+    wins = [0, 0]  # as opener, as responder
+    played = [0, 0]
     start = time.perf_counter()
-    for out in play_rounds(rules, args.bot, args.others, (a, b), args.games, args.seed):
-        wins += out.won
-        opened += out.opened
-        played = out.index + 1
+    outs = play_rounds(
+        rules, args.bot, args.others, (a, b), args.games, args.seed, seat_dice=args.seat_dice
+    )
+    for out in outs:
+        seat = 0 if out.opened else 1
+        wins[seat] += out.won
+        played[seat] += 1
+        total, n = sum(wins), out.index + 1
         elapsed = time.perf_counter() - start
-        if played % args.every == 0 or played == args.games or elapsed > args.minutes * 60:
-            lo, hi = wilson(wins, played)
+        if n % args.every == 0 or n == args.games or elapsed > args.minutes * 60:
+            lo, hi = wilson(total, n)
             print(
-                f"{label}: {wins}/{played} = {wins / played:.1%} (95% CI {lo:.1%}–{hi:.1%}; "
-                f"opened {opened}) {elapsed:.0f}s",
+                f"{label}: {total}/{n} = {total / n:.1%} (95% CI {lo:.1%}–{hi:.1%}; "
+                f"opening {wins[0]}/{played[0]}, responding {wins[1]}/{played[1]}) "
+                f"{elapsed:.0f}s",
                 flush=True,
             )
         if elapsed > args.minutes * 60:
@@ -124,6 +142,9 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=float("inf"))
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--round", default=None, help="D1,D2: single heads-up rounds")
+    parser.add_argument(
+        "--seat-dice", action="store_true", help="--round: the opener holds D1, the responder D2"
+    )
     args = parser.parse_args()
     if args.round is not None:
         round_main(args)

@@ -44,6 +44,10 @@ def test_joker_rounds_alternate_seats_and_keep_each_bots_dice() -> None:
     assert all(o.dice == ((2, 1) if o.opened else (1, 2)) for o in outs)
     # Round r depends on (seed, r) only: a shorter run replays the same rounds.
     assert list(H2H.play_rounds(rules, "medium", "hard", (2, 1), 5, seed=3)) == outs[:5]
+    # --seat-dice: the opener holds 2 dice, whoever it is (issue 17's 2v1).
+    seat = list(H2H.play_rounds(rules, "medium", "hard", (2, 1), 4, seed=3, seat_dice=True))
+    assert [o.dice for o in seat] == [(2, 1)] * 4
+    assert [o.opened for o in seat] == [True, False, True, False]
 
 
 def test_a_bot_against_itself_wins_about_half_the_rounds() -> None:
@@ -61,6 +65,7 @@ def test_the_tally_reports_every_round_played(capsys: pytest.CaptureFixture[str]
         others="hard",
         rules=None,
         round="1,2",
+        seat_dice=False,
         games=6,
         seed=2,
         every=3,
@@ -70,4 +75,4 @@ def test_the_tally_reports_every_round_played(capsys: pytest.CaptureFixture[str]
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     assert lines[-1].startswith("medium vs hard (joker 1v2 rounds): ")
-    assert "/6 = " in lines[-1] and "opened 3" in lines[-1]
+    assert "/6 = " in lines[-1] and "opening " in lines[-1] and "/3, responding " in lines[-1]
