@@ -18,6 +18,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 from redis import asyncio as aioredis
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
@@ -35,9 +38,9 @@ from tests.server.harness import ROOT, ServerProcess, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
-from perudo.server.cluster.limits import SharedLimits
+from perudo.server.cluster.limits import SharedLimits, SharedWaitingTables
 from perudo.server.cluster.node import Node
-from perudo.server.guard import Guard
+from perudo.server.guard import Guard, WaitingTables
 from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
@@ -352,6 +355,60 @@ def test_waiting_and_open_tables_are_counted_over_every_process(
             await redis.aclose()
 
     run(go())
+
+
+def test_the_shared_count_of_waiting_tables_answers_as_the_one_in_memory(redis_url: str) -> None:
+    """The two backends of ``PERUDO_TABLES_PER_CLIENT`` (one interface): any sequence of
+    holds (with or without a limit), releases and reconciliations gets the same answers from
+    the count in Redis as from the count in one process's memory, and Redis holds exactly
+    the places memory does, client by client."""
+    clients = ["198.51.100.1", "198.51.100.2"]
+    table_ids = [f"t{i}" for i in range(6)]
+
+    def client_of(table_id: str) -> str:
+        return clients[int(table_id[1:]) % 2]  # a table has one creator
+
+    class Backends(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.loop = asyncio.new_event_loop()
+            self.redis = aioredis.from_url(redis_url)
+            self.loop.run_until_complete(self.redis.flushdb())
+            self.memory = WaitingTables()
+            self.shared = SharedWaitingTables(SharedLimits(self.redis, "n1"))
+
+        def both(self, call: Callable[[WaitingTables], Any]) -> tuple[Any, Any]:
+            return (
+                self.loop.run_until_complete(call(self.memory)),
+                self.loop.run_until_complete(call(self.shared)),
+            )
+
+        @rule(table_id=st.sampled_from(table_ids), most=st.sampled_from([None, 1, 2, 3]))
+        def hold(self, table_id: str, most: int | None) -> None:
+            here, there = self.both(lambda w: w.hold(client_of(table_id), table_id, most))
+            assert here == there
+
+        @rule(table_id=st.sampled_from(table_ids))
+        def release(self, table_id: str) -> None:
+            self.both(lambda w: w.release(client_of(table_id), table_id))
+
+        @rule(kept=st.sets(st.sampled_from(table_ids)))
+        def keep(self, kept: set[str]) -> None:
+            self.both(lambda w: w.keep({t: client_of(t) for t in kept}))
+
+        @invariant()
+        def same_places(self) -> None:
+            for client in clients:
+                there = self.loop.run_until_complete(self.redis.hkeys(f"perudo:waiting:{client}"))
+                assert {k.decode() for k in there} == self.memory.held.get(client, set())
+
+        def teardown(self) -> None:
+            self.loop.run_until_complete(self.redis.aclose())
+            self.loop.close()
+
+    run_state_machine_as_test(
+        Backends, settings=settings(max_examples=12, stateful_step_count=12, deadline=None)
+    )
 
 
 # -- processes ----------------------------------------------------------------------------
