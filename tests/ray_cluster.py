@@ -65,8 +65,10 @@ def processes_naming(temp: str) -> list[int]:
     return _ours(-1, temp)
 
 
-def _ours(group: int, temp: str) -> list[int]:
-    """Live (not zombie) processes of process group ``group`` or naming ``temp``."""
+def _ours(groups: int | tuple[int, ...], temp: str) -> list[int]:
+    """Live (not zombie) processes of process group(s) ``groups`` or naming ``temp``."""
+    if isinstance(groups, int):
+        groups = (groups,)
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -79,23 +81,27 @@ def _ours(group: int, temp: str) -> list[int]:
         fields = stat.rpartition(")")[2].split()  # after "pid (name)": state, ppid, pgrp…
         if fields[0] == "Z":
             continue
-        if int(fields[2]) == group or temp in cmdline:
+        if int(fields[2]) in groups or temp in cmdline:
             pids.append(int(entry.name))
     return pids
 
 
-def _kill(group: int, temp: str, timeout: float = 3.0) -> list[int]:
-    """Stop our processes (TERM, then KILL after ``timeout``); the pids still there after."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in _ours(group, temp):
+def _kill(
+    groups: int | tuple[int, ...], temp: str, timeout: float = 3.0, grace: float = 0.5
+) -> list[int]:
+    """Stop our processes: TERM, then KILL to those left after ``grace`` seconds (Ray's GCS
+    server and raylets do not exit on TERM within seconds, so a longer wait only adds to the
+    suite's time); the pids still there ``timeout`` seconds after the KILL."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, timeout)):
+        for pid in _ours(groups, temp):
             with suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-        deadline = time.monotonic() + timeout
-        while _ours(group, temp) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        if not _ours(group, temp):
+        deadline = time.monotonic() + wait
+        while _ours(groups, temp) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not _ours(groups, temp):
             return []
-    return _ours(group, temp)
+    return _ours(groups, temp)
 
 
 def _ray_start(ray: str, role: list[str], ports: list[str]) -> tuple[subprocess.Popen[str], str]:
@@ -179,8 +185,8 @@ def ray_cluster(attempts: int = 2, workers: int = 0) -> Iterator[str]:
             yield f"127.0.0.1:{gcs}"
             return
         finally:
-            left = [pid for node in joined for pid in _kill(node.pid, temp)]
-            left += _kill(proc.pid, temp)
+            # One pass over every node (the worker nodes' processes name the head's folder).
+            left = _kill((*(node.pid for node in joined), proc.pid), temp)
             shutil.rmtree(temp, ignore_errors=True)
             if left:
                 raise RuntimeError(f"Ray processes {left} outlived the cluster's stop")
