@@ -17,6 +17,8 @@ Two ways in:
 * :func:`run` — a whole loop for synchronous callers (the arena, the terminal): rolls chance
   with the injected generator, asks ``act`` and ``calza`` callbacks, applies through a ``step``
   hook the caller may wrap (to show events, to name a bot in an error).
+  :func:`play_out_round` is :func:`run` stopped when the round under way is resolved (self-play,
+  the single-round head to head).
 
 When a calza window opens
 -------------------------
