@@ -81,3 +81,38 @@ def test_a_bad_hosting_setting_is_refused_in_words(tmp_path: Path) -> None:
     )
     assert "PERUDO_TRUSTED_PROXIES: Value error, 'proxy' is not an IP address" in run.stderr
     assert not (tmp_path / "data").exists()
+
+
+def test_the_access_log_names_the_routes_but_never_a_table_id(tmp_path: Path) -> None:
+    """At ``info`` the access log has a line per request; a table's id is its invite, so a
+    private table's join, invite page, QR code and details are logged as ``/…/{id}/…``."""
+    srv = ServerProcess(tmp_path, PERUDO_LOG_LEVEL="info").start()
+
+    def call(path: str, body: dict[str, object] | None = None) -> bytes:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            srv.url + path, data=data, headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=5) as r:
+            out: bytes = r.read()
+        return out
+
+    try:
+        made = json.loads(call("/api/tables", {"name": "ours", "player": "Ann", "private": True}))
+        table_id = made["table_id"]
+        call(f"/api/tables/{table_id}/join", {"name": "Bea"})
+        call(f"/t/{table_id}")
+        call(f"/api/tables/{table_id}")
+        call(f"/api/tables/{table_id}/invite.svg")
+    finally:
+        srv.stop()
+    log = srv.log.read_text()
+    assert table_id not in log
+    for line in (
+        '"POST /api/tables HTTP/1.1" 200',
+        '"POST /api/tables/{id}/join HTTP/1.1" 200',
+        '"GET /t/{id} HTTP/1.1" 200',
+        '"GET /api/tables/{id} HTTP/1.1" 200',
+        '"GET /api/tables/{id}/invite.svg HTTP/1.1" 200',
+    ):
+        assert line in log, line

@@ -126,6 +126,7 @@ def test_a_table_socket_upgrades_through_nginx_and_plays(
     view = asyncio.run(play())
     assert view["seat"] == 0 and len(view["hand"]) == 1
     log = srv.log.read_text()
-    # (debug: below it the per-socket lines are not written, docs/server.md)
-    socket_line = f'"WebSocket /ws/tables/{t["table_id"]}" [accepted]'
+    # (debug: below it the per-socket lines are not written, docs/server.md; at every level
+    # the table's id, its invite, is written {id} in uvicorn's lines: TableIdFilter)
+    socket_line = '"WebSocket /ws/tables/{id}" [accepted]'
     assert re.search(rf"{re.escape(CLIENT)}:\d+ - {re.escape(socket_line)}", log), log

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -23,7 +24,7 @@ from .settings import Settings
 from .store import Store
 from .transport import BodyLimit, guarded_protocol, websocket_protocol
 
-__all__ = ["SocketLinesFilter", "create_app", "serve"]
+__all__ = ["SocketLinesFilter", "TableIdFilter", "create_app", "serve"]
 
 
 class SocketLinesFilter(logging.Filter):
@@ -46,6 +47,38 @@ class SocketLinesFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not (record.levelno == logging.INFO and record.msg in self.LINES)
+
+
+class TableIdFilter(logging.Filter):
+    """Writes ``{id}`` for the table's id in the paths uvicorn logs (the access log's
+    ``"POST /api/tables/…/join HTTP/1.1" 200`` and the WebSocket lines): a table's id is its
+    invite, and a private table's must not end up in log files and whoever reads them.
+    Operators still see the route. :func:`serve` installs it at every log level.
+
+    >>> f = TableIdFilter()
+    >>> def line(msg, *args, name="uvicorn.access"):
+    ...     record = logging.LogRecord(name, logging.INFO, "", 0, msg, args, None)
+    ...     return f.filter(record) and record.getMessage()
+    >>> access = '%s - "%s %s HTTP/%s" %d'
+    >>> line(access, "127.0.0.1:5", "POST", "/api/tables/k3Zq_x/join", "1.1", 200)
+    '127.0.0.1:5 - "POST /api/tables/{id}/join HTTP/1.1" 200'
+    >>> line(access, "127.0.0.1:5", "GET", "/t/k3Zq_x?x=1", "1.1", 200)
+    '127.0.0.1:5 - "GET /t/{id}?x=1 HTTP/1.1" 200'
+    >>> line(access, "127.0.0.1:5", "GET", "/api/tables", "1.1", 200)
+    '127.0.0.1:5 - "GET /api/tables HTTP/1.1" 200'
+    >>> line('%s - "WebSocket %s" %d', "::1:5", "/ws/tables/k3Zq_x", 403, name="uvicorn.error")
+    '::1:5 - "WebSocket /ws/tables/{id}" 403'
+    """
+
+    PATH = re.compile(r"^(/t/|/api/tables/|/ws/tables/)[^/?#]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple):
+            record.args = tuple(
+                self.PATH.sub(r"\1{id}", a) if isinstance(a, str) else a for a in args
+            )
+        return True
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -115,6 +148,8 @@ def serve(settings: Settings | None = None) -> None:
     logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s: %(message)s")
     if settings.log_level.lower() != "debug":
         logging.getLogger("uvicorn.error").addFilter(SocketLinesFilter())
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(TableIdFilter())
     addresses = hosting.interface_addresses()
     settings = hosting.public_settings(settings, addresses)
     print(hosting.banner(settings, addresses), flush=True)
