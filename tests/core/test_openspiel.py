@@ -12,6 +12,7 @@ optional test walks ``pyspiel.load_game("liars_dice")`` itself, node by node.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import itertools
 from collections.abc import Iterator
 
@@ -104,6 +105,10 @@ def our_terminals(state: GameState) -> Iterator[tuple[tuple[int, ...], GameState
             stack.append(((*history, a), apply(node, id_action(a))[0]))
 
 
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is not None,
+    reason="walked with pyspiel beside it: test_pyspiel_liars_dice_matches_node_by_node",
+)
 def test_openspiel_preset_with_one_die_has_exactly_liars_dice_bid_sequences() -> None:
     reference = reference_histories()
     assert len(reference) == 2**12 - 1  # every increasing run of bids, then the challenge
@@ -132,7 +137,14 @@ def test_openspiel_six_is_wild_but_ranked_as_an_ordinary_face() -> None:
 
 
 def test_pyspiel_liars_dice_matches_node_by_node() -> None:
+    """Our round, OpenSpiel's ``liars_dice`` and the reference above, walked together: every
+    node's player, legal actions (same order) and action names, every terminal's returns and
+    winner, the one round, and each deal's histories exactly the reference's (what
+    ``test_openspiel_preset_with_one_die_has_exactly_liars_dice_bid_sequences`` checks
+    without pyspiel, in one walk of our tree instead of two)."""
     pyspiel = pytest.importorskip("pyspiel")
+    reference = reference_histories()
+    assert len(reference) == 2**12 - 1
     game = pyspiel.load_game("liars_dice")
     params = game.get_parameters()
     assert params["players"] == 2 and params["numdice"] == 1
@@ -144,22 +156,30 @@ def test_pyspiel_liars_dice_matches_node_by_node() -> None:
         dealt0 = root.child(o0)
         for o1, _ in dealt0.chance_outcomes():
             spiel = dealt0.child(o1)
-            ours = our_round(o0 + 1, o1 + 1)
-            stack = [(spiel, ours)]
+            d0, d1 = o0 + 1, o1 + 1
+            stack: list[tuple[tuple[int, ...], object, GameState]] = [
+                ((), spiel, our_round(d0, d1))
+            ]
+            seen = set()
             while stack:
-                s, mine = stack.pop()
+                history, s, mine = stack.pop()
                 if s.is_terminal():
                     assert mine.is_over
                     returns = s.returns()
                     assert returns[mine.winner] == 1.0 and returns[1 - mine.winner] == -1.0
+                    assert mine.winner == reference_winner(d0, d1, history), (d0, d1, history)
+                    assert mine.round == 2  # one round: the loser of its only die is out
+                    seen.add(history)
                     terminals += 1
                     continue
                 assert s.current_player() == mine.to_act
                 legal = s.legal_actions()
                 assert legal == [action_id(a) for a in legal_actions(mine)]
+                assert legal == reference_legal(history), history
                 for a in legal:
                     assert s.action_to_string(s.current_player(), a) == (
                         "Liar" if a == LIAR else f"{a // 6 + 1}-{a % 6 + 1}"
                     )
-                    stack.append((s.child(a), apply(mine, id_action(a))[0]))
-    assert terminals == 147_420
+                    stack.append(((*history, a), s.child(a), apply(mine, id_action(a))[0]))
+            assert seen == reference, (d0, d1)
+    assert terminals == 36 * 4095 == 147_420

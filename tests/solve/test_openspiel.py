@@ -20,10 +20,18 @@ def solved():
     return solve_round(RoundGame(LIARS_DICE_OPENSPIEL, (1, 1)), method="lp")
 
 
-def _to_openspiel(sol, game):
-    """Our strategy as an OpenSpiel tabular policy: a bid's OpenSpiel action id is its rank
-    (quantity-major, face-minor, like the core's table for these rules); 'Liar' is dudo."""
-    tab = os_policy.TabularPolicy(game)
+@pytest.fixture(scope="module")
+def liars_dice():
+    """OpenSpiel's ``liars_dice`` and a tabular policy over it (its 24,576 information states,
+    about 4 s to build: made once for the module)."""
+    game = pyspiel.load_game("liars_dice")
+    return game, os_policy.TabularPolicy(game)
+
+
+def _to_openspiel(sol, tab):
+    """Our strategy written into an OpenSpiel tabular policy: a bid's OpenSpiel action id is
+    its rank (quantity-major, face-minor, like the core's table for these rules); 'Liar' is
+    dudo. Every row is overwritten."""
     ours = sol.game
     dudo_id = ours.num_bids
     for index, state in enumerate(tab.states):
@@ -45,16 +53,15 @@ def _to_openspiel(sol, game):
     return tab
 
 
-def test_information_state_counts_agree():
-    game = pyspiel.load_game("liars_dice")
-    tab = os_policy.TabularPolicy(game)
+def test_information_state_counts_agree(liars_dice):
+    _, tab = liars_dice
     assert len(tab.state_lookup) == RoundGame(LIARS_DICE_OPENSPIEL, (1, 1)).num_infostates()
     assert len(tab.state_lookup) == 24_576
 
 
-def test_our_strategy_has_the_same_value_and_no_exploitability_in_openspiel(solved):
-    game = pyspiel.load_game("liars_dice")
-    tab = _to_openspiel(solved, game)
+def test_our_strategy_has_the_same_value_and_no_exploitability_in_openspiel(solved, liars_dice):
+    game, tab = liars_dice
+    tab = _to_openspiel(solved, tab)
     joint = os_policy.python_policy_to_pyspiel_policy(tab)
     returns = pyspiel.expected_returns(game.new_initial_state(), joint, -1, True)
     assert returns[0] == pytest.approx(solved.value, abs=1e-9)
