@@ -357,6 +357,55 @@ def test_waiting_and_open_tables_are_counted_over_every_process(
     run(go())
 
 
+def test_simultaneous_creations_on_two_processes_never_pass_the_site_wide_limit(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Two processes' lobbies, ``PERUDO_MAX_OPEN_TABLES`` = 3, eight people creating a table
+    at the same moment, half on each: the count and the table's row are one transaction
+    under an advisory lock, so exactly three tables exist and five creators are refused in
+    words; a refused creator's claim and waiting place are given back."""
+
+    async def go() -> None:
+        settings = Settings(
+            database_url=postgres_url,
+            redis_url=redis_url,
+            max_open_tables=3,
+            creates_per_minute=60000,
+        )
+        stores = [Store(postgres_url), Store(postgres_url)]
+        lobbies: list[Lobby] = []
+        cfg = TableConfig.build(preset="perudo", seats=2)
+        try:
+            for store in stores:
+                await store.open()
+                lobbies.append(Lobby(store, settings, Node(settings, store)))
+                await lobbies[-1].open()
+            results = await asyncio.gather(
+                *(
+                    lobbies[i % 2].create(
+                        name="t", player="Ann", config=cfg, private=True, client=f"198.51.100.{i}"
+                    )
+                    for i in range(8)
+                ),
+                return_exceptions=True,
+            )
+            made = [r for r in results if not isinstance(r, BaseException)]
+            refused = [r for r in results if isinstance(r, TableError)]
+            assert len(made) == 3 and len(refused) == 5, results
+            assert all(e.code == "too_many_tables" for e in refused)
+            assert await stores[0].count_live_tables() == 3
+            assert sum(len(lobby.tables) for lobby in lobbies) == 3
+            owned = [set(lobby.node.owned) for lobby in lobbies]  # type: ignore[union-attr]
+            assert sum(map(len, owned)) == 3
+        finally:
+            for lobby in lobbies:
+                await lobby.close()
+            for store in stores:
+                await store.close()
+
+    run(go())
+
+
 def test_the_shared_count_of_waiting_tables_answers_as_the_one_in_memory(redis_url: str) -> None:
     """The two backends of ``PERUDO_TABLES_PER_CLIENT`` (one interface): any sequence of
     holds (with or without a limit), releases and reconciliations gets the same answers from

@@ -191,6 +191,47 @@ def test_a_closed_waiting_table_frees_its_place_and_a_restart_counts_the_others_
     asyncio.run(go())
 
 
+def test_simultaneous_creations_never_pass_the_open_tables_limit_in_one_process(
+    tmp_path: Any,
+) -> None:
+    """``PERUDO_MAX_OPEN_TABLES`` = 3 and eight people creating a table at the same moment:
+    exactly three tables are made, the five others refused in words (``too_many_tables``),
+    and every refused creator's waiting place is given back."""
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'perudo.db'}",
+        max_open_tables=3,
+        creates_per_minute=60000,
+    )
+    cfg = TableConfig.build(preset="perudo", seats=2)
+
+    async def go() -> None:
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        try:
+            results = await asyncio.gather(
+                *(
+                    lobby.create(
+                        name="t", player="Ann", config=cfg, private=True, client=f"198.51.100.{i}"
+                    )
+                    for i in range(8)
+                ),
+                return_exceptions=True,
+            )
+            made = [r for r in results if not isinstance(r, BaseException)]
+            refused = [r for r in results if isinstance(r, TableError)]
+            assert len(made) == 3 and len(refused) == 5, results
+            assert all(e.code == "too_many_tables" for e in refused)
+            assert len(lobby.tables) == 3 and await store.count_live_tables() == 3
+            assert sum(len(held) for held in lobby.guard.waiting.held.values()) == 3
+        finally:
+            await lobby.close()
+            await store.close()
+
+    asyncio.run(go())
+
+
 # 4 -------------------------------------------------------------------------------------------
 
 

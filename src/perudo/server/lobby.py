@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from .cluster.bus import BusDown
 from .guard import ClientLimits, Guard, client_key
 from .settings import Settings
-from .store import Store, StoreError
+from .store import Store, StoreError, TooManyTables
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
 from .tables.config import store_refused
 from .tables.text import clean_name
@@ -262,11 +262,9 @@ class Lobby:
         ``client`` (its address) may have ``tables_per_client`` tables waiting for players
         and create ``creates_per_minute``.
         """
-        live = await self._live_tables()
-        if live >= self.settings.max_open_tables:
-            raise TableError(
-                "too_many_tables", f"the server holds {live} open tables, its limit; try later"
-            )
+        # A first look, before any place is taken (the multi-process mode's count is taken
+        # again, atomically, with the table's row: Store.create_table).
+        self._check_open_tables(await self._live_tables())
         client = client_key(client)
         limits = self.guard.of(client)
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
@@ -285,6 +283,15 @@ class Lobby:
                 f"you have {had} tables waiting for players, the most one may have; "
                 "start a game at one of them, or wait until they expire",
             )
+        if self.node is None:
+            # One process holds every table: counted with those being made, with no await
+            # between the count and taking the place, so simultaneous creations never pass
+            # the limit together.
+            try:
+                self._check_open_tables(await self._live_tables())
+            except TableError:
+                await self.guard.waiting.release(client, table_id)
+                raise
         self._creating[table_id] = client
         try:
             return await self._create(table_id, name, player, config, private, client, limits)
@@ -300,7 +307,8 @@ class Lobby:
 
         :raises TableError: ``unavailable`` when the database cannot be read."""
         if self.node is None:
-            return sum(1 for t in self.tables.values() if t.status != "finished")
+            made = sum(1 for t in self.tables.values() if t.status != "finished")
+            return made + len(self._creating)
         try:
             return await self.store.count_live_tables()
         except StoreError as err:
@@ -308,6 +316,13 @@ class Lobby:
             raise TableError(
                 "unavailable", "the server cannot count its tables now; try again soon"
             ) from None
+
+    def _check_open_tables(self, live: int) -> None:
+        """:raises TableError: ``too_many_tables`` when ``live`` tables reach the limit."""
+        if live >= self.settings.max_open_tables:
+            raise TableError(
+                "too_many_tables", f"the server holds {live} open tables, its limit; try later"
+            )
 
     async def _create(
         self,
@@ -354,11 +369,14 @@ class Lobby:
                 [s.row(i) for i, s in enumerate(table.seats) if s is not None],
                 table.version,
                 creator=client,
+                max_live=None if self.node is None else self.settings.max_open_tables,
             )
-        except Exception:
+        except Exception as err:
             if self.node is not None:
                 self.node.owned.pop(table_id, None)
                 self._spawn(self.node.leases.release([table_id]))
+            if isinstance(err, TooManyTables):
+                self._check_open_tables(err.live)
             raise
         self.tables[table_id] = table
         table.creator = client

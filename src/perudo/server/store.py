@@ -74,6 +74,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRow",
+    "TooManyTables",
     "metadata",
 ]
 
@@ -165,6 +166,15 @@ class StoreError(RuntimeError):
 class Fenced(StoreError):
     """Multi-process mode: the database refused a write made under a table lease this
     process no longer holds (another process took the table over); nothing was written."""
+
+
+class TooManyTables(StoreError):
+    """A new table refused because the site already holds ``live`` tables waiting or
+    playing, ``PERUDO_MAX_OPEN_TABLES`` (nothing was written)."""
+
+    def __init__(self, live: int) -> None:
+        super().__init__(f"the site holds {live} open tables, its limit")
+        self.live = live
 
 
 FENCED_MARK = "perudo_fenced"
@@ -491,11 +501,25 @@ class Store:
         seats: Sequence[SeatRow],
         version: int,
         creator: str | None = None,
+        max_live: int | None = None,
     ) -> None:
-        """A new waiting table (``creator``: the client it counts against, ``tables.creator``)."""
+        """A new waiting table (``creator``: the client it counts against, ``tables.creator``).
+
+        ``max_live``: the site's limit of tables waiting or playing (the multi-process mode's
+        ``PERUDO_MAX_OPEN_TABLES``), taken atomically: on PostgreSQL the count and the insert
+        are one transaction under an advisory lock, so creations on several processes at once
+        never pass the limit together.
+
+        :raises TooManyTables: the limit is reached; nothing was written."""
         now = time.time()
 
-        async def op(conn: AsyncConnection) -> None:
+        async def op(conn: AsyncConnection) -> int | None:
+            if max_live is not None:
+                if conn.dialect.name == "postgresql":
+                    await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({TABLES_LOCK})")
+                live = await _count_live(conn)
+                if live >= max_live:
+                    return live  # refused: nothing written, the batch's other writes go on
             await conn.execute(
                 insert(tables_t).values(
                     id=table_id,
@@ -510,8 +534,11 @@ class Store:
             )
             for s in seats:
                 await conn.execute(insert(seats_t).values(table_id=table_id, **_seat_values(s)))
+            return None
 
-        await self._write(op)
+        refused_at = await self._write(op)
+        if refused_at is not None:
+            raise TooManyTables(refused_at)
 
     async def set_seats(
         self, table_id: str, seats: Sequence[SeatRow], version: int, status: str | None = None
@@ -846,12 +873,7 @@ class Store:
 
         :raises StoreError: the database cannot be read."""
         async with self._reading() as conn:
-            found = await conn.execute(
-                select(func.count())
-                .select_from(tables_t)
-                .where(tables_t.c.status.in_(("open", "playing")))
-            )
-            return int(found.scalar_one())
+            return await _count_live(conn)
 
     async def count_actions(self) -> int:
         async with self._reading() as conn:
@@ -862,6 +884,18 @@ class Store:
 
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
+
+TABLES_LOCK = SCHEMA_LOCK + 1
+"""PostgreSQL advisory lock held while a new table is counted against the site's limit and
+written (:meth:`Store.create_table`)."""
+
+
+async def _count_live(conn: AsyncConnection) -> int:
+    """Tables waiting for players or playing."""
+    found = await conn.execute(
+        select(func.count()).select_from(tables_t).where(tables_t.c.status.in_(("open", "playing")))
+    )
+    return int(found.scalar_one())
 
 
 def _no_fence(_table_id: str) -> int | None:
