@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,31 @@ import websockets
 from perudo.core import DiceDealt, RoundResolved, RuleSet, apply, parse_action, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+async def create_at_once(lobbies: Sequence[Any], count: int) -> tuple[list[Any], list[Any]]:
+    """``count`` people (each from its own address) creating a two-seat Perudo table at the
+    same moment, spread over ``lobbies`` (:class:`perudo.server.lobby.Lobby`, one per
+    process) in turn: the tables made and the :class:`~perudo.server.tables.TableError`
+    refusals (anything else raised is raised here)."""
+    from perudo.server.tables import TableConfig, TableError
+
+    cfg = TableConfig.build(preset="perudo", seats=2)
+    results = await asyncio.gather(
+        *(
+            lobbies[i % len(lobbies)].create(
+                name="t", player="Ann", config=cfg, private=True, client=f"198.51.100.{i}"
+            )
+            for i in range(count)
+        ),
+        return_exceptions=True,
+    )
+    made = [r[0] for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, TableError)]
+    for r in results:
+        if isinstance(r, BaseException) and not isinstance(r, TableError):
+            raise r
+    return made, refused
 
 
 def free_port() -> int:

@@ -34,7 +34,7 @@ from tests.server.cluster import (
     replay,
     stored_log,
 )
-from tests.server.harness import ROOT, ServerProcess, die_lists, run
+from tests.server.harness import ROOT, ServerProcess, create_at_once, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
@@ -374,24 +374,13 @@ def test_simultaneous_creations_on_two_processes_never_pass_the_site_wide_limit(
         )
         stores = [Store(postgres_url), Store(postgres_url)]
         lobbies: list[Lobby] = []
-        cfg = TableConfig.build(preset="perudo", seats=2)
         try:
             for store in stores:
                 await store.open()
                 lobbies.append(Lobby(store, settings, Node(settings, store)))
                 await lobbies[-1].open()
-            results = await asyncio.gather(
-                *(
-                    lobbies[i % 2].create(
-                        name="t", player="Ann", config=cfg, private=True, client=f"198.51.100.{i}"
-                    )
-                    for i in range(8)
-                ),
-                return_exceptions=True,
-            )
-            made = [r for r in results if not isinstance(r, BaseException)]
-            refused = [r for r in results if isinstance(r, TableError)]
-            assert len(made) == 3 and len(refused) == 5, results
+            made, refused = await create_at_once(lobbies, 8)
+            assert len(made) == 3 and len(refused) == 5, refused
             assert all(e.code == "too_many_tables" for e in refused)
             assert await stores[0].count_live_tables() == 3
             assert sum(len(lobby.tables) for lobby in lobbies) == 3

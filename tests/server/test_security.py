@@ -19,6 +19,7 @@ from tests.server.harness import (
     Client,
     ServerProcess,
     choose,
+    create_at_once,
     die_lists,
     play_until_over,
     run,
@@ -202,7 +203,6 @@ def test_simultaneous_creations_never_pass_the_open_tables_limit_in_one_process(
         max_open_tables=3,
         creates_per_minute=60000,
     )
-    cfg = TableConfig.build(preset="perudo", seats=2)
 
     async def go() -> None:
         store = Store(settings.database_url)
@@ -210,18 +210,8 @@ def test_simultaneous_creations_never_pass_the_open_tables_limit_in_one_process(
         lobby = Lobby(store, settings)
         await lobby.open()
         try:
-            results = await asyncio.gather(
-                *(
-                    lobby.create(
-                        name="t", player="Ann", config=cfg, private=True, client=f"198.51.100.{i}"
-                    )
-                    for i in range(8)
-                ),
-                return_exceptions=True,
-            )
-            made = [r for r in results if not isinstance(r, BaseException)]
-            refused = [r for r in results if isinstance(r, TableError)]
-            assert len(made) == 3 and len(refused) == 5, results
+            made, refused = await create_at_once([lobby], 8)
+            assert len(made) == 3 and len(refused) == 5, refused
             assert all(e.code == "too_many_tables" for e in refused)
             assert len(lobby.tables) == 3 and await store.count_live_tables() == 3
             assert sum(len(held) for held in lobby.guard.waiting.held.values()) == 3
