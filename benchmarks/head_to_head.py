@@ -37,8 +37,9 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from perudo.arena.stats import wilson
 from perudo.bots.base import Bot
@@ -47,6 +48,8 @@ from perudo.registry import make_bot
 from perudo.sim.driver import play_out_round
 from perudo.sim.match import play_game
 from perudo.solve.shipped import joker_rules
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -101,34 +104,93 @@ def play_rounds(
         yield RoundOutcome(r, me == 0, counts, end.dice_counts[me] >= counts[me])
 
 
+def play_games(
+    rules: RuleSet, bot: str, other: str, players: int, games: int, seed: int
+) -> Iterator[bool]:
+    """``games`` whole games, one ``bot`` against ``players - 1`` copies of ``other``; ``bot``
+    sits at seat ``g mod players`` in game ``g``, whose dice and seeds come from ``(seed, g)``.
+    Yields whether ``bot`` won each game."""
+    for g in range(games):
+        rng = random.Random(f"h2h:{seed}:{g}")
+        me = g % players
+        bots = [make_bot(bot if s == me else other, rng.getrandbits(62)) for s in range(players)]
+        yield play_game(rules, bots, rng).winner == me
+
+
+def tally(
+    outcomes: Iterable[T],
+    won: Callable[[T], bool],
+    label: str,
+    note: Callable[[list[T]], str],
+    *,
+    total: int,
+    every: int,
+    minutes: float,
+) -> list[T]:
+    """Play ``outcomes`` out, printing the first bot's wins, win rate, 95% Wilson interval,
+    ``note`` of the outcomes so far and the seconds taken every ``every`` outcomes, at the
+    ``total``-th and when ``minutes`` have run out (then it stops); returns the outcomes."""
+    done: list[T] = []
+    wins = 0
+    start = time.perf_counter()
+    for out in outcomes:
+        done.append(out)
+        wins += won(out)
+        n = len(done)
+        elapsed = time.perf_counter() - start
+        if n % every == 0 or n == total or elapsed > minutes * 60:
+            lo, hi = wilson(wins, n)
+            print(
+                f"{label}: {wins}/{n} = {wins / n:.1%} (95% CI {lo:.1%}–{hi:.1%}; "
+                f"{note(done)}) {elapsed:.0f}s",
+                flush=True,
+            )
+        if elapsed > minutes * 60:
+            break
+    return done
+
+
+def seat_split(outs: list[RoundOutcome]) -> str:
+    """The first bot's wins as opener and as responder."""
+    opening = [o.won for o in outs if o.opened]
+    responding = [o.won for o in outs if not o.opened]
+    return f"opening {sum(opening)}/{len(opening)}, responding {sum(responding)}/{len(responding)}"
+
+
 def round_main(args: argparse.Namespace) -> None:
     """The ``--round`` mode: single rounds with a running tally."""
     a, b = (int(x) for x in args.round.split(","))
     rules = round_rules(args.rules or "joker", (a, b))
     seats = ", dice with the seat" if args.seat_dice else ""
     label = f"{args.bot} vs {args.others} ({args.rules or 'joker'} {a}v{b} rounds{seats})"
-    wins = [0, 0]  # as opener, as responder
-    played = [0, 0]
-    start = time.perf_counter()
     outs = play_rounds(
         rules, args.bot, args.others, (a, b), args.games, args.seed, seat_dice=args.seat_dice
     )
-    for out in outs:
-        seat = 0 if out.opened else 1
-        wins[seat] += out.won
-        played[seat] += 1
-        total, n = sum(wins), out.index + 1
-        elapsed = time.perf_counter() - start
-        if n % args.every == 0 or n == args.games or elapsed > args.minutes * 60:
-            lo, hi = wilson(total, n)
-            print(
-                f"{label}: {total}/{n} = {total / n:.1%} (95% CI {lo:.1%}–{hi:.1%}; "
-                f"opening {wins[0]}/{played[0]}, responding {wins[1]}/{played[1]}) "
-                f"{elapsed:.0f}s",
-                flush=True,
-            )
-        if elapsed > args.minutes * 60:
-            break
+    tally(
+        outs,
+        lambda out: out.won,
+        label,
+        seat_split,
+        total=args.games,
+        every=args.every,
+        minutes=args.minutes,
+    )
+
+
+def game_main(args: argparse.Namespace) -> None:
+    """Whole games with a running tally."""
+    rules_name = args.rules or "perudo"
+    n = args.players
+    games = play_games(find_ruleset(rules_name), args.bot, args.others, n, args.games, args.seed)
+    tally(
+        games,
+        bool,
+        f"{args.bot} vs {args.others} ({rules_name}, {n} seats)",
+        lambda _: f"fair share {1 / n:.1%}",
+        total=args.games,
+        every=args.every,
+        minutes=args.minutes,
+    )
 
 
 def main() -> None:
@@ -148,32 +210,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.round is not None:
         round_main(args)
-        return
-    args.rules = args.rules or "perudo"
-    rules = find_ruleset(args.rules)
-    n = args.players
-    wins = 0
-    start = time.perf_counter()
-    for g in range(args.games):
-        rng = random.Random(f"h2h:{args.seed}:{g}")
-        me = g % n
-        bots = [
-            make_bot(args.bot if s == me else args.others, rng.getrandbits(62)) for s in range(n)
-        ]
-        result = play_game(rules, bots, rng)
-        wins += result.winner == me
-        played = g + 1
-        elapsed = time.perf_counter() - start
-        if played % args.every == 0 or played == args.games or elapsed > args.minutes * 60:
-            lo, hi = wilson(wins, played)
-            print(
-                f"{args.bot} vs {args.others} ({args.rules}, {n} seats): {wins}/{played} = "
-                f"{wins / played:.1%} (95% CI {lo:.1%}–{hi:.1%}; fair share {1 / n:.1%}) "
-                f"{elapsed:.0f}s",
-                flush=True,
-            )
-        if elapsed > args.minutes * 60:
-            break
+    else:
+        game_main(args)
 
 
 if __name__ == "__main__":
