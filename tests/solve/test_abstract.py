@@ -10,6 +10,7 @@ import pytest
 
 from perudo import PERUDO
 from perudo.solve import Kernel, RoundGame
+from perudo.solve import abstract as abstract_module
 from perudo.solve.abstract import AbstractCFR, exact_exploitability, node_states
 from perudo.solve.cfr import CFRSolver
 from perudo.solve.vector import Profile
@@ -75,3 +76,23 @@ def test_node_states_are_the_last_bids_of_each_history():
 def test_the_abstraction_needs_some_memory():
     with pytest.raises(ValueError, match="at least the last bid"):
         AbstractCFR(RoundGame(PERUDO3, (1, 1)), 0)
+
+
+def test_copying_the_value_matrices_in_chunks_changes_no_iterate(monkeypatch):
+    """5v5 needs the matrices copied a chunk of states at a time (CHUNK_BYTES); chunks as
+    small as one state give the same regrets and averages as one chunk."""
+    game = RoundGame(PERUDO4, (2, 1))
+    whole = AbstractCFR(game, 2)
+    whole.iterate(8)
+    monkeypatch.setattr(abstract_module, "CHUNK_BYTES", 1)
+    chunked = AbstractCFR(game, 2)
+    assert len(chunked._chunks(len(chunked.src))) == len(chunked.src) > 1
+    chunked.iterate(8)
+    for p in (0, 1):
+        for a, b in [
+            (whole.regret_r[p], chunked.regret_r[p]),
+            (whole.regret_d[p], chunked.regret_d[p]),
+            (whole.avg_r[p], chunked.avg_r[p]),
+            (whole.avg_d[p], chunked.avg_d[p]),
+        ]:
+            np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9)
