@@ -131,6 +131,10 @@ def test_shipped_tables_load_match_their_hash_and_cover_perudo_and_joker_2v2():
     for rules in (PERUDO, joker_rules(2)):
         state = start_round(rules, [(1, 4), (2, 6)], opener=1)
         assert book.find(view(state, 1)) is not None
+    # The joker game's 4v4 and 5v5 (issue 17's head to head) are covered too.
+    for d in (4, 5):
+        state = start_round(joker_rules(d), [(1, 2, 3, 4, 5)[:d], (6, 6, 1, 2, 3)[:d]], opener=0)
+        assert book.find(view(state, 0)) is not None
 
 
 @pytest.mark.parametrize(
