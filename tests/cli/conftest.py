@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -29,6 +30,15 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
+def _as_a_terminal_job() -> None:
+    """In the child, before ``perudo`` starts: Ctrl-C as a shell gives it to the job in the
+    foreground of a terminal (the default action, not blocked). A suite started in the
+    background without job control (``cmd &`` in a script, as CI may) ignores SIGINT, and
+    the command would inherit that and never see the Ctrl-C the tests type."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class Terminal:
     """One ``perudo`` command running in a real pseudo-terminal."""
 
@@ -43,6 +53,7 @@ class Terminal:
             encoding="utf-8",
             dimensions=(40, 80),
             timeout=TIMEOUT,
+            preexec_fn=_as_a_terminal_job,
         )
         self.transcript: list[str] = []
 
