@@ -193,7 +193,8 @@ def game_main(args: argparse.Namespace) -> None:
     )
 
 
-def main() -> None:
+def arguments() -> argparse.ArgumentParser:
+    """The command line (``main`` reads it; the tests give it theirs)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bot")
     parser.add_argument("others")
@@ -207,7 +208,11 @@ def main() -> None:
     parser.add_argument(
         "--seat-dice", action="store_true", help="--round: the opener holds D1, the responder D2"
     )
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments().parse_args()
     if args.round is not None:
         round_main(args)
     else:

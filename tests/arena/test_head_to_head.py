@@ -7,7 +7,6 @@ alternate exactly, the first bot keeps its dice in either seat, a round depends 
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -60,18 +59,9 @@ def test_a_bot_against_itself_wins_about_half_the_rounds() -> None:
 
 
 def test_the_tally_reports_every_round_played(capsys: pytest.CaptureFixture[str]) -> None:
-    args = argparse.Namespace(
-        bot="medium",
-        others="hard",
-        rules=None,
-        round="1,2",
-        seat_dice=False,
-        games=6,
-        seed=2,
-        every=3,
-        minutes=float("inf"),
+    H2H.round_main(
+        H2H.arguments().parse_args("medium hard --round 1,2 --games 6 --seed 2 --every 3".split())
     )
-    H2H.round_main(args)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     assert lines[-1].startswith("medium vs hard (joker 1v2 rounds): ")
@@ -81,34 +71,17 @@ def test_the_tally_reports_every_round_played(capsys: pytest.CaptureFixture[str]
 def test_whole_games_share_the_tally_and_a_time_cut_reports_what_was_played(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    games = argparse.Namespace(
-        bot="medium",
-        others="medium",
-        rules=None,
-        players=2,
-        games=2,
-        seed=5,
-        every=1,
-        minutes=float("inf"),
-    )
-    H2H.game_main(games)
+    H2H.game_main(H2H.arguments().parse_args("medium medium --games 2 --seed 5 --every 1".split()))
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(": ")[0] for line in lines] == ["medium vs medium (perudo, 2 seats)"] * 2
     assert "/1 = " in lines[0] and "/2 = " in lines[1] and "fair share 50.0%" in lines[1]
     wins = list(H2H.play_games(H2H.find_ruleset("perudo"), "medium", "medium", 2, 2, 5))
     assert lines[1].startswith(f"medium vs medium (perudo, 2 seats): {sum(wins)}/2 = ")
     # --minutes 0: the first round runs past the limit; it is reported and the run stops.
-    cut = argparse.Namespace(
-        bot="medium",
-        others="hard",
-        rules=None,
-        round="1,1",
-        seat_dice=False,
-        games=50,
-        seed=2,
-        every=100,
-        minutes=0.0,
+    H2H.round_main(
+        H2H.arguments().parse_args(
+            "medium hard --round 1,1 --games 50 --seed 2 --minutes 0".split()
+        )
     )
-    H2H.round_main(cut)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 and "/1 = " in lines[0]

@@ -9,10 +9,11 @@ page. Leases last 1.5 s here (``PERUDO_LEASE_SECONDS``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -285,6 +286,25 @@ def test_a_socket_counted_while_redis_was_away_is_not_taken_off_redis(redis_url:
     run(go())
 
 
+@contextlib.asynccontextmanager
+async def two_processes(settings: Settings) -> AsyncIterator[tuple[list[Store], list[Lobby]]]:
+    """Two processes' stores and lobbies (in this one) on ``settings``' PostgreSQL and Redis,
+    opened, and closed after."""
+    stores = [Store(settings.database_url), Store(settings.database_url)]
+    lobbies: list[Lobby] = []
+    try:
+        for store in stores:
+            await store.open()
+            lobbies.append(Lobby(store, settings, Node(settings, store)))
+            await lobbies[-1].open()
+        yield stores, lobbies
+    finally:
+        for lobby in lobbies:
+            await lobby.close()
+        for store in stores:
+            await store.close()
+
+
 def test_waiting_and_open_tables_are_counted_over_every_process(
     postgres_url: str, redis_url: str
 ) -> None:
@@ -302,8 +322,6 @@ def test_waiting_and_open_tables_are_counted_over_every_process(
             max_open_tables=4,
             creates_per_minute=60000,  # (bursts of tables_per_client)
         )
-        stores = [Store(postgres_url), Store(postgres_url)]
-        lobbies: list[Lobby] = []
         redis = aioredis.from_url(redis_url)
         cfg = TableConfig.build(preset="perudo", seats=2)
 
@@ -319,39 +337,31 @@ def test_waiting_and_open_tables_are_counted_over_every_process(
             return err.value
 
         try:
-            for store in stores:
-                await store.open()
-                lobbies.append(Lobby(store, settings, Node(settings, store)))
-                await lobbies[-1].open()
-            a, b = lobbies
-            first = await create(a)
-            await create(b)
-            err = await refused(a)
-            assert err.code == "client_limit" and "2 tables waiting" in err.message
-            assert (await refused(b)).code == "client_limit"
-            await create(b, "203.0.113.5")
-            await create(a, "203.0.113.5")
-            err = await refused(b, "203.0.113.6")
-            assert err.code == "too_many_tables" and "4 open tables" in err.message
-            assert await a.expire(time.monotonic() + 10**6) == 2  # a's tables close
-            await asyncio.gather(*a._tasks)
-            third = await create(a)  # both places came back
-            assert (await refused(b)).code == "client_limit"
-            key = "perudo:waiting:198.51.100.7"
-            assert first not in {k.decode() for k in await redis.hkeys(key)}
-            # A place of a process that died (its liveness key gone) counts for nothing.
-            await redis.hset(key, "gone-table", "dead-process")  # type: ignore[misc]
-            assert (await refused(b)).code == "client_limit"
-            assert await redis.hget(key, "gone-table") is None
-            # A stale process's release of a table another process holds changes nothing.
-            stale = SharedLimits(redis, "stale-process")
-            await stale.place_tables({}, {third: "198.51.100.7"})
-            assert await redis.hget(key, third) == a.node.id.encode()  # type: ignore[union-attr]
+            async with two_processes(settings) as (_, (a, b)):
+                first = await create(a)
+                await create(b)
+                err = await refused(a)
+                assert err.code == "client_limit" and "2 tables waiting" in err.message
+                assert (await refused(b)).code == "client_limit"
+                await create(b, "203.0.113.5")
+                await create(a, "203.0.113.5")
+                err = await refused(b, "203.0.113.6")
+                assert err.code == "too_many_tables" and "4 open tables" in err.message
+                assert await a.expire(time.monotonic() + 10**6) == 2  # a's tables close
+                await asyncio.gather(*a._tasks)
+                third = await create(a)  # both places came back
+                assert (await refused(b)).code == "client_limit"
+                key = "perudo:waiting:198.51.100.7"
+                assert first not in {k.decode() for k in await redis.hkeys(key)}
+                # A place of a process that died (its liveness key gone) counts for nothing.
+                await redis.hset(key, "gone-table", "dead-process")  # type: ignore[misc]
+                assert (await refused(b)).code == "client_limit"
+                assert await redis.hget(key, "gone-table") is None
+                # A stale process's release of a table another process holds changes nothing.
+                stale = SharedLimits(redis, "stale-process")
+                await stale.place_tables({}, {third: "198.51.100.7"})
+                assert await redis.hget(key, third) == a.node.id.encode()  # type: ignore[union-attr]
         finally:
-            for lobby in lobbies:
-                await lobby.close()
-            for store in stores:
-                await store.close()
             await redis.aclose()
 
     run(go())
@@ -372,13 +382,7 @@ def test_simultaneous_creations_on_two_processes_never_pass_the_site_wide_limit(
             max_open_tables=3,
             creates_per_minute=60000,
         )
-        stores = [Store(postgres_url), Store(postgres_url)]
-        lobbies: list[Lobby] = []
-        try:
-            for store in stores:
-                await store.open()
-                lobbies.append(Lobby(store, settings, Node(settings, store)))
-                await lobbies[-1].open()
+        async with two_processes(settings) as (stores, lobbies):
             made, refused = await create_at_once(lobbies, 8)
             assert len(made) == 3 and len(refused) == 5, refused
             assert all(e.code == "too_many_tables" for e in refused)
@@ -386,11 +390,6 @@ def test_simultaneous_creations_on_two_processes_never_pass_the_site_wide_limit(
             assert sum(len(lobby.tables) for lobby in lobbies) == 3
             owned = [set(lobby.node.owned) for lobby in lobbies]  # type: ignore[union-attr]
             assert sum(map(len, owned)) == 3
-        finally:
-            for lobby in lobbies:
-                await lobby.close()
-            for store in stores:
-                await store.close()
 
     run(go())
 
