@@ -121,19 +121,22 @@ def test_a_float_is_written_as_pydantic_writes_it(x: float) -> None:
             st.floats(0, 1),
             st.text(max_size=8),
             st.sampled_from([None, 0, 1]),
+            st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-(2**53), 2**53)),
         ),
         min_size=1,
         max_size=5,
     )
 )
-def test_messages_written_together_share_only_equal_fields(
-    rows: list[tuple[str | None, float, str, int | None]],
+def test_messages_with_any_text_or_float_are_each_their_model_s_encoding(
+    rows: list[tuple[str | None, float, str, int | None, float]],
 ) -> None:
     """Chat lines and hints with some fields equal across the messages and some not (user
-    text in any script, floats): each message is its own model's encoding."""
+    text in any script, floats of any size, infinities, NaN, an int given for a float): each
+    message is its own model's encoding (orjson writes ``1e16`` where pydantic writes
+    ``1e+16``, and ``1`` for an int where pydantic writes ``1.0``)."""
     chats = [
         {"version": i, "entry": {"seat": seat, "name": name, "text": name, "at": f, "version": i}}
-        for i, (_, f, name, seat) in enumerate(rows)
+        for i, (_, f, name, seat, _) in enumerate(rows)
     ]
     assert write_each(p.ChatMessage, chats) == [
         p.ChatMessage.model_validate(c).model_dump_json() for c in chats
@@ -146,8 +149,8 @@ def test_messages_written_together_share_only_equal_fields(
             "hint": None if bid is None else {"bid": bid, "holds": f, "exact": f / 2},
             "timer": f,
         }
-        for bid, f, _, _ in rows
-    ]
+        for bid, f, _, _, _ in rows
+    ] + [{"version": 2, "events": [], "view": None, "hint": None, "timer": t} for *_, t in rows]
     assert write_each(p.Update, updates) == [_model_json(u) for u in updates]
 
 
