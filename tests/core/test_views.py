@@ -216,10 +216,11 @@ def test_a_views_legal_list_is_the_core_s_list_kept_as_one_tuple(rules: RuleSet)
     assert seen > 50
 
 
-def test_a_views_json_of_the_rounds_actions_and_rules_is_built_afresh_the_same() -> None:
-    """``to_json`` keeps the JSON of the last round's actions (found by the identity of the
-    state's tuple) and of each rule set: every seat's view of every state of random games
-    gives what a fresh build gives, and mutating one view's lists changes no other's."""
+def test_a_views_json_of_the_parts_every_seat_shares_is_built_afresh_the_same() -> None:
+    """``to_json`` keeps the JSON of the parts every seat's view of a state has alike (the
+    rules, counts, this round's actions…, found by the identity of the state's fields) and
+    of each rule set: every seat's view of every state of random games gives what a fresh
+    build gives, and mutating one view's lists changes no other's."""
     from perudo.core import action_to_json
 
     rng = random.Random(7)
@@ -233,9 +234,28 @@ def test_a_views_json_of_the_rounds_actions_and_rules_is_built_afresh_the_same()
             assert data["rules"] == {
                 f.name: getattr(v.rules, f.name) for f in dataclasses.fields(v.rules) if f.compare
             }
-            data["actions"].append("mine")
+            assert data["dice_counts"] == list(state.dice_counts)
+            assert data["hand"] == ([] if seat is None else list(state.hands[seat]))
+            assert data["shown"] == [list(s) for s in state.shown]
+            assert data["palifico_used"] == list(state.palifico_used)
+            assert data["bid"] == (None if state.bid is None else str(state.bid))
+            assert data["bid_info"] == (None if state.bid is None else action_to_json(state.bid))
+            assert data["rolloff"] == [list(t) for t in state.rolloff]
+            assert (data["phase"], data["round"], data["to_act"]) == (
+                state.phase.value,
+                state.round,
+                state.to_act,
+            )
+            for key in ("actions", "actions_info", "dice_counts", "hand", "shown"):
+                data[key].append("mine")
+            for key in ("palifico_used", "rolloff", "legal", "legal_info"):
+                data[key].append("mine")
             data["rules"]["faces"] = 0
-        assert view(state, 0).to_json()["actions"] == [[s, str(a)] for s, a in state.actions]
+        shared = view(state, 0).to_json()
+        assert shared["actions"] == [[s, str(a)] for s, a in state.actions]
+        assert shared["dice_counts"] == list(state.dice_counts)
+        assert shared["shown"] == [list(s) for s in state.shown]
+        assert "mine" not in shared["palifico_used"] + shared["rolloff"] + shared["legal"]
         assert view(state, 0).rules.to_dict()["faces"] == 6
         seat = state.to_act
         choices = list(legal_actions(state)) if seat is not None else []

@@ -80,35 +80,111 @@ class PlayerView:
         face wild this round (P-15, P-31, V-2; ``None``: none). A display reads those and
         parses no notation.
         """
+        (
+            rules,
+            phase,
+            dice_counts,
+            shown,
+            palifico_used,
+            bid,
+            bid_info,
+            wild,
+            actions,
+            actions_info,
+            rolloff,
+        ) = _public_json(self)
         data: dict[str, Any] = {
             "seat": self.seat,
-            "rules": self.rules.to_dict(),
-            "phase": self.phase.value,
+            "rules": dict(rules),
+            "phase": phase,
             "round": self.round,
             "opener": self.opener,
             "to_act": self.to_act,
-            "dice_counts": list(self.dice_counts),
+            "dice_counts": list(dice_counts),
             "hand": list(self.hand),
-            "shown": [list(s) for s in self.shown],
+            "shown": list(shown),
             "palifico": self.palifico,
-            "palifico_used": list(self.palifico_used),
-            "bid": None if self.bid is None else str(self.bid),
-            "bid_info": None if self.bid is None else action_to_json(self.bid),
-            "wild": wild_active(self.rules, self.palifico),
+            "palifico_used": list(palifico_used),
+            "bid": bid,
+            "bid_info": bid_info,
+            "wild": wild,
             "bidder": self.bidder,
             "passer": self.passer,
             "must_raise": self.must_raise,
-            "actions": [],
-            "actions_info": [],
-            "past": [round_to_json(r) for r in self.past] if past else None,
-            "winner": self.winner,
-            "rolloff": [list(t) for t in self.rolloff],
+            "actions": list(actions),
+            "actions_info": list(actions_info),
         }
-        data["actions"], data["actions_info"] = _actions_json(self.actions)
+        if past:
+            data["past"] = [round_to_json(r) for r in self.past]
+        data["winner"] = self.winner
+        data["rolloff"] = list(rolloff)
         data["legal"], data["legal_info"] = legal_json(self.legal)
-        if not past:
-            del data["past"]
         return data
+
+
+_Public = tuple[
+    dict[str, Any],
+    str,
+    list[int],
+    list[list[int]],
+    list[bool],
+    str | None,
+    dict[str, object] | None,
+    int | None,
+    list[list[object]],
+    list[dict[str, object]],
+    list[list[int]],
+]
+
+
+def _public_json(v: PlayerView) -> _Public:
+    """The parts of :meth:`PlayerView.to_json` that every seat's view of one state has alike
+    (the rules, the counts, this round's actions…: nothing of a hand or of what a seat may
+    do). A server draws every seat's view after each move: the last state's parts are kept
+    and found by the identity of the view's fields, which the views of one state share (the
+    state's own tuples and objects); anything not identical is built afresh. Handed out as
+    shared lists: :meth:`~PlayerView.to_json` copies them (treat their entries as
+    read-only)."""
+    key = (
+        v.rules,
+        v.phase,
+        v.round,
+        v.opener,
+        v.to_act,
+        v.dice_counts,
+        v.shown,
+        v.palifico,
+        v.palifico_used,
+        v.bid,
+        v.bidder,
+        v.passer,
+        v.must_raise,
+        v.actions,
+        v.winner,
+        v.rolloff,
+    )
+    last = _LAST_PUBLIC[0] if _LAST_PUBLIC else None
+    if last is not None and last[0] == key:
+        return last[1]
+    pairs, infos = _actions_json(v.actions)
+    public: _Public = (
+        v.rules.to_dict(),
+        v.phase.value,
+        list(v.dice_counts),
+        [list(s) for s in v.shown],
+        list(v.palifico_used),
+        None if v.bid is None else str(v.bid),
+        None if v.bid is None else action_to_json(v.bid),
+        wild_active(v.rules, v.palifico),
+        pairs,
+        infos,
+        [list(t) for t in v.rolloff],
+    )
+    _LAST_PUBLIC[:] = [(key, public)]
+    return public
+
+
+_LAST_PUBLIC: list[tuple[tuple[object, ...], _Public]] = []
 
 
 def _actions_json(
