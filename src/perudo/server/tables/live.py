@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Literal
+
+import orjson
 
 from perudo.core import (
     Calza,
@@ -982,7 +983,7 @@ class LiveTable:
             data = event_to_json(e)
             data["version"] = first + i
             batch.append((e.audience, data))
-            self.backlog.remember(first + i, e.audience, "event", json.dumps(data))
+            self.backlog.remember(first + i, e.audience, "event", orjson.dumps(data).decode())
         resolved = sum(1 for e in events if isinstance(e, RoundResolved))
         self.schedule.last_resolved = resolved > 0
         if state.is_over:
