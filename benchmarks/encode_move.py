@@ -1,75 +1,109 @@
-"""Server CPU of one move's messages, in this process: a 6-seat Perudo table where a seat is
-to bid (a legal list of 150 and more bids), every seat's view drawn from the state and the
-six ``update`` messages written together (:func:`perudo.server.wirejson.write_each`), as the
-server does after each move; beside it, the same messages validated and encoded by their
-pydantic model one by one (what the server did before). Prints the median and the fastest of
-200 moves of each (docs/scaling.md).
+"""Server CPU of one move's messages, in this process: the states of random 6-seat Perudo
+games (a seat to bid has a legal list of 150 and more bids), after each move every seat's view
+drawn from the state and the six ``update`` messages written
+(:func:`perudo.server.wirejson.write_each`), as the server does after each move; beside it,
+the same messages validated and encoded by their pydantic model one by one (what the server
+did at first). Prints, per move, the median and the fastest of ``--rounds`` passes over the
+same moves, for the views alone and for the messages alone (docs/scaling.md).
 
-    .venv/bin/python benchmarks/encode_move.py
+    .venv/bin/python benchmarks/encode_move.py [--moves 2000] [--rounds 5]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
-from perudo.core import PRESETS, apply, chance_action, new_game, view
+from perudo.core import PRESETS, GameState, apply, chance_action, event_to_json, new_game, view
 from perudo.server import protocol as p
 from perudo.server.wirejson import write_each
 
 SEATS = 6
-RUNS = 200
+
+
+def moves(count: int, seed: int = 1) -> list[tuple[GameState, list[dict[str, Any]]]]:
+    """``count`` states of random games, each with the events of the move that made it."""
+    rng = random.Random(seed)
+    out: list[tuple[GameState, list[dict[str, Any]]]] = []
+    version = 0
+    while len(out) < count:
+        state = new_game(PRESETS["perudo"], SEATS, rng)
+        while not state.is_over and len(out) < count:
+            seat = state.to_act
+            action = (
+                chance_action(state, rng)
+                if seat is None
+                else rng.choice(list(view(state, seat).legal))
+            )
+            state, events = apply(state, action, seat)
+            batch = []
+            for e in events:
+                version += 1
+                if e.audience is None:
+                    batch.append({**event_to_json(e), "version": version})
+            out.append((state, batch))
+    return out
+
+
+def messages(state: GameState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "version": 1,
+            "events": events,
+            "view": view(state, seat).to_json(past=False),
+            "hint": None,
+            "timer": None,
+            "past_tail": [],
+        }
+        for seat in range(SEATS)
+    ]
 
 
 def main() -> None:
-    rng = random.Random(1)
-    state = new_game(PRESETS["perudo"], SEATS, rng)
-    while state.to_act is None:  # the deal
-        state, _ = apply(state, chance_action(state, rng), None)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    played = moves(args.moves)
+    drawn = [messages(state, events) for state, events in played]
 
-    def messages() -> list[dict[str, Any]]:
-        return [
-            {
-                "version": 1,
-                "events": [],
-                "view": view(state, seat).to_json(past=False),
-                "hint": None,
-                "timer": None,
-                "past_tail": [],
-            }
-            for seat in range(SEATS)
-        ]
+    def views() -> None:
+        for state, _ in played:
+            for seat in range(SEATS):
+                view(state, seat).to_json(past=False)
 
     def written() -> None:
-        write_each(p.Update, messages())
+        for ms in drawn:
+            write_each(p.Update, ms)
 
     def by_pydantic() -> None:
-        for m in messages():
-            p.Update.model_validate(m).model_dump_json()
+        for ms in drawn:
+            for m in ms:
+                p.Update.model_validate(m).model_dump_json()
 
-    bidder = view(state, state.to_act)
-    print(
-        f"one move's updates for {SEATS} seats (a legal list of {len(bidder.legal)} actions), "
-        f"views included, over {RUNS} moves:"
-    )
-    for name, one_move in (("written together", written), ("pydantic, one by one", by_pydantic)):
-        times = _times(one_move)
+    print(f"one move's six seats, over {len(played)} moves of random 6-seat Perudo games:")
+    for name, one_pass in (
+        ("the views (view(...).to_json())", views),
+        ("the updates written (wirejson)", written),
+        ("the updates by pydantic, one by one", by_pydantic),
+    ):
+        times = _per_move(one_pass, len(played), args.rounds)
         print(
-            f"  {name}: median {statistics.median(times) * 1e3:.3f} ms, "
-            f"fastest {min(times) * 1e3:.3f} ms"
+            f"  {name}: median {statistics.median(times):.1f} µs, fastest {min(times):.1f} µs"
         )
 
 
-def _times(one_move: Callable[[], None]) -> list[float]:
-    one_move()
+def _per_move(one_pass: Callable[[], None], count: int, rounds: int) -> list[float]:
+    one_pass()
     times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        one_move()
-        times.append(time.perf_counter() - start)
+    for _ in range(rounds):
+        start = time.thread_time()
+        one_pass()
+        times.append((time.thread_time() - start) / count * 1e6)
     return times
 
 
