@@ -92,9 +92,7 @@ def main() -> None:
         ("the updates by pydantic, one by one", by_pydantic),
     ):
         times = _per_move(one_pass, len(played), args.rounds)
-        print(
-            f"  {name}: median {statistics.median(times):.1f} µs, fastest {min(times):.1f} µs"
-        )
+        print(f"  {name}: median {statistics.median(times):.1f} µs, fastest {min(times):.1f} µs")
 
 
 def _per_move(one_pass: Callable[[], None], count: int, rounds: int) -> list[float]:
