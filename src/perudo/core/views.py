@@ -141,10 +141,11 @@ def _public_json(v: PlayerView) -> _Public:
     """The parts of :meth:`PlayerView.to_json` that every seat's view of one state has alike
     (the rules, the counts, this round's actions…: nothing of a hand or of what a seat may
     do). A server draws every seat's view after each move: the last state's parts are kept
-    and found by the identity of the view's fields, which the views of one state share (the
-    state's own tuples and objects); anything not identical is built afresh. Handed out as
-    shared lists: :meth:`~PlayerView.to_json` copies them (treat their entries as
-    read-only)."""
+    and found by comparing the view's fields with theirs (the views of one state share the
+    state's own tuples and objects, so that is an identity check each; equal values give
+    equal parts: the rule set's dict holds only its compared fields); anything else is built
+    afresh. Handed out as shared lists: :meth:`~PlayerView.to_json` copies them (treat their
+    entries as read-only)."""
     key = (
         v.rules,
         v.phase,
