@@ -261,3 +261,17 @@ def test_a_views_json_of_the_parts_every_seat_shares_is_built_afresh_the_same() 
         choices = list(legal_actions(state)) if seat is not None else []
         action = chance_action(state, rng) if seat is None else rng.choice(choices)
         state, _ = apply(state, action, seat)
+
+
+def test_a_views_shared_parts_are_found_by_identity_not_equality() -> None:
+    """Two states whose fields are equal but not the same objects (``3 == 3.0``) each get
+    their own parts: the rules of the second are its own, not the first's."""
+    a = new_game(dataclasses.replace(PERUDO_CALZA, calza_min_players=3), 4, random.Random(1))
+    b = new_game(
+        dataclasses.replace(PERUDO_CALZA, calza_min_players=3.0),  # type: ignore[arg-type]
+        4,
+        random.Random(1),
+    )
+    assert a.rules == b.rules
+    assert type(view(a, 0).to_json()["rules"]["calza_min_players"]) is int
+    assert type(view(b, 0).to_json()["rules"]["calza_min_players"]) is float

@@ -1,10 +1,9 @@
 """The messages sent on every move, written without pydantic (:mod:`perudo.server.wirejson`),
 are the models' own encoding byte for byte: each seat's ``update`` of random games of every
 preset (memory mode's own list of bids and hidden counts included), for the seat to act, the
-others and a spectator, written together as the server writes a move's messages (the parts
-equal across the seats written once) and alone; the odds' floats and the timer's as pydantic
-writes floats. The core's list of legal actions, built once per distinct list
-(``perudo.core.legal_json``), is the list built afresh.
+others and a spectator, written together as the server writes a move's messages and alone;
+the odds' floats and the timer's as pydantic writes floats. The core's list of legal
+actions, built once per distinct list (``perudo.core.legal_json``), is the list built afresh.
 
 Real servers' messages are checked too: the test suite runs with ``PERUDO_CHECK_WIRE=1``
 (tests/conftest.py), so every message a server writes in any test is compared with its
@@ -130,8 +129,8 @@ def test_a_float_is_written_as_pydantic_writes_it(x: float) -> None:
 def test_messages_with_any_text_or_float_are_each_their_model_s_encoding(
     rows: list[tuple[str | None, float, str, int | None, float]],
 ) -> None:
-    """Chat lines and hints with some fields equal across the messages and some not (user
-    text in any script, floats of any size, infinities, NaN, an int given for a float): each
+    """Chat lines and hints (user text in any script, floats of any size, infinities, NaN, an
+    int given for a float): each
     message is its own model's encoding (orjson writes ``1e16`` where pydantic writes
     ``1e+16``, and ``1`` for an int where pydantic writes ``1.0``)."""
     chats = [
@@ -164,3 +163,47 @@ def test_with_the_check_on_a_field_off_the_model_fails_loudly(
         write(p.Update, {**good, "rogue": 1})
     with pytest.raises(ValidationError):
         write(p.Update, {**good, "version": "one"})
+
+
+def test_a_model_it_cannot_write_exactly_is_refused_when_its_writer_is_built() -> None:
+    """A field of untyped values (orjson would write its floats otherwise than pydantic), an
+    alias, an excluded field, a computed field or a serializer: a ``TypeError`` naming it when
+    the writer is built, never a message that differs from the model's. The server's own
+    messages are all writable (a refusal would stop the first move)."""
+    from pydantic import BaseModel, Field, computed_field, field_serializer
+
+    class Untyped(BaseModel):
+        params: dict[str, Any] = {}
+
+    class Aliased(BaseModel):
+        name: str = Field(serialization_alias="n")
+
+    class Excluded(BaseModel):
+        secret: str = Field(exclude=True)
+
+    class Computed(BaseModel):
+        a: int
+
+        @computed_field  # type: ignore[prop-decorator]
+        @property
+        def b(self) -> int:
+            return self.a + 1
+
+    class Serialized(BaseModel):
+        a: int
+
+        @field_serializer("a")
+        def _a(self, a: int) -> int:
+            return a * 2
+
+    for model, what in (
+        (Untyped, "dict"),
+        (Aliased, "alias"),
+        (Excluded, "exclusion"),
+        (Computed, "computed"),
+        (Serialized, "serializer"),
+    ):
+        with pytest.raises(TypeError, match=what):
+            write(model, {"params": {}, "name": "x", "secret": "s", "a": 1})
+    for model in (p.Update, p.Snapshot, p.ChatMessage):
+        assert callable(wirejson._normalizer(model))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import is_
 from typing import Any
 
 from .actions import Bid, PlayerAction, action_to_json
@@ -141,11 +142,11 @@ def _public_json(v: PlayerView) -> _Public:
     """The parts of :meth:`PlayerView.to_json` that every seat's view of one state has alike
     (the rules, the counts, this round's actions…: nothing of a hand or of what a seat may
     do). A server draws every seat's view after each move: the last state's parts are kept
-    and found by comparing the view's fields with theirs (the views of one state share the
-    state's own tuples and objects, so that is an identity check each; equal values give
-    equal parts: the rule set's dict holds only its compared fields); anything else is built
-    afresh. Handed out as shared lists: :meth:`~PlayerView.to_json` copies them (treat their
-    entries as read-only)."""
+    and found by the identity of the view's fields (the views of one state share the state's
+    own tuples and objects); anything else is built afresh (equal is not enough:
+    ``3 == 3.0``). Handed out
+    as shared lists: :meth:`~PlayerView.to_json` copies them (treat their entries as
+    read-only)."""
     key = (
         v.rules,
         v.phase,
@@ -165,7 +166,7 @@ def _public_json(v: PlayerView) -> _Public:
         v.rolloff,
     )
     last = _LAST_PUBLIC[0] if _LAST_PUBLIC else None
-    if last is not None and last[0] == key:
+    if last is not None and all(map(is_, last[0], key)):
         return last[1]
     pairs, infos = _actions_json(v.actions)
     public: _Public = (
@@ -186,6 +187,7 @@ def _public_json(v: PlayerView) -> _Public:
 
 
 _LAST_PUBLIC: list[tuple[tuple[object, ...], _Public]] = []
+"""The last state's fields and its parts."""
 
 
 def _actions_json(

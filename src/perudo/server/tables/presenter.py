@@ -328,8 +328,8 @@ def _updates(
 ) -> list[str]:
     """The ``update`` of a move (or of the moves gathered for the spectators) to each of
     ``seats``: the events its seat may see (:func:`perudo.core.visible_to`, as stamped on
-    ``batch``) and its view after, written together (the parts equal across the seats once:
-    :func:`~perudo.server.wirejson.write_each`)."""
+    ``batch``) and its view after (:func:`~perudo.server.wirejson.write_each`; the view's
+    parts every seat shares are drawn once per state by the core)."""
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None:
         tail = [round_to_json(r) for r in table.state.past[-resolved:]]
