@@ -19,3 +19,23 @@ def test_client_bots_play_through_the_socket_and_the_figures_are_reported(
     assert not result.errors
     text = result.report()
     assert "2 tables × 6 seats" in text and "p99" in text and "per second" in text
+
+
+def test_the_side_by_side_benchmark_reads_the_figures_bench_load_prints() -> None:
+    """``benchmarks/load_pair.py`` reads each run's server and clients' CPU per action and
+    its rate from ``LoadResult.report()``'s own text (it fails loudly when they are missing)."""
+    import importlib.util
+    from pathlib import Path
+
+    import pytest
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "load_pair.py"
+    spec = importlib.util.spec_from_file_location("load_pair", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = LoadResult(tables=50, seconds=30.0, think=0.5, actions=2970, server_cpu=3.89)
+    result.client_cpu = 3.5
+    assert module._figures(result.report()) == (1.31, 1.18, 99.0)
+    with pytest.raises(SystemExit, match="no figures"):
+        module._figures(LoadResult(tables=1, seconds=1.0, think=0.5).report())
