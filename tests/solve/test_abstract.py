@@ -96,3 +96,24 @@ def test_copying_the_value_matrices_in_chunks_changes_no_iterate(monkeypatch):
             (whole.avg_d[p], chunked.avg_d[p]),
         ]:
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_loaded_table_sums_its_edges_by_state_bit_for_bit_as_np_add_at(seed: int) -> None:
+    """``add_rows_by_source`` (the loader's sum of each state's raise probabilities) gives
+    exactly ``np.add.at``'s float32 sums for sorted sources: states with no edge, one, many;
+    float32 rounding makes the order of the additions visible, and it is the same."""
+    from perudo.solve.abstract import add_rows_by_source
+
+    rng = np.random.default_rng(seed)
+    states = 200
+    src = np.sort(rng.integers(0, states, size=int(rng.integers(0, 3000))))
+    rows = rng.random((len(src), 7), dtype=np.float32) * rng.choice([1e-3, 1.0, 1e3], len(src))[
+        :, None
+    ].astype(np.float32)
+    base = rng.random((states, 7), dtype=np.float32)
+    expected = base.copy()
+    np.add.at(expected, src, rows)
+    got = base.copy()
+    add_rows_by_source(got, src, rows)
+    assert np.array_equal(got, expected)

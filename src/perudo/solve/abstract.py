@@ -526,7 +526,7 @@ class AbstractStrategy:
             d = np.zeros((len(states), r.shape[1]), dtype=np.float32)
             d[st[:, 0] == p] = arrays[f"dudo{p}"].astype(np.float32)
             total = d.copy()
-            np.add.at(total, src, r)
+            add_rows_by_source(total, src, r)
             safe = np.where(total > 0, total, 1.0)
             srcs.append(src)
             ranks.append(rank)
@@ -535,6 +535,22 @@ class AbstractStrategy:
         return cls(
             game, int(meta["memory"]), states, srcs, ranks, raises, dudo, dict(meta.get("info", {}))
         )
+
+
+def add_rows_by_source(total: np.ndarray, src: np.ndarray, rows: np.ndarray) -> None:
+    """``np.add.at(total, src, rows)`` for ``src`` sorted ascending (each state's edges
+    together, as :meth:`AbstractStrategy.load` checks), bit for bit: the k-th edge of every
+    state is added in one vectorised step, k = 0, 1, …, so each state's sum is taken in the
+    edges' order as ``np.add.at`` takes it, in a few dozen steps rather than one per edge (a
+    5v5 table's 34,000 edges: 0.16 s with ``np.add.at``, 0.03 s so)."""
+    if len(src) == 0:
+        return
+    starts = np.flatnonzero(np.r_[True, src[1:] != src[:-1]])
+    lengths = np.diff(np.r_[starts, len(src)])
+    owners = src[starts]
+    for k in range(int(lengths.max())):
+        live = lengths > k
+        total[owners[live]] += rows[starts[live] + k]
 
 
 class _Abstraction(Protocol):
