@@ -144,9 +144,8 @@ def _public_json(v: PlayerView) -> _Public:
     do). A server draws every seat's view after each move: the last state's parts are kept
     and found by the identity of the view's fields (the views of one state share the state's
     own tuples and objects); anything else is built afresh (equal is not enough:
-    ``3 == 3.0``). Handed out
-    as shared lists: :meth:`~PlayerView.to_json` copies them (treat their entries as
-    read-only)."""
+    ``3 == 3.0``). Handed out as shared lists: :meth:`~PlayerView.to_json` copies them
+    (treat their entries as read-only)."""
     key = (
         v.rules,
         v.phase,
@@ -193,32 +192,20 @@ _LAST_PUBLIC: list[tuple[tuple[object, ...], _Public]] = []
 def _actions_json(
     actions: tuple[tuple[int, PlayerAction], ...],
 ) -> tuple[list[list[object]], list[dict[str, object]]]:
-    """This round's actions as :meth:`PlayerView.to_json` sends them (``actions`` and
-    ``actions_info``): every seat's view of one state holds the same tuple, so the last one's
-    JSON is kept and found by identity (fresh lists of shared entries: treat the entries as
-    read-only)."""
-    if _LAST_ACTIONS and _LAST_ACTIONS[0][0] is actions:
-        _, pairs, infos = _LAST_ACTIONS[0]
-    else:
-        pairs = [[s, str(a)] for s, a in actions]
-        infos = [action_to_json(a) for _, a in actions]
-        _LAST_ACTIONS[:] = [(actions, pairs, infos)]
-    return list(pairs), list(infos)
-
-
-_LAST_ACTIONS: list[
-    tuple[tuple[tuple[int, PlayerAction], ...], list[list[object]], list[dict[str, object]]]
-] = []
+    """A round's actions as views and finished rounds send them: ``actions`` (seat and
+    notation) and ``actions_info`` (each structured)."""
+    return [[s, str(a)] for s, a in actions], [action_to_json(a) for _, a in actions]
 
 
 def round_to_json(record: RoundRecord) -> dict[str, Any]:
     """A finished round as a JSON-ready dict (public information only)."""
+    actions, actions_info = _actions_json(record.actions)
     return {
         "round": record.round,
         "opener": record.opener,
         "palifico": record.palifico,
-        "actions": [[s, str(a)] for s, a in record.actions],
-        "actions_info": [action_to_json(a) for _, a in record.actions],
+        "actions": actions,
+        "actions_info": actions_info,
         "shown": [list(s) for s in record.shown],
         "result": event_to_json(record.result),
     }

@@ -103,11 +103,11 @@ def _float(v: Any) -> Any:
 # -- an action's structured form, and lists of them: encoded once per notation ---------------
 
 _info_bytes: dict[str, bytes] = {}
-_info_fragments: dict[str, orjson.Fragment] = {}
 _infos_fragments: dict[tuple[str, ...], orjson.Fragment] = {}
 
 
 def _info_text(d: Any) -> bytes:
+    """An :class:`ActionInfo`'s JSON, kept by its notation (``text``)."""
     text = d["text"]
     found = _info_bytes.get(text)
     if found is None:
@@ -119,13 +119,7 @@ def _info_text(d: Any) -> bytes:
 
 def _action_info(d: Any) -> orjson.Fragment:
     """An :class:`ActionInfo`: a pure function of its notation (``text``), encoded once."""
-    text = d["text"]
-    found = _info_fragments.get(text)
-    if found is None:
-        if len(_info_fragments) >= _CACHE_SIZE:
-            _info_fragments.clear()
-        found = _info_fragments[text] = orjson.Fragment(_info_text(d))
-    return found
+    return orjson.Fragment(_info_text(d))
 
 
 def _action_infos(v: Any) -> orjson.Fragment:
@@ -225,22 +219,21 @@ def _normalizer(model: type[BaseModel]) -> Conv:
         default = _REQUIRED if info.is_required() else info.get_default(call_default_factory=True)
         fields.append((name, default, _conv_of(info.annotation, info)))
     names = tuple(name for name, _, _ in fields)
+    found = _compiled(model, fields)
     if all(conv is None for _, _, conv in fields):
+        build = found
 
         def plain(d: Any) -> Any:
-            if tuple(d) == names:
-                return d
-            return {n: d[n] if df is _REQUIRED else d.get(n, df) for n, df, _ in fields}
+            """A dict of plain fields already in order is written as it is."""
+            return d if tuple(d) == names else build(d)
 
         found = plain
-    else:
-        found = _compiled(model, fields)
     _normalizers[model] = found
     return found
 
 
 def _compiled(model: type[BaseModel], fields: list[tuple[str, Any, Conv | None]]) -> Conv:
-    """The normalizer of a model with conversions, as one dict display (compiled once, as
+    """The normalizer of a model, as one dict display (compiled once, as
     :mod:`dataclasses` compiles its ``__init__``): a loop over the fields cost a third of a
     move's messages."""
     scope: dict[str, Any] = {}
@@ -264,8 +257,8 @@ def _compiled(model: type[BaseModel], fields: list[tuple[str, Any, Conv | None]]
 
 def write_each(model: type[BaseModel], datas: list[dict[str, Any]]) -> list[str]:
     """``[model.model_validate(d).model_dump_json() for d in datas]``, byte for byte, for
-    data the model accepts (with :data:`CHECK`, checked so: :class:`WireMismatch`
-    otherwise)."""
+    data of the model's declared types (with :data:`CHECK`, checked so:
+    :class:`WireMismatch` otherwise)."""
     normal = _normalizer(model)
     texts = [orjson.dumps(normal(d)).decode() for d in datas]
     if CHECK:
