@@ -15,6 +15,9 @@ from types import ModuleType
 import pytest
 
 from perudo.arena import wilson
+from perudo.registry import make_bot
+from perudo.solve import RoundGame
+from perudo.solve.exploit import policy_of, versus
 from perudo.solve.shipped import joker_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,3 +88,23 @@ def test_whole_games_share_the_tally_and_a_time_cut_reports_what_was_played(
     )
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 and "/1 = " in lines[0]
+
+
+def test_rounds_converge_to_the_exact_figure_of_exact_h2h() -> None:
+    """``benchmarks/exact_h2h.py``'s figure (:func:`perudo.solve.exploit.versus`) is what this
+    benchmark's rounds converge to: 4,000 seeded rounds of joker 1v1, in all and as the
+    opener, within four standard errors of the exact rates."""
+    rules = H2H.round_rules("joker", (1, 1))
+    exact = versus(
+        RoundGame(rules, (1, 1)),
+        policy_of(make_bot("medium", seed=1)),
+        policy_of(make_bot("random", seed=2)),
+    )
+    outs = list(H2H.play_rounds(rules, "medium", "random", (1, 1), 4000, seed=5))
+    opened = [o for o in outs if o.opened]
+    for won, n, rate in (
+        (sum(o.won for o in outs), len(outs), exact.win_rate),
+        (sum(o.won for o in opened), len(opened), (1 + exact.opening) / 2),
+    ):
+        error = (rate * (1 - rate) / n) ** 0.5
+        assert abs(won / n - rate) < 4 * error
