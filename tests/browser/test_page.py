@@ -185,7 +185,14 @@ def test_an_invite_link_to_a_table_that_does_not_exist_says_so(
     server: ServerProcess, browser: Any
 ) -> None:
     page = new_page(browser)
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
     page.goto(server.url + "/t/no-such-table")
     page.get_by_text("There is no such table").wait_for()
+    # The answer is final: the page does not ask again (it used to reconnect three times a
+    # second for as long as it stayed open, saying "connection lost" each time).
+    page.wait_for_timeout(2500)
+    assert len(sockets) == 1
+    assert page.get_by_text("Connection lost").count() == 0
     assert not page.errors
     page.context.close()

@@ -16,6 +16,9 @@ export const HEARTBEAT = (() => {
   return { interval: ms(o.interval, 10000), timeout: ms(o.timeout, 5000) };
 })();
 
+// How long a socket must stay open before a later loss retries from the shortest wait again.
+const STEADY_MS = 5000;
+
 export class TableSocket {
   constructor(tableId, { hello, onMessage, onLost, onBack }) {
     this.tableId = tableId;
@@ -25,8 +28,10 @@ export class TableSocket {
     this.onBack = onBack;
     this.ws = null;
     this.closed = false;
-    this.retry = 0;
+    this.retry = 0; // attempts since the socket last stayed up (the back-off grows with it)
+    this.down = false; // whether the page was told the connection is lost (and not yet back)
     this.retryTimer = null;
+    this.steady = null;
     this.beat = null;
     this.deadline = null;
     this.goOffline = () => this.offline();
@@ -41,6 +46,7 @@ export class TableSocket {
     window.removeEventListener("offline", this.goOffline);
     window.removeEventListener("online", this.goOnline);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.steady);
     this.stopHeartbeat();
     if (this.ws) this.ws.close();
     this.ws = null;
@@ -53,8 +59,16 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       ws.send(JSON.stringify(this.hello()));
-      if (this.retry > 0) this.onBack();
-      this.retry = 0;
+      if (this.down) {
+        this.down = false;
+        this.onBack();
+      }
+      // The back-off starts again only once the socket has stayed up a while: a server that
+      // takes the socket and closes it at once (busy, restarting) is asked less and less often.
+      clearTimeout(this.steady);
+      this.steady = setTimeout(() => {
+        if (this.ws === ws) this.retry = 0;
+      }, STEADY_MS);
       this.startHeartbeat(ws);
     };
     ws.onmessage = (e) => {
@@ -80,7 +94,10 @@ export class TableSocket {
     this.stopHeartbeat();
     this.ws = null;
     if (this.closed) return;
-    if (this.retry === 0) this.onLost();
+    if (!this.down) {
+      this.down = true;
+      this.onLost();
+    }
     this.retry += 1;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), Math.min(5000, 300 * this.retry));
@@ -128,7 +145,7 @@ export class TableSocket {
   // The network is back: try now rather than at the end of the back-off (an attempt started
   // while offline is dropped: it can only fail).
   online() {
-    if (this.closed || this.retry === 0) return;
+    if (this.closed || !this.down) return;
     const ws = this.ws;
     this.ws = null;
     this.stopHeartbeat();

@@ -263,6 +263,9 @@ export function TablePage({ id }) {
           }
           toast(t(`seatmsg.${m.reason}`), m.reason === "transferred_in");
         }
+        // No such table (an old or cut link), or the table was let go: the answer will not
+        // change, so the socket stops rather than asking again and again.
+        if (m.type === "error" && (m.code === "no_table" || m.code === "table_closed")) socket.close();
         if (m.type === "error" && m.code === "bad_token") {
           localStorage.removeItem(tokenKey(id));
           token.current = null;
