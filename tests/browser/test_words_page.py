@@ -178,9 +178,21 @@ def test_p40_memory_mode_offers_bids_to_the_starting_dice_and_hides_the_count_in
         words = refusal.locator(":scope > span").inner_text()
         assert "more dice than there are in play" in words
         assert set(re.findall(r"\d+", words)) <= {"6", str(face)}, words
-        ann.click("[data-testid=refusal] summary")  # the "why?" detail: no count either
+        # The "why?" detail: links to the rules in the rule book, in the page's language; no
+        # count, no rule id, no developer message.
+        ann.click("[data-testid=refusal] summary")
         why = ann.inner_text("[data-testid=refusal] details")
-        assert "5" not in why.replace("P-16", "").replace("P-40", ""), why
+        assert "5" not in why, why
+        assert not re.search(r"\b[PV]-\d+", why), why
+        assert "than there are in play" not in why, why
+        links = [a.get_attribute("href") for a in ann.locator("[data-testid=why-rule]").all()]
+        assert links and all(re.fullmatch(r"/rules/en#[PV]-\d+", h or "") for h in links), links
+        book = ann.context.new_page()
+        for link in links:
+            book.goto(server.url + link)
+            anchor = link.split("#")[1]
+            assert book.locator(f"[id='{anchor}']").count() == 1, link
+        book.close()
         shot(ann, "memory-refusal-phone", full_page=False)
         assert ann.locator("[data-testid=your-turn]").count() == 1  # still Ann's turn
         assert not ann.errors, ann.errors

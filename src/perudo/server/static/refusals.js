@@ -3,7 +3,7 @@
 // and params, seats named): the page shows its language's text and keeps no second copy of
 // those words. The table's own refusals (a stale version, a full table…) are said from the
 // page's words for their `code`. The rule ids (P-…) and the English developer message stay
-// out of the sentence; the "why?" detail shows them.
+// out of the page: the "why?" detail links to those rules in the rule book.
 
 import { lang, t, MESSAGES } from "./i18n.js";
 
@@ -14,7 +14,7 @@ export function refusalText(err) {
   return t("error.refused");
 }
 
-// The rule ids a refusal names (for the "why?" detail).
+// The rule ids a refusal names (the "why?" detail's links into the rule book).
 export function ruleIds(err) {
   return [...new Set(String(err.message || "").match(/\b[PV]-\d+\b/g) || [])];
 }

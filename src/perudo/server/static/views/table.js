@@ -3,7 +3,7 @@
 // Everything drawn comes from the server's messages (state.js); the page decides no rule.
 
 import { html, useState, useEffect, useRef, api, tokenKey, pct } from "../lib.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
@@ -129,12 +129,20 @@ function TurnTimer({ end, total }) {
   </span>`;
 }
 
+// A refusal in the player's words; when the rules refused, "why?" opens links to those rules
+// in the rule book, in the page's language (the rule ids are the book's anchors, never words a
+// player reads; the developer message stays in the socket's frames).
 function Refusal({ err }) {
   if (!err) return null;
   const ids = ruleIds(err);
+  const label = (i) => (ids.length > 1 ? t("error.rule_n", { n: i + 1 }) : t("error.rule"));
   return html`<div class="refusal" role="alert" data-testid="refusal">
     <span>${refusalText(err)}</span>
-    <details class="why"><summary>${t("error.why")}</summary><span class="muted">${ids.length ? ids.join(", ") + " · " : ""}${err.refusal || err.code}: ${err.message}</span></details>
+    ${ids.length
+      ? html`<details class="why"><summary>${t("error.why")}</summary><span class="muted">${ids.map(
+          (id, i) => html`${i ? " · " : ""}<a href=${`/rules/${lang()}#${id}`} target="_blank" rel="noopener" data-testid="why-rule">${label(i)}</a>`,
+        )}</span></details>`
+      : null}
   </div>`;
 }
 
