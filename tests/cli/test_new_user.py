@@ -559,12 +559,15 @@ def apply_bid(state):
         (["bench-bots", "--rules", "nope"], "unknown rule set"),
         (["bench", "--seconds", "-1"], "--seconds"),
         (["arena", "--plot", "chart.svg", "--games", "1"], "the chart is a PNG"),
+        (["play", "--dice", "0"], "0: each player starts with 1 to 10 dice"),
+        (["play", "--dice", "11"], "11: each player starts with 1 to 10 dice"),
     ],
 )
 def test_a_user_s_mistake_is_a_usage_error_never_a_traceback(args, message):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2, result.output
     assert message in _flat(result.output)
+    assert not re.search(r"\b[PV]-\d+", result.output), result.output  # words, not rule ids
     assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
 
 

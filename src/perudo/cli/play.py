@@ -94,6 +94,7 @@ def play(
     from rich.console import Console
 
     from perudo.core import GameRecord, PerudoError, find_ruleset
+    from perudo.core.rules import MAX_DICE
     from perudo.i18n import LANGS, detect_lang, refusal_text
     from perudo.registry import bot_names
 
@@ -113,8 +114,11 @@ def play(
     if dice is not None:
         try:
             ruleset = dataclasses.replace(ruleset, dice_per_player=dice)
-        except ValueError as err:
-            raise typer.BadParameter(str(err), param_hint="--dice") from None
+        except ValueError:
+            # V-12 (the core decides); a player reads words, not the rule id
+            raise typer.BadParameter(
+                f"{dice}: each player starts with 1 to {MAX_DICE} dice", param_hint="--dice"
+            ) from None
     if not ruleset.min_players <= players <= ruleset.max_players:
         # P-1; a player reads words, not the rule id
         noun = "player" if players == 1 else "players"
