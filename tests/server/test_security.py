@@ -128,6 +128,9 @@ def test_one_client_cannot_fill_the_server_with_tables_and_unattended_ones_expir
     made = [srv.create_table(private=True)["table_id"] for _ in range(3)]
     refused = srv.http("POST", "/api/tables", {"name": "t", "player": "A", "private": True})
     assert refused["status"] == 429 and refused["error"] == "client_limit", refused
+    # The page says why in the player's language: not "wait a moment" (waiting does not help).
+    assert refused["texts"]["en"].startswith("You already have 3 tables waiting for players")
+    assert "3개" in refused["texts"]["ko"] and "3 tavoli" in refused["texts"]["it"], refused
     other = _http_from(srv, "127.0.0.2", "POST", "/api/tables", {"name": "mine", "player": "Zoe"})
     assert other["status"] == 200 and "table_id" in other, other
     deadline = time.monotonic() + 15

@@ -212,6 +212,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
+    "server.waiting_tables": (
+        "You already have {n:table/tables} waiting for players: start a game at one of them, "
+        "or wait until they expire."
+    ),
     "refusal.error": "Something is wrong.",
     "refusal.illegal": "That move is not allowed now.",
     "refusal.notation": "That cannot be read as a move.",

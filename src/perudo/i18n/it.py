@@ -216,6 +216,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "Fine della registrazione.",
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
+    "server.waiting_tables": (
+        "Hai già {n:tavolo/tavoli} in attesa di giocatori: inizia una partita a uno di essi, "
+        "o aspetta che scadano."
+    ),
     "refusal.error": "Qualcosa non va.",
     "refusal.illegal": "Questa mossa non è consentita ora.",
     "refusal.notation": "Non si legge come una mossa.",

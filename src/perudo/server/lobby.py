@@ -21,7 +21,7 @@ from .guard import ClientLimits, Guard, client_key
 from .settings import Settings
 from .store import Store, StoreError, TooManyTables
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
-from .tables.config import store_refused
+from .tables.config import server_texts, store_refused
 from .tables.text import clean_name
 
 if TYPE_CHECKING:
@@ -282,6 +282,7 @@ class Lobby:
                 "client_limit",
                 f"you have {had} tables waiting for players, the most one may have; "
                 "start a game at one of them, or wait until they expire",
+                texts=server_texts("waiting_tables", n=had),
             )
         if self.node is None:
             # One process holds every table: counted with those being made, with no await

@@ -34,7 +34,7 @@ def error_response(err: TableError) -> JSONResponse:
     """A refused request: ``{error: code, message}`` with the code's HTTP status, and
     ``texts`` (the refusal in each language) where :mod:`perudo.i18n` says it."""
     body: dict[str, object] = {"error": err.code, "message": err.message}
-    texts = server_texts(err.code)
+    texts = err.texts or server_texts(err.code)
     if texts:
         body["texts"] = texts
     return JSONResponse(body, status_code=_STATUS.get(err.code, 400))

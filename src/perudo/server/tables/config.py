@@ -49,22 +49,31 @@ MAX_TURN_SECONDS = 600.0
 class TableError(Exception):
     """A request the table refuses; nothing changed. ``code`` is the wire error code;
     ``refusal`` the core's error when the rules refused (its code and params say why in any
-    language, :func:`perudo.i18n.refusal_text`)."""
+    language, :func:`perudo.i18n.refusal_text`); ``texts`` the refusal in each language where
+    the code alone does not say it (:func:`server_texts` of a more precise key)."""
 
-    def __init__(self, code: str, message: str, refusal: PerudoError | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        refusal: PerudoError | None = None,
+        *,
+        texts: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.refusal = refusal
+        self.texts = texts
 
 
-def server_texts(code: str) -> dict[str, str]:
+def server_texts(code: str, **fields: object) -> dict[str, str]:
     """The table's own refusal ``code`` in each language of :mod:`perudo.i18n`
-    (``server.<code>``), or nothing for a code the catalogs do not say."""
+    (``server.<code>``, ``fields`` filled in), or nothing for a code the catalogs do not say."""
     key = "server." + code
     if key not in load_catalog("en").messages:
         return {}
-    return {lang: load_catalog(lang).t(key) for lang in LANGS}
+    return {lang: load_catalog(lang).t(key, **fields) for lang in LANGS}
 
 
 def store_refused(err: Exception, what: str) -> TableError:
