@@ -181,6 +181,24 @@ def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
     watcher.context.close()
 
 
+def test_a_name_of_spaces_is_asked_for_again_and_makes_no_table(
+    server: ServerProcess, browser: Any
+) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("[data-testid=player-name]", "   ")
+    page.fill("[data-testid=table-name]", "Spaces only")
+    page.click("[data-testid=create]")
+    # Said in words (it used to be "some of the form's values are not accepted"), and nothing
+    # was made: still the lobby, no such table listed.
+    page.get_by_text("Choose a name").first.wait_for()
+    assert page.locator("[data-testid=create-form]").count() == 1
+    names = [t["name"] for t in server.http("GET", "/api/tables")["tables"]]
+    assert "Spaces only" not in names
+    assert not page.errors
+    page.context.close()
+
+
 def test_an_invite_link_to_a_table_that_does_not_exist_says_so(
     server: ServerProcess, browser: Any
 ) -> None:

@@ -50,6 +50,12 @@ function CreateForm({ config, navigate }) {
     e.preventDefault();
     const fd = new FormData(e.currentTarget);
     const player = String(fd.get("player") || "").trim();
+    if (!player) {
+      // Only spaces: the browser's "required" let it through; say what is missing.
+      toast(t("error.bad_name"));
+      e.currentTarget.querySelector("[data-testid=player-name]").focus();
+      return;
+    }
     localStorage.setItem("perudo.name", player);
     const body = {
       player,

@@ -304,7 +304,10 @@ export function TablePage({ id }) {
   const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
   const join = async (name) => {
     name = name.trim();
-    if (!name) return;
+    if (!name) {
+      toast(t("error.bad_name"));
+      return;
+    }
     localStorage.setItem("perudo.name", name);
     try {
       const out = await api("POST", `/api/tables/${id}/join`, { name });
