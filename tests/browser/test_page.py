@@ -181,6 +181,38 @@ def test_a_spectator_on_the_invite_link_sees_no_hand_and_no_buttons(
     watcher.context.close()
 
 
+def test_a_double_tap_on_start_or_on_a_bid_counts_once_and_says_nothing_wrong(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A phone's double tap sends the move once: the second tap, before the server answered,
+    is dropped (it used to come back refused: "Not now…", "The game moved on…")."""
+    t = server.create_table(seats=2, dice=3, turn_seconds=0)
+    ann = seated_page(browser, server, t, viewport=(390, 844), has_touch=True)
+    sent: list[str] = []
+    ann.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    ann.reload()  # the socket opens again, now watched
+    fill_bots(ann)
+    ann.dblclick("[data-testid=start]")
+    ann.wait_for_selector("[data-testid=felt]")
+    bids = "[data-testid=bids] .bidbtn[data-action]"
+    for _ in range(3):  # three of Ann's turns, each bid double-tapped
+        ann.wait_for_selector("[data-testid=your-turn]")
+        ann.wait_for_selector(bids)
+        ann.dblclick(bids)
+        ann.wait_for_function("() => !document.querySelector('[data-testid=your-turn]')")
+        ann.wait_for_timeout(300)
+        if ann.locator("[data-testid=game-over]").count():
+            break
+    assert sum('"type":"start"' in f for f in sent) == 1, sent
+    acts = [f for f in sent if '"type":"act"' in f]
+    assert len(acts) == len({f for f in acts}), acts  # no move sent twice at one version
+    body = ann.inner_text("body")
+    assert "Not now" not in body and "moved on before your move" not in body, body
+    assert ann.locator("[data-testid=refusal]").count() == 0
+    assert not ann.errors
+    ann.context.close()
+
+
 def test_a_name_of_spaces_is_asked_for_again_and_makes_no_table(
     server: ServerProcess, browser: Any
 ) -> None:

@@ -235,6 +235,10 @@ export function TablePage({ id }) {
   const [st, setSt] = useState(initialState);
   const stRef = useRef(st);
   const sock = useRef(null);
+  // The version a move or the start was sent at, until the server answers (a new version, a
+  // refusal, a snapshot) or the connection goes: a second tap meanwhile (a double tap on a
+  // phone) is dropped rather than refused as stale.
+  const pending = useRef(null);
   const token = useRef(localStorage.getItem(tokenKey(id)));
   // A seat transfer link (/t/<id>#transfer=<token>): presented once in the hello, then the
   // fragment leaves the address bar.
@@ -250,7 +254,10 @@ export function TablePage({ id }) {
         if (stRef.current.version !== null) hello.last_version = stRef.current.version;
         return hello;
       },
-      onLost: () => toast(t("conn.lost")),
+      onLost: () => {
+        pending.current = null;
+        toast(t("conn.lost"));
+      },
       onBack: () => toast(t("conn.back"), true),
       onMessage: (m) => {
         const before = stRef.current;
@@ -278,6 +285,7 @@ export function TablePage({ id }) {
           localStorage.removeItem(tokenKey(id));
           token.current = null;
         }
+        if (m.type === "error" || m.type === "snapshot" || (m.version != null && m.version !== pending.current)) pending.current = null;
         const { state, fresh } = receive(before, m);
         // A refusal during one's game shows in the panel; others (and not the missing table,
         // which the page says in full) as a toast.
@@ -300,7 +308,15 @@ export function TablePage({ id }) {
     // (a new round, or the moves made since: the round's action count).
   }, [myTurn, st.view && st.view.round, st.view && st.view.actions.length, st.table && st.table.name]);
 
-  const send = (msg) => sock.current && sock.current.send(msg);
+  const send = (msg) => {
+    if (msg.type === "act" || msg.type === "start") {
+      if (pending.current !== null && pending.current === stRef.current.version) return false;
+      pending.current = stRef.current.version;
+    }
+    const sent = !!(sock.current && sock.current.send(msg));
+    if (!sent) pending.current = null;
+    return sent;
+  };
   const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
   const join = async (name) => {
     name = name.trim();
