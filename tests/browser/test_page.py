@@ -213,6 +213,23 @@ def test_a_double_tap_on_start_or_on_a_bid_counts_once_and_says_nothing_wrong(
     ann.context.close()
 
 
+def test_an_invite_to_a_full_waiting_table_says_every_seat_is_taken(
+    server: ServerProcess, browser: Any
+) -> None:
+    t = server.create_table(seats=2, dice=2, turn_seconds=0)
+    host = seated_page(browser, server, t)
+    fill_bots(host)
+    visitor = new_page(browser, viewport=(390, 844), has_touch=True)
+    visitor.goto(server.url + t["invite"])
+    visitor.select_option("[data-testid=lang]", "ko")
+    visitor.get_by_test_id("full").wait_for()
+    assert "자리가 모두 찼습니다" in visitor.inner_text("[data-testid=full]")
+    assert visitor.locator("[data-testid=join-name]").count() == 0
+    assert not visitor.errors
+    host.context.close()
+    visitor.context.close()
+
+
 def test_a_name_of_spaces_is_asked_for_again_and_makes_no_table(
     server: ServerProcess, browser: Any
 ) -> None:

@@ -109,7 +109,7 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
     ${host ? html`<${TableOptions} tb=${tb} send=${send} />
       <p class="muted">${t("table.waiting")}</p>`
     : seated ? html`<p class="muted" data-testid="wait-host">${tb.host !== null ? t("table.waiting_host", { name: displayName(tb.seats[tb.host].name) }) : t("table.waiting")}</p>`
-    : taken < tb.seats.length ? null : html`<p class="muted">${t("table.spectating")}</p>`}
+    : taken < tb.seats.length ? null : html`<p class="muted" data-testid="full">${t("table.full_watching")}</p>`}
     ${host ? null : html`<${OptionsSummary} tb=${tb} />`}
   </section>`;
 }
