@@ -230,6 +230,20 @@ def test_an_invite_to_a_full_waiting_table_says_every_seat_is_taken(
     visitor.context.close()
 
 
+def test_a_wrong_address_says_there_is_no_such_page(server: ServerProcess, browser: Any) -> None:
+    page = new_page(browser, viewport=(390, 844), has_touch=True)
+    for path in ("/nonsense/page", "/t/%3Cscript%3E"):
+        page.goto(server.url + path)
+        page.get_by_test_id("no-page").wait_for()
+        assert "There is no such page" in page.inner_text("[data-testid=no-page]")
+    page.select_option("[data-testid=lang]", "it")
+    assert "Questa pagina non esiste" in page.inner_text("[data-testid=no-page]")
+    page.click("[data-testid=no-page] a")
+    page.wait_for_selector("[data-testid=create-form]")
+    assert not page.errors
+    page.context.close()
+
+
 def test_a_name_of_spaces_is_asked_for_again_and_makes_no_table(
     server: ServerProcess, browser: Any
 ) -> None:

@@ -64,3 +64,24 @@ def test_every_error_code_has_words_on_the_page(lang: str) -> None:
     keys = _page_keys()[lang]
     missing = sorted(c for c in _codes() if f"error.{c}" not in keys)
     assert not missing, f"no page words ({lang}) for {missing}"
+
+
+def test_an_unknown_page_is_the_page_saying_so_and_an_unknown_api_path_stays_json() -> None:
+    """A browser asking for a page that does not exist gets the page (404), which says so in
+    the reader's language (tests/browser/test_page.py); it used to read ``{"detail": "Not
+    Found"}``. The API, a client that does not ask for HTML, and a wrong method keep JSON."""
+    from fastapi.testclient import TestClient
+
+    from perudo.server.app import create_app
+    from perudo.server.settings import Settings
+
+    app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:"))
+    html = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    with TestClient(app) as client:
+        page = client.get("/nonsense/page", headers=html)
+        assert page.status_code == 404 and "<!doctype html>" in page.text.lower()
+        for path, headers in (("/api/nope", html), ("/nonsense/page", {"accept": "*/*"})):
+            out = client.get(path, headers=headers)
+            assert out.status_code == 404 and out.json() == {"detail": "Not Found"}, path
+        assert client.post("/nonsense", headers=html).json() == {"detail": "Not Found"}
+        assert client.get("/", headers=html).status_code == 200

@@ -21,8 +21,10 @@
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from ..store import StoreError
 from ..tables.config import store_refused
@@ -47,6 +49,14 @@ def register_routes(app: FastAPI) -> None:
         return JSONResponse(
             {"error": "bad_request", "message": "body: JSON nested too deeply"}, status_code=400
         )
+
+    @app.exception_handler(HTTPException)
+    async def _not_found(request: Request, exc: HTTPException) -> Response:
+        # A person's browser asking for a page that does not exist gets the page, which says
+        # so in their language (404 still); the API and everything else keep their JSON.
+        if exc.status_code == 404 and pages.wants_page(request):
+            return pages.missing_page()
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(StoreError)
     async def _store_down(_request: Request, exc: StoreError) -> JSONResponse:

@@ -15,7 +15,7 @@ from perudo.i18n import page_words_js
 
 from .. import rulebook
 
-__all__ = ["STATIC_DIR", "mount_static", "router"]
+__all__ = ["STATIC_DIR", "missing_page", "mount_static", "router", "wants_page"]
 
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 _INDEX = STATIC_DIR / "index.html"
@@ -25,6 +25,22 @@ router = APIRouter(include_in_schema=False)
 
 def _index() -> FileResponse:
     return FileResponse(_INDEX, headers={"Cache-Control": "no-cache"})
+
+
+def wants_page(request: Request) -> bool:
+    """A browser's request for a page (a GET that accepts HTML, outside the API, the table
+    sockets and the static files): a path that is not one is answered by the page itself."""
+    path = request.url.path
+    return (
+        request.method == "GET"
+        and "text/html" in request.headers.get("accept", "")
+        and not path.startswith(("/api/", "/ws/", "/static/"))
+    )
+
+
+def missing_page() -> FileResponse:
+    """The page, with 404: it says in the reader's language that there is no such page."""
+    return FileResponse(_INDEX, status_code=404, headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/")

@@ -73,7 +73,8 @@ function App() {
   let page;
   if ((m = /^\/t\/([\w-]+)$/.exec(path))) page = html`<${TablePage} key=${m[1]} id=${m[1]} navigate=${navigate} />`;
   else if ((m = /^\/replay\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${ReplayPage} key=${m[1]} gameId=${m[1]} />`;
-  else page = html`<${LobbyPage} navigate=${navigate} />`;
+  else if (path === "/") page = html`<${LobbyPage} navigate=${navigate} />`;
+  else page = html`<section class="card" data-testid="no-page"><h1>${t("page.missing")}</h1><a class="btn primary" href="/" data-link>${t("over.lobby")}</a></section>`;
   useEffect(() => {
     if (!/^\/t\//.test(path)) document.title = t("app.title");
   }, [path, lang()]);
