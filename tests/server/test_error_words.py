@@ -85,3 +85,18 @@ def test_an_unknown_page_is_the_page_saying_so_and_an_unknown_api_path_stays_jso
             assert out.status_code == 404 and out.json() == {"detail": "Not Found"}, path
         assert client.post("/nonsense", headers=html).json() == {"detail": "Not Found"}
         assert client.get("/", headers=html).status_code == 200
+
+
+def test_the_bot_levels_of_the_wire_and_the_page_are_the_registry_s() -> None:
+    """One list of levels: the page's seat buttons (``BOT_LEVELS`` in lib.js) and the wire's
+    ``BotLevel`` are ``perudo.registry.LEVELS`` (expert included), in its order."""
+    from typing import get_args
+
+    from perudo.registry import LEVELS
+    from perudo.server.protocol import BotLevel
+
+    lib = (ROOT / "src/perudo/server/static/lib.js").read_text(encoding="utf-8")
+    found = re.search(r"export const BOT_LEVELS = \[([^\]]*)\];", lib)
+    assert found is not None
+    page = re.findall(r'"(\w+)"', found.group(1))
+    assert page == list(LEVELS) == list(get_args(BotLevel))

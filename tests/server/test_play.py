@@ -43,6 +43,28 @@ def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProce
     run(go())
 
 
+def test_a_person_plays_a_whole_game_against_an_expert_bot_seated_from_the_page_protocol(
+    server: ServerProcess,
+) -> None:
+    """The expert level is one a host may seat (the wire's ``BotLevel`` is the registry's
+    levels): heads up, it plays from the solved book and the abstraction tables, in the
+    server's bot thread, to game over."""
+
+    async def go() -> None:
+        t = server.create_table(seats=2, dice=2)
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "add_bot", "level": "expert"})
+        await ann.next(lambda m: m["type"] == "table" and m["table"]["seats"][1] is not None)
+        assert ann.table is not None and ann.table["seats"][1]["level"] == "expert"
+        await ann.send({"type": "start"})
+        await ann.next(lambda m: m["type"] == "update" and m["view"]["phase"] != "deal")
+        await play_until_over([ann], random.Random(2))
+        assert ann.view is not None and ann.view["winner"] in (0, 1)
+        await ann.close()
+
+    run(go())
+
+
 def test_no_client_ever_receives_a_die_that_p21_or_p70_keeps_hidden(
     server: ServerProcess,
 ) -> None:

@@ -56,7 +56,7 @@ __all__ = [
     "parse_client_message",
 ]
 
-BotLevel = Literal["easy", "medium", "hard"]
+BotLevel = Literal["easy", "medium", "hard", "expert"]
 
 
 class _Msg(BaseModel):

@@ -27,6 +27,9 @@ export async function api(method, path, body) {
 }
 
 export const tokenKey = (id) => `perudo.token.${id}`;
+// The bot levels a host may seat, easiest first: perudo.registry.LEVELS (the wire's BotLevel),
+// which tests/server/test_error_words.py checks this list against.
+export const BOT_LEVELS = ["easy", "medium", "hard", "expert"];
 export const pct = (x) => `${Math.round(x * 100)}%`;
 
 // A tiny store shared by the components: subscribe with useStore(store).

@@ -2,7 +2,7 @@
 // reveal inline, this seat's dice and actions, the round's log, chat), then the result.
 // Everything drawn comes from the server's messages (state.js); the page decides no rule.
 
-import { html, useState, useEffect, useRef, api, tokenKey, pct } from "../lib.js";
+import { html, useState, useEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
 import { lang, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
@@ -76,7 +76,7 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
     <h2 id="players-title">${t("table.players")}</h2>
     ${host ? html`<div class="row controls" data-testid="host-controls">
         <select data-testid="fill-level" aria-label=${t("table.bot_level")} value=${level} onChange=${(e) => setLevel(e.currentTarget.value)}>
-          ${["easy", "medium", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`level.${l}`)}</option>`)}
+          ${BOT_LEVELS.map((l) => html`<option value=${l} selected=${l === level}>${t(`level.${l}`)}</option>`)}
         </select>
         <button class="btn" data-testid="fill-bots" disabled=${taken >= tb.seats.length} onClick=${() => send({ type: "fill_bots", level })}>${t("table.fill_bots")}</button>
         <span class="spacer"></span>
@@ -90,7 +90,7 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
         ? html`<li class="seatrow emptyseat" data-seat=${i} key=${i}>
             <span class="avatar empty" aria-hidden="true">${i + 1}</span>
             <span class="grow">${t("table.seat_empty")}</span>
-            ${host ? html`<span class="row">${["easy", "medium", "hard"].map((l) => html`<button class="btn small" data-testid=${`add-bot-${l}`} onClick=${() => send({ type: "add_bot", level: l, seat: i })}>+ ${t(`level.${l}`)}</button>`)}</span>` : null}
+            ${host ? html`<span class="row">${BOT_LEVELS.map((l) => html`<button class="btn small" data-testid=${`add-bot-${l}`} onClick=${() => send({ type: "add_bot", level: l, seat: i })}>+ ${t(`level.${l}`)}</button>`)}</span>` : null}
           </li>`
         : html`<li class="seatrow" data-seat=${i} key=${i}>
             <${Avatar} index=${i} name=${displayName(s.name)} bot=${s.kind === "bot"} />
