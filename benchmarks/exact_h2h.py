@@ -13,7 +13,7 @@ the two profiles (the first level opening, then the other) are valued exactly
 with the seats alternated: what ``benchmarks/head_to_head.py A B --round D1,D2 --seat-dice``
 converges to as its rounds grow (the dice stay with the seat: the opener holds ``D1``). Games
 and dice as in ``benchmarks/levels.py``: ``joker`` is issue 17's joker game
-(:func:`perudo.solve.shipped.joker_rules`), ``perudo`` a normal Perudo round.
+(:func:`perudo.solve.shipped.round_rules`), ``perudo`` (or any preset) a normal round.
 
 A level that puts weight on every action (``easy``) is asked about every view: seconds at 1v1,
 minutes at 2v1 and 1v2.
@@ -24,21 +24,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from perudo import PERUDO
-from perudo.core import RuleSet
 from perudo.registry import make_bot
 from perudo.solve import RoundGame
 from perudo.solve.exploit import policy_of, versus
-from perudo.solve.shipped import joker_rules
-
-
-def rules_of(game: str, dice: tuple[int, int]) -> RuleSet:
-    """The rule set of ``game`` for a round of ``dice``."""
-    if game == "joker":
-        return joker_rules(max(dice))
-    if game == "perudo":
-        return PERUDO
-    raise ValueError(f"unknown game {game!r}; known: joker, perudo")
+from perudo.solve.shipped import round_rules
 
 
 def main() -> None:
@@ -54,7 +43,7 @@ def main() -> None:
     for game_name in args.games.split(","):
         for cell in args.dice.split(";"):
             a, b = (int(x) for x in cell.split(","))
-            game = RoundGame(rules_of(game_name, (a, b)), (a, b))
+            game = RoundGame(round_rules(game_name, (a, b)), (a, b))
             start = time.perf_counter()
             result = versus(game, first, second)
             took = time.perf_counter() - start

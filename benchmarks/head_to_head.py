@@ -47,7 +47,7 @@ from perudo.core import GameState, PlayerAction, RuleSet, find_ruleset, start_ro
 from perudo.registry import make_bot
 from perudo.sim.driver import play_out_round
 from perudo.sim.match import play_game
-from perudo.solve.shipped import joker_rules
+from perudo.solve.shipped import round_rules
 
 T = TypeVar("T")
 
@@ -63,13 +63,6 @@ class RoundOutcome:
     """Dice per seat as dealt (seat 0 opens)."""
     won: bool
     """The first bot lost no die."""
-
-
-def round_rules(name: str, dice: tuple[int, int]) -> RuleSet:
-    """``joker``: issue 17's joker game with ``max(dice)`` dice; otherwise the preset."""
-    if name.strip().lower() == "joker":
-        return joker_rules(max(dice))
-    return find_ruleset(name)
 
 
 def play_rounds(

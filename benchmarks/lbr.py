@@ -19,20 +19,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from perudo import PERUDO
-from perudo.core import RuleSet
 from perudo.registry import make_bot
 from perudo.solve import RoundGame
 from perudo.solve.lbr import lbr_match
-from perudo.solve.shipped import joker_rules
-
-
-def rules_of(game: str, dice: tuple[int, int]) -> RuleSet:
-    if game == "joker":
-        return joker_rules(max(dice))
-    if game == "perudo":
-        return PERUDO
-    raise ValueError(f"unknown game {game!r}; known: joker, perudo")
+from perudo.solve.shipped import round_rules
 
 
 def main() -> None:
@@ -57,7 +47,7 @@ def main() -> None:
     for text in args.dice:
         a, b = (int(x) for x in text.replace("v", ",").split(","))
         for game in args.games.split(","):
-            rules = rules_of(game, (a, b))
+            rules = round_rules(game, (a, b))
             round_game = RoundGame(rules, (a, b), max_bids=999)
             for level in args.levels.split(","):
                 bot = make_bot(level, seed=args.seed)

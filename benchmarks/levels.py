@@ -39,24 +39,21 @@ import argparse
 import time
 from pathlib import Path
 
-from perudo import PERUDO
 from perudo.core import RuleSet
 from perudo.registry import LEVELS, make_bot
 from perudo.solve import RoundGame, Solution, solve_match, solve_round
 from perudo.solve.exploit import exploit, policy_of
-from perudo.solve.shipped import joker_rules
+from perudo.solve.shipped import round_rules
 
 GAMES = ("joker", "perudo", "perudo-match")
 DICE = ((1, 1), (2, 1), (1, 2))
 
 
 def rules_of(game: str, dice: tuple[int, int]) -> RuleSet:
-    """The rule set of ``game`` for a round of ``dice``."""
-    if game == "joker":
-        return joker_rules(max(dice))
-    if game in ("perudo", "perudo-match"):
-        return PERUDO
-    raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    """The rule set of ``game`` for a round of ``dice`` (``perudo-match``: Perudo's)."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    return round_rules("perudo" if game == "perudo-match" else game, dice)
 
 
 def solved(game: str, dice: tuple[int, int], target: float, cache: Path | None) -> Solution:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from perudo import PERUDO
 from perudo.registry import make_bot
 from perudo.solve import RoundGame
 from perudo.solve.exploit import exploit
 from perudo.solve.lbr import LocalBestResponse, lbr_match
-from perudo.solve.shipped import joker_rules
+from perudo.solve.shipped import joker_rules, round_rules
 
 
 @pytest.fixture(scope="module")
@@ -35,3 +36,13 @@ def test_sampled_lbr_agrees_with_its_exact_value(joker11):
     assert res.rounds == 600
     lo, hi = res.interval
     assert lo <= (exact[0] + exact[1]) / 2 <= hi
+
+
+def test_a_heads_up_round_s_rules_by_name_are_the_joker_game_or_a_preset() -> None:
+    """``round_rules``, which the benchmarks share: ``joker`` with the most dice of the two
+    seats, a preset by name (any case), and a clear error for anything else."""
+    assert round_rules("joker", (2, 1)) == joker_rules(2)
+    assert round_rules(" Joker ", (1, 3)) == joker_rules(3)
+    assert round_rules("Perudo", (1, 1)) == PERUDO
+    with pytest.raises(ValueError, match="nope"):
+        round_rules("nope", (1, 1))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, RuleSet
+from perudo.core import LIARS_DICE_OPENSPIEL, PRESETS, RuleSet, find_ruleset
 
 from .game import RoundGame
 from .match import Position, solve_match
@@ -49,6 +49,7 @@ __all__ = [
     "build_book",
     "joker_rules",
     "read_book",
+    "round_rules",
 ]
 
 BOOK_DIR = Path(__file__).resolve().parent / "book"
@@ -69,6 +70,18 @@ def joker_rules(dice_per_player: int) -> RuleSet:
     """The joker game (issue 17) with ``dice_per_player`` dice: OpenSpiel's Liar's Dice with
     the 1s wild and ranked as the lowest ordinary face."""
     return dataclasses.replace(LIARS_DICE_OPENSPIEL, wild_face=1, dice_per_player=dice_per_player)
+
+
+def round_rules(name: str, dice: tuple[int, int]) -> RuleSet:
+    """The rules of a heads-up round of ``dice`` by name, as the benchmarks take them:
+    ``joker`` is the joker game with ``max(dice)`` dice (:func:`joker_rules`); any other name
+    a preset (:func:`perudo.core.find_ruleset`).
+
+    :raises ValueError: for a name that is neither.
+    """
+    if name.strip().lower() == "joker":
+        return joker_rules(max(dice))
+    return find_ruleset(name)
 
 
 @dataclass(frozen=True)
