@@ -23,8 +23,8 @@ _INDEX = STATIC_DIR / "index.html"
 router = APIRouter(include_in_schema=False)
 
 
-def _index() -> FileResponse:
-    return FileResponse(_INDEX, headers={"Cache-Control": "no-cache"})
+def _index(status_code: int = 200) -> FileResponse:
+    return FileResponse(_INDEX, status_code=status_code, headers={"Cache-Control": "no-cache"})
 
 
 def wants_page(request: Request) -> bool:
@@ -40,7 +40,7 @@ def wants_page(request: Request) -> bool:
 
 def missing_page() -> FileResponse:
     """The page, with 404: it says in the reader's language that there is no such page."""
-    return FileResponse(_INDEX, status_code=404, headers={"Cache-Control": "no-cache"})
+    return _index(404)
 
 
 @router.get("/")

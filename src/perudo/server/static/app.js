@@ -6,7 +6,7 @@
 import { html, render, useState, useEffect } from "./lib.js";
 import { LANGS, MESSAGES, detectLang, lang, particle, setLang, t } from "./i18n.js";
 import { Die } from "./components/dice.js";
-import { LiveRegion, Toasts } from "./components/common.js";
+import { LiveRegion, Missing, Toasts } from "./components/common.js";
 import { LobbyPage } from "./views/lobby.js";
 import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
@@ -74,7 +74,7 @@ function App() {
   if ((m = /^\/t\/([\w-]+)$/.exec(path))) page = html`<${TablePage} key=${m[1]} id=${m[1]} navigate=${navigate} />`;
   else if ((m = /^\/replay\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${ReplayPage} key=${m[1]} gameId=${m[1]} />`;
   else if (path === "/") page = html`<${LobbyPage} navigate=${navigate} />`;
-  else page = html`<section class="card" data-testid="no-page"><h1>${t("page.missing")}</h1><a class="btn primary" href="/" data-link>${t("over.lobby")}</a></section>`;
+  else page = html`<${Missing} text=${t("page.missing")} testid="no-page" />`;
   useEffect(() => {
     if (!/^\/t\//.test(path)) document.title = t("app.title");
   }, [path, lang()]);

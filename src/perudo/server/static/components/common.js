@@ -77,6 +77,11 @@ export function Name({ name, class: cls = "nm" }) {
 const toasts = createStore({ list: [] });
 let nextToast = 1;
 
+// Nothing to show here (no such table, no such page): says so, with the way back to the lobby.
+export function Missing({ text, testid }) {
+  return html`<section class="card" data-testid=${testid}><h1>${text}</h1><a class="btn primary" href="/" data-link>${t("over.lobby")}</a></section>`;
+}
+
 export function toast(text, ok = false) {
   const id = nextToast++;
   toasts.set((s) => ({ list: s.list.concat([{ id, text, ok }]) }));

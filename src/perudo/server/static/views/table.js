@@ -7,7 +7,7 @@ import { lang, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
-import { Avatar, Icon, Name, announce, displayName, seatName, toast } from "../components/common.js";
+import { Avatar, Icon, Missing, Name, announce, displayName, seatName, toast } from "../components/common.js";
 import { Felt, RoundLog, History, actionWords, revealWords } from "../components/felt.js";
 import { Actions } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
@@ -341,7 +341,7 @@ export function TablePage({ id }) {
   };
 
   if (st.missing) {
-    return html`<section class="card"><h1>${t("table.missing")}</h1><a class="btn primary" href="/" data-link>${t("over.lobby")}</a></section>`;
+    return html`<${Missing} text=${t("table.missing")} />`;
   }
   if (!st.table) return html`<div class="card muted" aria-busy="true">…</div>`;
   const tb = st.table;
