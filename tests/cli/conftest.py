@@ -42,7 +42,9 @@ def _as_a_terminal_job() -> None:
 class Terminal:
     """One ``perudo`` command running in a real pseudo-terminal."""
 
-    def __init__(self, args: Sequence[str], *, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, args: Sequence[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> None:
         full_env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "NO_COLOR"))}
         full_env.update(TERM="xterm", COLUMNS="80", LINES="40", LANG="C.UTF-8", PYTHONUTF8="1")
         full_env.update(env or {})
@@ -54,6 +56,7 @@ class Terminal:
             dimensions=(40, 80),
             timeout=TIMEOUT,
             preexec_fn=_as_a_terminal_job,
+            cwd=None if cwd is None else str(cwd),
         )
         self.transcript: list[str] = []
 
@@ -157,8 +160,14 @@ def terminal() -> Iterator[type[Terminal]]:
     spawned: list[Terminal] = []
 
     class _Tracked(Terminal):
-        def __init__(self, args: Sequence[str], *, env: dict[str, str] | None = None) -> None:
-            super().__init__(args, env=env)
+        def __init__(
+            self,
+            args: Sequence[str],
+            *,
+            env: dict[str, str] | None = None,
+            cwd: Path | None = None,
+        ) -> None:
+            super().__init__(args, env=env, cwd=cwd)
             spawned.append(self)
 
     yield _Tracked

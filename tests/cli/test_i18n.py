@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import string
 
@@ -107,3 +108,12 @@ def test_a_catalog_is_json_for_the_browser():
 def test_a_word_list_is_not_a_message():
     with pytest.raises(KeyError):
         load_catalog("en").t("input.dudo")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bid_of_one_die_spoken_does_not_say_the_same_word_twice(lang):
+    # A tester heard "Dudo on Hard bot 1's one one" (a palifico bid of a single 1).
+    cat = load_catalog(lang)
+    for face in range(1, 7):
+        spoken = cat.t("say.bid_one", face=cat.t(f"say.face.{face}")).split()
+        assert all(a != b for a, b in itertools.pairwise(spoken)), (lang, spoken)

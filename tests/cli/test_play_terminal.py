@@ -175,6 +175,32 @@ def test_ctrl_c_says_goodbye_and_exits_zero(terminal, english, tmp_path):
     assert not record.replay().is_over  # the game so far, which replays
 
 
+def test_yes_at_the_save_question_saves_a_dated_file_and_no_saves_nothing(
+    terminal, english, tmp_path
+):
+    # A tester answered "y" to "Save the game so far? File name" and got a file named "y".
+    for answer, saved in (("y", True), ("yes", True), ("n", False), ("no", False)):
+        folder = tmp_path / answer
+        folder.mkdir()
+        (folder / "earlier.txt").write_text("", encoding="utf-8")
+        term = terminal([*GAME, "--lang", "en"], cwd=folder)
+        term.expect_text(english.t("prompt.turn"))
+        term.child.sendintr()
+        term.expect_text(english.t("save.prompt_partial"))
+        term.sendline(answer)
+        term.expect_text(english.t("bye"))
+        assert term.finish() == 0
+        files = sorted(p.name for p in folder.iterdir() if p.name != "earlier.txt")
+        if not saved:
+            assert files == [] and "saved" not in term.text
+            continue
+        assert len(files) == 1
+        assert re.fullmatch(r"perudo-\d{4}-\d\d-\d\d-\d{4}\.json", files[0])
+        assert english.t("save.done", path=files[0]) in term.text
+        record = GameRecord.loads((folder / files[0]).read_text(encoding="utf-8"))
+        assert not record.replay().is_over
+
+
 def test_ctrl_c_while_the_bots_think_exits_zero_and_saves_to_the_save_option(
     terminal, english, tmp_path
 ):

@@ -60,7 +60,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "say.faces.7": "sevens",
     "say.faces.8": "eights",
     "say.faces.9": "nines",
-    "say.bid_one": "one {face}",
+    "say.bid_one": "a single {face}",
     "act.dudo": "{dudo}!",
     "act.calza": "{calza}!",
     "act.pass": "pass",
@@ -179,8 +179,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "over.winner": "{who} wins the game!",
     "over.you_win": "You win the game!",
     "bye": "Goodbye!",
-    "save.prompt": "Save the game record? File name (Enter to skip): ",
-    "save.prompt_partial": "Save the game so far? File name (Enter to skip): ",
+    "save.prompt": ("Save the game record? File name, " "or y for a dated one (Enter to skip): "),
+    "save.prompt_partial": (
+        "Save the game so far? File name, " "or y for a dated one (Enter to skip): "
+    ),
     "save.done": "Game record saved to {path}.",
     "save.failed": "Could not save to {path}: {error}",
     # Replay.

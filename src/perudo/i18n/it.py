@@ -184,8 +184,14 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "over.winner": "Vince la partita: {who}!",
     "over.you_win": "Hai vinto la partita!",
     "bye": "Arrivederci!",
-    "save.prompt": "Salvare la registrazione della partita? Nome del file (Invio per saltare): ",
-    "save.prompt_partial": "Salvare la partita fin qui? Nome del file (Invio per saltare): ",
+    "save.prompt": (
+        "Salvare la registrazione della partita? Nome del file, "
+        "o s per uno con la data (Invio per saltare): "
+    ),
+    "save.prompt_partial": (
+        "Salvare la partita fin qui? Nome del file, "
+        "o s per uno con la data (Invio per saltare): "
+    ),
     "save.done": "Partita salvata in {path}.",
     "save.failed": "Impossibile salvare in {path}: {error}",
     # Rivedere.

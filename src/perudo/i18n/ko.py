@@ -180,8 +180,12 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "over.winner": "승자: {who}!",
     "over.you_win": "승리했습니다!",
     "bye": "안녕히 가세요!",
-    "save.prompt": "게임 기록을 저장할까요? 파일 이름 (건너뛰려면 Enter): ",
-    "save.prompt_partial": "지금까지의 게임을 저장할까요? 파일 이름 (건너뛰려면 Enter): ",
+    "save.prompt": (
+        "게임 기록을 저장할까요? 파일 이름, " "날짜로 된 이름은 예 (건너뛰려면 Enter): "
+    ),
+    "save.prompt_partial": (
+        "지금까지의 게임을 저장할까요? 파일 이름, " "날짜로 된 이름은 예 (건너뛰려면 Enter): "
+    ),
     "save.done": "게임 기록을 {path}에 저장했습니다.",
     "save.failed": "{path}에 저장하지 못했습니다: {error}",
     # 다시 보기.

@@ -111,6 +111,17 @@ class PlayConfig:
     """When to offer the person calza out of turn: one of :data:`CALZA_ASK`."""
 
 
+def _fresh_name() -> Path:
+    """A file name for the record when the person answers "yes" to the save question:
+    ``perudo-<date>-<time>.json`` in the current folder, never one that exists."""
+    stem = time.strftime("perudo-%Y-%m-%d-%H%M")
+    path, n = Path(f"{stem}.json"), 1
+    while path.exists():
+        n += 1
+        path = Path(f"{stem}-{n}.json")
+    return path
+
+
 class _Quit(Exception):
     """The person asked to leave."""
 
@@ -463,9 +474,11 @@ class Session:
         while True:
             try:
                 answer = self.read(self.cat.t(key)).strip()
-                if not answer:
+                if not answer or answer.lower() in self._words("input.skip"):
                     return True
-                path = Path(answer).expanduser()
+                # "y" answers the question rather than names a file called "y".
+                yes = answer.lower() in self._words("input.yes")
+                path = _fresh_name() if yes else Path(answer).expanduser()
                 if path.is_file():
                     reply = self.read(self.cat.t("save.exists", path=str(path))).strip().lower()
                     if reply not in self._yes():
@@ -478,7 +491,12 @@ class Session:
             key = "save.again"
 
     def _yes(self) -> frozenset[str]:
-        return frozenset(w for lang in LANGS for w in load_catalog(lang).words("input.yes"))
+        return self._words("input.yes")
+
+    @staticmethod
+    def _words(key: str) -> frozenset[str]:
+        """What a player may type for ``key``, in every language."""
+        return frozenset(w.lower() for lang in LANGS for w in load_catalog(lang).words(key))
 
     def _write(self, path: Path, text: str) -> bool:
         try:

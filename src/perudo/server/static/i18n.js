@@ -599,7 +599,7 @@ export const MESSAGES = {
     "reveal.calza": "{caller}: {calza} su {bid}",
     "reveal.pass": "{caller} dubita del passo di {target}",
     "reveal.hidden": "resta coperto",
-    "reveal.count": "Contati: {count} su {q}",
+    "reveal.count": "Sul tavolo: {count} · puntata: {q}",
     "reveal.holds": "La puntata regge.",
     "reveal.fails": "La puntata è falsa.",
     "reveal.calza_ok": "Esatto!",
