@@ -206,15 +206,28 @@ def test_games_of_a_database_from_before_game_keys_get_unguessable_keys(tmp_path
     asyncio.run(go())
 
 
-def test_sqlite_commits_moves_alone_in_one_call_writing_the_rows_sqlalchemy_writes(
-    tmp_path: Path,
+def test_sqlite_commits_moves_alone_on_the_loop_thread_writing_the_rows_sqlalchemy_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On SQLite a commit of moves alone is one call to the database's thread
-    (``store._append_on_sqlite``), and its rows are those SQLAlchemy's insert writes when the
-    same moves are committed beside another write (the general path): every column alike."""
+    """On SQLite a commit of moves alone is made on the event loop's thread, with no call to
+    aiosqlite's thread (``store._append_on_sqlite``, docs/scaling.md), and its rows are those
+    SQLAlchemy's insert writes when the same moves are committed beside another write (the
+    general path): every column alike."""
+    import threading
+
     from sqlalchemy import select
 
+    from perudo.server import store as store_module
     from perudo.server.store import game_actions_t
+
+    threads: list[int] = []
+    real_append = store_module._append_on_sqlite
+
+    def traced(driver: object, rows: list[dict[str, object]]) -> None:
+        threads.append(threading.get_ident())
+        real_append(driver, rows)
+
+    monkeypatch.setattr(store_module, "_append_on_sqlite", traced)
 
     async def go() -> None:
         store = Store(f"sqlite+aiosqlite:///{tmp_path / 'one.db'}")
@@ -238,7 +251,8 @@ def test_sqlite_commits_moves_alone_in_one_call_writing_the_rows_sqlalchemy_writ
             driver._execute = counted
             commits = store.commits
             await store.append_actions(fast, 1, [(0, "1x3"), (1, "dudo")], 5)
-            assert len(calls) == 1 and store.commits == commits + 1
+            assert calls == [] and store.commits == commits + 1
+            assert threads and set(threads) == {threading.get_ident()}
             moves = [(0, "1x3"), (1, "dudo")]
             await asyncio.gather(
                 store.append_actions(general, 1, moves, 5),

@@ -18,10 +18,16 @@ mode: its rows could not be restored; never claimed nor loaded again).
 
 All writes go through one writer task that commits whatever is queued in one transaction
 (group commit): a caller's ``await`` returns once its write is durable, so the table worker
-can write an action before broadcasting it and many tables still share few commits. On
-SQLite a commit of moves alone (the writes of play) is one call to the database's thread
-(:func:`_append_on_sqlite`), not SQLAlchemy's four (a cursor, the insert, closing the cursor,
-the commit): the same rows in the same transaction, committed before any caller is answered.
+can write an action before broadcasting it and many tables still share few commits.
+
+On SQLite a commit of moves alone (the writes of play) is made on the event loop's own thread
+(:func:`_append_on_sqlite`), straight from the caller when the writer is idle: the same rows
+in the same transaction, committed before the caller goes on. In WAL mode with
+``synchronous=NORMAL`` such a commit is one write into the log file (no sync: the checkpoints
+that sync run from another connection, :meth:`Store._checkpoint_loop`), tens of microseconds,
+where handing it to aiosqlite's thread and back cost more than the commit itself (docs/
+scaling.md). Every other write (SQLAlchemy's) still goes to aiosqlite's thread through the
+writer task, which runs one batch at a time, so the two never use the connection at once.
 """
 
 from __future__ import annotations
@@ -284,6 +290,8 @@ class Store:
         self._wdriver: Any = None
         """SQLite: the writer connection's aiosqlite connection (:func:`_append_on_sqlite`);
         ``None`` on PostgreSQL, and until the first commit of moves alone."""
+        self._batching = False
+        """A batch is being written (by the writer task, or by a caller on SQLite)."""
         self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
         """Transactions committed by the writer (a figure for the load benchmark)."""
@@ -393,7 +401,16 @@ class Store:
                 log.warning("SQLite checkpoint failed (will retry): %s", err)
 
     async def _write(self, op: _Op) -> Any:
-        """Queue ``op`` for the writer and wait until it is committed."""
+        """Queue ``op`` for the writer and wait until it is committed; on SQLite, commit moves
+        alone here when the writer is idle (the module's docstring)."""
+        if (
+            isinstance(op, list)
+            and self._wdriver is not None
+            and not self._batching
+            and self._queue.empty()
+        ):
+            await self._append_here(op)
+            return None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((op, future))
         return await future
@@ -403,6 +420,7 @@ class Store:
             batch = [await self._queue.get()]
             while not self._queue.empty() and len(batch) < 500:
                 batch.append(self._queue.get_nowait())
+            self._batching = True
             try:
                 results = await self._run_batch([op for op, _ in batch])
             except Exception:
@@ -420,6 +438,8 @@ class Store:
                         if not future.done():
                             future.set_result(result)
                 continue
+            finally:
+                self._batching = False
             for (_, future), result in zip(batch, results, strict=True):
                 if not future.done():
                     future.set_result(result)
@@ -471,24 +491,38 @@ class Store:
     async def _append_rows_on_sqlite(
         self, conn: AsyncConnection, rows: list[dict[str, Any]]
     ) -> None:
-        """Insert ``game_actions`` rows and commit, on the writer's SQLite connection, in
-        one call to its thread (:func:`_append_on_sqlite`). The connection is between
-        transactions here (the writer runs one batch at a time, and SQLAlchemy's last one
-        is committed or rolled back), so the rows are a transaction of their own."""
+        """Insert ``game_actions`` rows and commit, on the writer's SQLite connection, from
+        this thread (:func:`_append_on_sqlite`). The connection is between transactions
+        here (one batch at a time, and SQLAlchemy's last one is committed or rolled back),
+        so the rows are a transaction of their own."""
         if self._wdriver is None:
             self._wdriver = (await conn.get_raw_connection()).driver_connection
         driver: Any = self._wdriver
         try:
-            # aiosqlite runs ``_execute``'s function on the connection's own thread, as it
-            # runs each of its public calls (pinned in pyproject.toml; the store's tests
-            # run this path on every commit of moves).
-            await driver._execute(_append_on_sqlite, driver, rows)
+            # The sqlite3 connection aiosqlite opened (pinned in pyproject.toml), which
+            # SQLAlchemy opens to any thread (check_same_thread=False); the store's tests run
+            # this path on every commit of moves.
+            _append_on_sqlite(driver, rows)
         except sqlite3.IntegrityError:
             raise  # a refused row (a move written twice): the connection itself is fine
         except Exception:
             await self._drop_writer_connection()
             raise
         self.commits += 1
+
+    async def _append_here(self, rows: list[dict[str, Any]]) -> None:
+        """A caller's own commit of moves on SQLite while the writer is idle: the writer's
+        errors (:class:`StoreError`), without its queue."""
+        conn = self._wconn
+        if conn is None:
+            raise StoreError("the store is not open")
+        self._batching = True  # a write queued meanwhile waits for the writer, after this one
+        try:
+            await self._append_rows_on_sqlite(conn, rows)
+        except Exception as err:
+            raise StoreError(f"database write failed: {err}") from err
+        finally:
+            self._batching = False
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -957,8 +991,8 @@ columns of ``game_actions_t``, as SQLAlchemy's ``insert(game_actions_t)`` writes
 
 
 def _append_on_sqlite(driver: Any, rows: list[dict[str, Any]]) -> None:
-    """On the aiosqlite connection's thread: insert ``rows`` and commit, or roll back and
-    raise (nothing half-written)."""
+    """On the event loop's thread: insert ``rows`` on the writer's sqlite3 connection and commit,
+    or roll back and raise (nothing half-written)."""
     db: sqlite3.Connection = driver._conn
     try:
         db.executemany(_INSERT_ACTIONS, rows)
