@@ -4,11 +4,12 @@ For every other seat the belief is a weight on each hand it might hold: every mu
 hidden dice (252 hands of five six-faced dice), starting from the chance of rolling it and
 multiplied, on each of its actions this round, by the likelihood of that action under a
 *bidding model*: a player who bids by the exact chances its own hand gives it (the ``prob``
-bot's reasoning, :mod:`perudo.bots.probability`) picks each option with probability
-``∝ exp(utility / temperature)``, where a raise's utility is its chance of being true from that
-hand and dudo's is the chance the standing bid is false; a share ``bluff`` of its choices is
-uniform (bluffs, other styles). A pass (V-10) is likely from an all-different hand; dice set
-aside face up (V-9) are known and the re-rolled rest starts afresh.
+bot's reasoning, :mod:`perudo.bots.probability`), with what the bids so far say of the third
+seats' hands (:attr:`BidModel.reads_bids`: these same beliefs), picks each option with
+probability ``∝ exp(utility / temperature)``, where a raise's utility is its chance of being
+true from that hand and dudo's is the chance the standing bid is false; a share ``bluff`` of
+its choices is uniform (bluffs, other styles). A pass (V-10) is likely from an all-different
+hand; dice set aside face up (V-9) are known and the re-rolled rest starts afresh.
 
 Everything is read from a :class:`~perudo.core.PlayerView` (P-70): the seat's own dice, the
 public actions of this round, dice counts and shown dice. The belief of a seat is independent
@@ -172,6 +173,14 @@ class BidModel:
     """Share of choices assumed uniform over the legal options."""
     pass_bluff: float = 0.25
     """Chance a seat whose dice are not all different passes anyway (V-10)."""
+    reads_bids: bool = True
+    """Whether a seat is assumed to read the others' bids too: it judges a bid's chance from
+    its own hand and what the bids so far say of the third seats' hands (these beliefs of
+    them; the viewer's own hidden dice as a stranger sees them), rather than from its hand
+    alone. Without it (``False``, the model before issue 17's eighth session), a bid that
+    follows the bids before it (aces answered with more aces) reads as a hand full of that
+    face, and bots that read each other so spiral upward. Heads-up there is no third seat,
+    and both read the same."""
 
 
 class Beliefs:
@@ -281,7 +290,13 @@ class Beliefs:
         self, actor: int, bids_q: IntArray, bids_f: IntArray, matching: IntArray
     ) -> FloatArray:
         """Shape ``(hands, bids)``: each bid's chance of being true as ``actor`` would compute
-        it from each of its possible hands (binomial over the dice it cannot see)."""
+        it from each of its possible hands (binomial over the dice it cannot see; with
+        :attr:`BidModel.reads_bids`, over what the bids say of them)."""
+        if self.model.reads_bids and len(self.seats) > 1:
+            tails = self._read_tails(actor)
+            need = bids_q[None, :] - matching[:, bids_f]
+            np.clip(need, 0, tails.shape[1] - 1, out=need)
+            return tails[bids_f[None, :], need]  # type: ignore[no-any-return]
         unseen, shown = self._others_shown(actor)
         tails = naive_tails(self.rules, unseen, self.palifico)
         extra = np.zeros(self.rules.faces, dtype=np.int64)
@@ -291,6 +306,36 @@ class Beliefs:
         need = bids_q[None, :] - matching[:, bids_f] - extra[bids_f][None, :]
         np.clip(need, 0, unseen + 1, out=need)
         return tails[bids_f[None, :], need]  # type: ignore[no-any-return]
+
+    def _read_tails(self, actor: int) -> FloatArray:
+        """Shape ``(faces, n + 2)``: ``P(the others' dice counting toward f >= x)`` as
+        ``actor`` sees it when it reads bids: every other seat as these beliefs have it, the
+        viewer's hidden dice binomial (nobody reads them from its bids here), shown dice as
+        they are. ``n``: the dice of all but ``actor``."""
+        key = (-1 - actor, 0)
+        cached = self._post.get(key)
+        if cached is not None:
+            return cached
+        rules = self.rules
+        hidden = self.counts[self.seat] - len(self._own_shown)
+        n = sum(c for s, c in enumerate(self.counts) if s != actor)
+        out = np.zeros((rules.faces, n + 2))
+        for f in range(1, rules.faces + 1):
+            dist = np.zeros(
+                1 + sum(count_hand(rules, (d,), f, self.palifico) for d in self._own_shown)
+            )
+            dist[-1] = 1.0
+            dist = np.convolve(
+                dist, _pmf(binomial_tail(hidden, match_chance(rules, f, self.palifico)))
+            )
+            for s in self.seats:
+                if s != actor:
+                    dist = np.convolve(dist, self.seat_distribution(s, f))
+            tail = np.cumsum(dist[::-1])[::-1]
+            out[f - 1, : len(tail)] = np.minimum(tail, 1.0)
+        out.setflags(write=False)
+        self._post[key] = out
+        return out
 
     def _observe_bid(self, actor: int, bid: Bid) -> None:
         belief = self.seats[actor]
@@ -363,6 +408,12 @@ class Beliefs:
             if s not in exclude:
                 dist = np.convolve(dist, self.seat_distribution(s, face))
         return dist
+
+
+def _pmf(tail: Sequence[float]) -> FloatArray:
+    """The distribution on ``0…n`` of an upper tail ``P(X >= k)``, ``k = 0…n+1``."""
+    t = np.asarray(tail, dtype=np.float64)
+    return np.maximum(t[:-1] - t[1:], 0.0)
 
 
 class _SeatBelief:
