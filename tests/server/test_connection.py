@@ -13,11 +13,12 @@ import threading
 import time
 from typing import Any
 
+import pytest
 import uvicorn
 import websockets
 
 from perudo.server.connection import Connection
-from perudo.server.transport import WRITE_NOW, websocket_protocol
+from perudo.server.transport import WRITE_NOW, text_frame, websocket_protocol
 
 
 class FakeSocket:
@@ -189,3 +190,13 @@ def test_the_server_protocol_writes_frames_a_real_client_reads_in_order_then_clo
     }
     assert got[:2] == ["a", "b"] and json.loads(got[2]) == {"n": "ñ" * 70000}
     assert len(got) == 3 and code == 4000
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 200_000])
+def test_a_text_frame_is_byte_for_byte_the_frame_websockets_writes(size: int) -> None:
+    """:func:`~perudo.server.transport.text_frame` (a socket without extensions) frames a
+    message as websockets does, across the three lengths of RFC 6455's header."""
+    from websockets.frames import OP_TEXT, Frame
+
+    data = ("ñ" * size).encode()[:size]
+    assert text_frame(data) == Frame(OP_TEXT, data).serialize(mask=False, extensions=[])
