@@ -173,14 +173,16 @@ class BidModel:
     """Share of choices assumed uniform over the legal options."""
     pass_bluff: float = 0.25
     """Chance a seat whose dice are not all different passes anyway (V-10)."""
-    reads_bids: bool = True
-    """Whether a seat is assumed to read the others' bids too: it judges a bid's chance from
-    its own hand and what the bids so far say of the third seats' hands (these beliefs of
-    them; the viewer's own hidden dice as a stranger sees them), rather than from its hand
-    alone. Without it (``False``, the model before issue 17's eighth session), a bid that
-    follows the bids before it (aces answered with more aces) reads as a hand full of that
-    face, and bots that read each other so spiral upward. Heads-up there is no third seat,
-    and both read the same."""
+    reads_bids: float = 0.5
+    """The share of bidders assumed to read the others' bids too (0 to 1): such a bidder
+    judges a bid's chance from its own hand and what the bids so far say of the third seats'
+    hands (these beliefs of them; the viewer's own hidden dice as a stranger sees them); the
+    rest judge from their own hand alone. A bid's likelihood is the mixture of the two. Read
+    as judging alone only (0, the model before issue 17's eighth session), a bid that follows
+    the bids before it (aces answered with more aces) reads as a hand full of that face, and
+    bots that read each other so spiral upward; read as reading only (1), a player who bids
+    from its own hand (``prob``) is read too little. Heads-up there is no third seat, and
+    both read the same."""
 
 
 class Beliefs:
@@ -286,13 +288,28 @@ class Beliefs:
             unseen += c - len(sh)
         return unseen, tuple(shown)
 
+    def readings(self) -> tuple[tuple[float, bool], ...]:
+        """The bidders assumed, as ``(share, reads bids)`` (:attr:`BidModel.reads_bids`; one
+        heads-up, where both read alike)."""
+        w = self.model.reads_bids
+        if len(self.seats) <= 1 or w <= 0.0:
+            return ((1.0, False),)
+        if w >= 1.0:
+            return ((1.0, True),)
+        return ((w, True), (1.0 - w, False))
+
     def actor_chances(
-        self, actor: int, bids_q: IntArray, bids_f: IntArray, matching: IntArray
+        self,
+        actor: int,
+        bids_q: IntArray,
+        bids_f: IntArray,
+        matching: IntArray,
+        reads: bool = False,
     ) -> FloatArray:
         """Shape ``(hands, bids)``: each bid's chance of being true as ``actor`` would compute
-        it from each of its possible hands (binomial over the dice it cannot see; with
-        :attr:`BidModel.reads_bids`, over what the bids say of them)."""
-        if self.model.reads_bids and len(self.seats) > 1:
+        it from each of its possible hands (binomial over the dice it cannot see; ``reads``:
+        over what the bids say of them, :attr:`BidModel.reads_bids`)."""
+        if reads and len(self.seats) > 1:
             tails = self._read_tails(actor)
             need = bids_q[None, :] - matching[:, bids_f]
             np.clip(need, 0, tails.shape[1] - 1, out=need)
@@ -347,20 +364,21 @@ class Beliefs:
         if i is None or not len(q):
             return
         m = belief.matching(self.rules, self.palifico)
-        u = self.actor_chances(actor, q, f, m)
-        logits = u / model.temperature
-        options = len(q)
-        if prev is not None and not self._must_raise:
-            if self._pass_pending is not None:
-                dudo = np.full(len(m), 0.3)
-            else:
-                pq = np.array([prev.quantity]), np.array([prev.face - 1])
-                dudo = 1.0 - self.actor_chances(actor, pq[0], pq[1], m)[:, 0]
-            logits = np.concatenate([logits, (dudo / model.temperature)[:, None]], axis=1)
-            options += 1
-        top = logits.max(axis=1, keepdims=True)
-        log_z = np.log(np.exp(logits - top).sum(axis=1)) + top[:, 0]
-        chosen = np.exp(logits[:, i] - log_z)
+        options = len(q) + (prev is not None and not self._must_raise)
+        chosen = np.zeros(len(m))
+        for share, reads in self.readings():
+            u = self.actor_chances(actor, q, f, m, reads)
+            logits = u / model.temperature
+            if prev is not None and not self._must_raise:
+                if self._pass_pending is not None:
+                    dudo = np.full(len(m), 0.3)
+                else:
+                    pq = np.array([prev.quantity]), np.array([prev.face - 1])
+                    dudo = 1.0 - self.actor_chances(actor, pq[0], pq[1], m, reads)[:, 0]
+                logits = np.concatenate([logits, (dudo / model.temperature)[:, None]], axis=1)
+            top = logits.max(axis=1, keepdims=True)
+            log_z = np.log(np.exp(logits - top).sum(axis=1)) + top[:, 0]
+            chosen += share * np.exp(logits[:, i] - log_z)
         like = model.bluff / options + (1.0 - model.bluff) * chosen
         belief.add(np.log(like))
 

@@ -4,9 +4,10 @@ Two parts:
 
 * **Beliefs** (:mod:`perudo.bots.beliefs`): a Bayesian belief over every other seat's hand,
   updated on each of its bids (and passes, and dice it sets aside) under a model of a player
-  who bids by exact chances. The table's count for any face is then the convolution of the
-  per-seat posteriors with the bot's own dice, which gives the chance that any bid is true or
-  exact far more sharply than the binomial alone.
+  who bids by exact chances (from three seats up, half of them reading the bids before theirs:
+  :attr:`~perudo.bots.beliefs.BidModel.reads_bids`). The table's count for any face is then
+  the convolution of the per-seat posteriors with the bot's own dice, which gives the chance
+  that any bid is true or exact far more sharply than the binomial alone.
 * **Evaluation**: each candidate action is scored by the expected change in dice it brings,
   its own loss counted against the other seats' losses (weighted ``1 / (players − 1)``, so a
   heads-up die lost by the opponent is as good as one kept):
@@ -210,22 +211,27 @@ class StrongBot(BotBase):
             mj = m[:, face - 1]
             qs = np.array(quantities, dtype=np.int64)
             fs = np.full(len(qs), face - 1, dtype=np.int64)
-            # The next seat's own (naive) chance that each raise is true, per hand it may hold.
-            their = beliefs.actor_chances(nxt, qs, fs, m)
+            # The next seat's own chance that each raise is true, per hand it may hold (as a
+            # bidder who reads bids, or not: the model's mixture).
+            readings = beliefs.readings()
+            their = [beliefs.actor_chances(nxt, qs, fs, m, reads) for _, reads in readings]
             one_die = view.dice_counts[nxt] == 1
             for k, q in enumerate(quantities):
                 bid = Bid(q, face)
                 need = np.clip(q - mj, 0, len(cdf) - 1)
                 false = cdf[need]  # P(bid false | next seat's hand)
                 replies = lowest_raises(rules, bid, total, view.palifico, one_die)
-                dudo_logit = (1.0 - their[:, k]) / temp
                 if replies:
                     rq = np.array([r.quantity for r in replies], dtype=np.int64)
                     rf = np.array([r.face - 1 for r in replies], dtype=np.int64)
-                    raise_logits = beliefs.actor_chances(nxt, rq, rf, m) / temp
-                    top = np.maximum(raise_logits.max(axis=1), dudo_logit)
-                    z = np.exp(dudo_logit - top) + np.exp(raise_logits - top[:, None]).sum(axis=1)
-                    p_dudo = np.exp(dudo_logit - top) / z
+                    p_dudo = np.zeros(len(mj))
+                    for (share, reads), chances in zip(readings, their, strict=True):
+                        dudo_logit = (1.0 - chances[:, k]) / temp
+                        raise_logits = beliefs.actor_chances(nxt, rq, rf, m, reads) / temp
+                        top = np.maximum(raise_logits.max(axis=1), dudo_logit)
+                        z = np.exp(dudo_logit - top)
+                        z = z + np.exp(raise_logits - top[:, None]).sum(axis=1)
+                        p_dudo += share * np.exp(dudo_logit - top) / z
                     p_dudo = bluff / (len(replies) + 1) + (1.0 - bluff) * p_dudo
                 else:
                     p_dudo = np.ones(len(mj))
