@@ -141,3 +141,40 @@ def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_a_replay(
     _axe(page, "a replay")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_the_words_read_out_after_a_dudo_end_each_sentence_once(
+    server: ServerProcess, browser: Any
+) -> None:
+    # A tester heard "Bot esperto 1: Dubito!. Bot esperto 1: Dubito sulla puntata … di Tester
+    # Sul tavolo: 5 …": a full stop after "!", none between the reveal's sentences.
+    page = new_page(browser)
+    try:
+        page.goto(server.url + "/")
+        spoken = page.evaluate(
+            """async () => {
+              const i18n = await import("/static/i18n.js");
+              const felt = await import("/static/components/felt.js");
+              const table = { seats: [{ name: "Ann" }, { name: "Bo" }] };
+              const bid = { kind: "bid", quantity: 5, face: 5, text: "5x5" };
+              const res = { kind: "dudo", caller: 1, target: 0, bid_info: bid, count: 5,
+                            holds: true, changes: [[1, -1]] };
+              const out = {};
+              for (const lang of ["en", "ko", "it"]) {
+                i18n.setLang(lang);
+                out[lang] = i18n.sentence(felt.actionWords("Bo", { kind: "dudo" }, 1)) + " "
+                  + felt.revealWords(res, table, null, 1);
+              }
+              i18n.setLang("en");
+              return out;
+            }"""
+        )
+        for lang, text in spoken.items():
+            assert "!." not in text and ".." not in text, (lang, text)
+        assert spoken["it"] == (
+            "Bo: Dubito! Bo: Dubito sulla puntata 5 × cinque di Ann. Sul tavolo: 5 · puntata: 5. "
+            "La puntata regge. Bo perde 1 dado."
+        ), spoken["it"]
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

@@ -786,6 +786,12 @@ function form(value, first, second) {
   return `${value} ${Math.abs(Number(value)) === 1 ? first : second}`;
 }
 
+// A sentence of `text` for the words read out one after another (the live region): a full stop
+// added unless it already ends as a sentence does ("Bo: Dudo!", not "Bo: Dudo!.").
+export function sentence(text) {
+  return /[.!?…。]$/.test(text) ? text : `${text}.`;
+}
+
 // t("act.bid", {name: "Ann", bid: "3 × 5"}): the game words {dudo} {calza} {palifico} {aces}
 // are filled in from the same language; a field may carry one of the forms above.
 export function t(key, params = {}) {

@@ -3,7 +3,7 @@
 // ended, inline).
 
 import { html } from "../lib.js";
-import { t } from "../i18n.js";
+import { sentence, t } from "../i18n.js";
 import { Die, HiddenDie, BidText, bidWords, faceName } from "./dice.js";
 import { Avatar, Icon, Name, seatName } from "./common.js";
 
@@ -162,7 +162,7 @@ export function revealWords(res, table, names, wild) {
   const name = (i) => seatName(table, names, i);
   const bid = res.bid_info ? bidWords(res.bid_info, wild) : "";
   const parts = [];
-  if (res.kind === "concede") return t("reveal.concede", { name: name(res.caller) });
+  if (res.kind === "concede") return sentence(t("reveal.concede", { name: name(res.caller) }));
   if (res.kind === "dudo") parts.push(t("reveal.dudo", { caller: name(res.caller), target: name(res.target), bid }));
   else if (res.kind === "calza") parts.push(t("reveal.calza", { caller: name(res.caller), bid }));
   else parts.push(t("reveal.pass", { caller: name(res.caller), target: name(res.target) }));
@@ -171,7 +171,7 @@ export function revealWords(res, table, names, wild) {
   else if (res.kind === "pass") parts.push(res.holds ? t("reveal.pass_true") : t("reveal.pass_false"));
   else parts.push(res.holds ? t("reveal.holds") : t("reveal.fails"));
   for (const [s, d] of res.changes) parts.push(d < 0 ? t("reveal.loses", { name: name(s), n: -d }) : t("reveal.gains", { name: name(s) }));
-  return parts.join(" ");
+  return parts.map(sentence).join(" ");
 }
 
 export function RoundLog({ view, table, names }) {

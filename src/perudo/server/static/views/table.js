@@ -3,7 +3,7 @@
 // Everything drawn comes from the server's messages (state.js); the page decides no rule.
 
 import { html, useState, useEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
-import { lang, t } from "../i18n.js";
+import { lang, sentence, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
@@ -377,14 +377,14 @@ function speak(before, after, fresh) {
   const wild = before.view ? before.view.wild : after.view ? after.view.wild : null;
   const lines = [];
   for (const e of fresh) {
-    if (e.type === "action") lines.push(actionWords(name(e.seat), e.action_info, wild) + ".");
+    if (e.type === "action") lines.push(sentence(actionWords(name(e.seat), e.action_info, wild)));
     else if (e.type === "round_resolved") lines.push(revealWords(e, tb, null, wild));
-    else if (e.type === "game_over") lines.push(e.winner === after.seat ? t("over.you_win") : t("over.winner", { name: name(e.winner) }));
+    else if (e.type === "game_over") lines.push(sentence(e.winner === after.seat ? t("over.you_win") : t("over.winner", { name: name(e.winner) })));
   }
   const v = after.view;
   const wasMine = before.view && before.view.to_act === before.seat && before.seat !== null;
   if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && v.legal_info.length && (!wasMine || fresh.length)) {
-    lines.push(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : ""));
+    lines.push(sentence(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : "")));
   }
   if (lines.length) announce(lines.join(" "));
 }
