@@ -36,7 +36,7 @@ import numpy.typing as npt
 from perudo.core import Bid, Pass, PlayerView, RuleSet, SetAside, count_hand, raises_after
 from perudo.core.bidding import wild_active
 
-from .probability import binomial_tail, match_chance
+from .probability import binomial_pmf, binomial_tail, match_chance
 
 __all__ = [
     "MAX_HANDS",
@@ -342,9 +342,7 @@ class Beliefs:
                 1 + sum(count_hand(rules, (d,), f, self.palifico) for d in self._own_shown)
             )
             dist[-1] = 1.0
-            dist = np.convolve(
-                dist, _pmf(binomial_tail(hidden, match_chance(rules, f, self.palifico)))
-            )
+            dist = np.convolve(dist, binomial_pmf(hidden, match_chance(rules, f, self.palifico)))
             for s in self.seats:
                 if s != actor:
                     dist = np.convolve(dist, self.seat_distribution(s, f))
@@ -364,12 +362,13 @@ class Beliefs:
         if i is None or not len(q):
             return
         m = belief.matching(self.rules, self.palifico)
-        options = len(q) + (prev is not None and not self._must_raise)
+        may_doubt = prev is not None and not self._must_raise
+        options = len(q) + may_doubt
         chosen = np.zeros(len(m))
         for share, reads in self.readings():
             u = self.actor_chances(actor, q, f, m, reads)
             logits = u / model.temperature
-            if prev is not None and not self._must_raise:
+            if prev is not None and may_doubt:
                 if self._pass_pending is not None:
                     dudo = np.full(len(m), 0.3)
                 else:
@@ -426,12 +425,6 @@ class Beliefs:
             if s not in exclude:
                 dist = np.convolve(dist, self.seat_distribution(s, face))
         return dist
-
-
-def _pmf(tail: Sequence[float]) -> FloatArray:
-    """The distribution on ``0…n`` of an upper tail ``P(X >= k)``, ``k = 0…n+1``."""
-    t = np.asarray(tail, dtype=np.float64)
-    return np.maximum(t[:-1] - t[1:], 0.0)
 
 
 class _SeatBelief:

@@ -341,7 +341,7 @@ def websocket_protocol() -> type[asyncio.Protocol]:
 def text_frame(data: bytes) -> bytes:
     """One unfragmented, unmasked WebSocket text frame of ``data`` (RFC 6455 section 5.2: a
     server's frames are never masked): what websockets writes for ``send_text(data)`` on a
-    connection without extensions (tests/server/test_transport.py compares the two)."""
+    connection without extensions (tests/server/test_connection.py compares the two)."""
     n = len(data)
     if n < 126:
         return bytes((0x81, n)) + data

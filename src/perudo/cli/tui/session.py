@@ -481,7 +481,7 @@ class Session:
                 path = _fresh_name() if yes else Path(answer).expanduser()
                 if path.is_file():
                     reply = self.read(self.cat.t("save.exists", path=str(path))).strip().lower()
-                    if reply not in self._yes():
+                    if reply not in self._words("input.yes"):
                         continue
             except (KeyboardInterrupt, EOFError):
                 self.console.print()
@@ -489,9 +489,6 @@ class Session:
             if self._write(path, text):
                 return True
             key = "save.again"
-
-    def _yes(self) -> frozenset[str]:
-        return self._words("input.yes")
 
     @staticmethod
     def _words(key: str) -> frozenset[str]:

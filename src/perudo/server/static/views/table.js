@@ -377,14 +377,14 @@ function speak(before, after, fresh) {
   const wild = before.view ? before.view.wild : after.view ? after.view.wild : null;
   const lines = [];
   for (const e of fresh) {
-    if (e.type === "action") lines.push(sentence(actionWords(name(e.seat), e.action_info, wild)));
+    if (e.type === "action") lines.push(actionWords(name(e.seat), e.action_info, wild));
     else if (e.type === "round_resolved") lines.push(revealWords(e, tb, null, wild));
-    else if (e.type === "game_over") lines.push(sentence(e.winner === after.seat ? t("over.you_win") : t("over.winner", { name: name(e.winner) })));
+    else if (e.type === "game_over") lines.push(e.winner === after.seat ? t("over.you_win") : t("over.winner", { name: name(e.winner) }));
   }
   const v = after.view;
   const wasMine = before.view && before.view.to_act === before.seat && before.seat !== null;
   if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && v.legal_info.length && (!wasMine || fresh.length)) {
-    lines.push(sentence(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : "")));
+    lines.push(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : ""));
   }
-  if (lines.length) announce(lines.join(" "));
+  if (lines.length) announce(lines.map(sentence).join(" "));
 }
