@@ -98,7 +98,8 @@ def test_the_table_fits_every_viewport_and_language_on_the_persons_turn(
         me = page.locator("[data-testid=felt] .seat.me")
         assert me.locator(".avatar").inner_text().strip() == "👩🏽‍🚀"
         assert me.locator(".nm").get_attribute("title") == NAME
-        # Your turn in the tab's title.
+        # Your turn in the tab's title (set by an effect, a frame after the turn is drawn).
+        page.wait_for_function("() => document.title.startsWith('● ')", timeout=5_000)
         assert page.title().startswith("● ")
         out = ARTIFACTS / "layout"
         out.mkdir(parents=True, exist_ok=True)
