@@ -50,6 +50,7 @@ from perudo.core import (
     legal_actions,
     raise_error,
     view,
+    views_json,
     visible_to,
 )
 
@@ -306,6 +307,13 @@ def _check_views(play: Playthrough) -> None:
                 assert set(before.legal) == set(legal_actions(state, seat))
             else:
                 assert before.hand == () and before.legal == ()
+        # Every seat's view drawn at once (the server's updates) is each seat's own view:
+        # the seats with nothing to do share the spectators' parts, never another's hand.
+        seats = [None, *range(play.players), 0]
+        for past in (True, False):
+            assert views_json(state, seats, past=past) == [
+                view(state, seat).to_json(past=past) for seat in seats
+            ]
 
 
 def _check_events(play: Playthrough) -> None:

@@ -30,6 +30,7 @@ from perudo.core import (
     new_game,
     start_round,
     view,
+    views_json,
     visible_to,
 )
 
@@ -152,6 +153,21 @@ def test_p70_a_view_for_a_seat_not_at_the_table_is_refused(seat: object) -> None
     state = start_round(PERUDO, HANDS)
     with pytest.raises(ValueError, match="no seat"):
         view(state, seat)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no seat"):
+        views_json(state, [0, seat])  # type: ignore[list-item]
+
+
+def test_p70_views_drawn_at_once_give_each_seat_its_own_hand_and_actions() -> None:
+    """``views_json``: the seat to act gets its legal actions, the others the spectators'
+    view with their own seat and dice (never the spectators' empty hand, never another's)."""
+    state = start_round(PERUDO, HANDS)
+    spectators, first, second, third = views_json(state, [None, 0, 1, 2], past=False)
+    assert spectators["hand"] == [] and spectators["seat"] is None
+    assert [first["hand"], second["hand"], third["hand"]] == HANDS
+    assert [first["seat"], second["seat"], third["seat"]] == [0, 1, 2]
+    assert first["legal"] and second["legal"] == third["legal"] == spectators["legal"] == []
+    assert "past" not in first and "past" not in second
+    assert [d["hand"] for d in views_json(state, [2, 1])] == [HANDS[2], HANDS[1]]
 
 
 def test_p40_memory_mode_is_display_only_counts_stay_in_every_view() -> None:

@@ -30,6 +30,7 @@ from perudo.core import (
     new_game,
     round_to_json,
     view,
+    views_json,
 )
 from perudo.server import protocol as p
 from perudo.server import wirejson
@@ -102,10 +103,39 @@ def test_a_move_s_updates_written_together_are_the_model_s_own_byte_for_byte(
                 hints += hint is not None
             expected = [_model_json(m) for m in messages]
             assert write_each(p.Update, messages) == expected
+            if not memory:
+                # As the server draws them: every view at once, the idle seats' dicts sharing
+                # the spectators' lists (and every seat the same event dicts).
+                drawn = views_json(state, [None, *range(players)], past=False)
+                shared = [{**m, "view": d} for m, d in zip(messages, drawn, strict=True)]
+                assert write_each(p.Update, shared) == expected
             assert write_each(p.Update, messages) == expected  # now from the caches
             assert [write(p.Update, m) for m in reversed(messages)] == expected[::-1]
     assert bidders > 10
     assert hints > 0 or preset == "liars_dice"
+
+
+def test_what_one_call_s_messages_share_is_encoded_once_and_forgotten_after() -> None:
+    """An event or a list of actions that several messages of one ``write_each`` share is
+    encoded once for all of them (found by identity), and only during that call: changed
+    afterwards, the next call writes it as it is then."""
+    state = new_game(PRESETS["perudo"], 3, random.Random(4))
+    data = view(state, None).to_json(past=False)
+    bid = view(state, state.to_act).legal[0]
+    shared_event = {"type": "action", "seat": 0, "action": str(bid), "version": 1}
+    shared_event["action_info"] = action_to_json(bid)
+    messages = [
+        {"version": 1, "events": [shared_event], "view": data, "hint": None, "timer": None}
+        for _ in range(3)
+    ]
+    first = write_each(p.Update, messages)
+    assert first == [_model_json(m) for m in messages]
+    assert wirejson._seen == {}
+    shared_event["seat"] = 2
+    data["actions_info"] = [action_to_json(a) for a in view(state, 0).legal[:2]]
+    again = write_each(p.Update, messages)
+    assert again == [_model_json(m) for m in messages] and again != first
+    assert '"seat":2' in again[0]
 
 
 @given(st.floats(allow_nan=True, allow_infinity=True))

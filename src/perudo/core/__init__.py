@@ -64,7 +64,7 @@ from .rules import (
     unsupported,
 )
 from .state import GameState, LogEntry, Phase, RoundRecord
-from .views import PlayerView, legal_json, round_to_json, view
+from .views import PlayerView, legal_json, round_to_json, view, views_json
 
 __all__ = [
     "BLUFF",
@@ -136,5 +136,6 @@ __all__ = [
     "start_round",
     "unsupported",
     "view",
+    "views_json",
     "visible_to",
 ]

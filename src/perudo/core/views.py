@@ -10,6 +10,7 @@ by :func:`~perudo.core.events.visible_to`), never a :class:`GameState`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import is_
@@ -22,7 +23,7 @@ from .events import event_to_json
 from .rules import RuleSet
 from .state import GameState, Phase, RoundRecord
 
-__all__ = ["PlayerView", "legal_json", "round_to_json", "view"]
+__all__ = ["PlayerView", "legal_json", "round_to_json", "view", "views_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +243,34 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         rolloff=state.rolloff,
         legal=() if seat is None else legal_actions(state, seat).as_tuple(),
     )
+
+
+def views_json(
+    state: GameState, seats: Iterable[int | None], *, past: bool = True
+) -> list[dict[str, Any]]:
+    """``[view(state, seat).to_json(past=past) for seat in seats]``, drawn at once (a server
+    draws every seat's view after each move).
+
+    A seat with nothing to do now (no legal action: every seat but the one to act, unless
+    calza may be called out of turn, P-50) sees what a spectator sees, and its own dice
+    (P-70): its dict is the spectators' one, drawn once, with its ``seat`` and ``hand``. So
+    the dicts share their lists and nested dicts: treat them as read-only (replace a key
+    rather than change its value in place).
+
+    :raises ValueError: for a seat that is not at the table.
+    """
+    out: list[dict[str, Any]] = []
+    spectators: dict[str, Any] | None = None
+    for seat in seats:
+        if seat is None or legal_actions(state, seat):
+            out.append(view(state, seat).to_json(past=past))
+            continue
+        if spectators is None:
+            spectators = view(state, None).to_json(past=past)
+        # What view(state, seat) differs by from view(state, None) when the seat has nothing
+        # to do: the seat and its own hand (tests/core/test_views.py compares the two).
+        out.append({**spectators, "seat": seat, "hand": list(state.hands[seat])})
+    return out
 
 
 def legal_json(legal: tuple[PlayerAction, ...]) -> tuple[list[str], list[dict[str, object]]]:

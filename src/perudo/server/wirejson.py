@@ -123,14 +123,26 @@ def _action_info(d: Any) -> orjson.Fragment:
 
 
 def _action_infos(v: Any) -> orjson.Fragment:
-    """A list of :class:`ActionInfo`, encoded once per distinct list of notations."""
+    """A list of :class:`ActionInfo`, encoded once per distinct list of notations (and found
+    by its identity when the messages of one :func:`write_each` share it: a round's actions
+    in every seat's view)."""
+    seen = _seen.get(id(v))
+    if seen is not None and seen[0] is v:
+        return seen[1]
     key = tuple([d["text"] for d in v])
     found = _infos_fragments.get(key)
     if found is None:
         if len(_infos_fragments) >= _LISTS_SIZE:
             _infos_fragments.clear()
         found = _infos_fragments[key] = orjson.Fragment(b"[" + b",".join(map(_info_text, v)) + b"]")
+    _seen[id(v)] = (v, found)
     return found
+
+
+_seen: dict[int, tuple[Any, orjson.Fragment]] = {}
+"""What :func:`_action_infos` and the events' writer met during the current
+:func:`write_each`, by identity (emptied when it returns: its messages, and so what they hold,
+live until then)."""
 
 
 # -- the normalizers, derived from the models -------------------------------------------------
@@ -150,7 +162,13 @@ def _union_conv(tp: Any, discriminator: str) -> Conv:
         by_tag[tag] = _normalizer(member)
 
     def tagged(v: Any) -> Any:
-        return by_tag[v[discriminator]](v)
+        # An event every seat sees is one dict in all their updates: encoded once.
+        seen = _seen.get(id(v))
+        if seen is not None and seen[0] is v:
+            return seen[1]
+        found = orjson.Fragment(orjson.dumps(by_tag[v[discriminator]](v)))
+        _seen[id(v)] = (v, found)
+        return found
 
     return tagged
 
@@ -260,7 +278,10 @@ def write_each(model: type[BaseModel], datas: list[dict[str, Any]]) -> list[str]
     data of the model's declared types (with :data:`CHECK`, checked so:
     :class:`WireMismatch` otherwise)."""
     normal = _normalizer(model)
-    texts = [orjson.dumps(normal(d)).decode() for d in datas]
+    try:
+        texts = [orjson.dumps(normal(d)).decode() for d in datas]
+    finally:
+        _seen.clear()
     if CHECK:
         for data, text in zip(datas, texts, strict=True):
             expected = model.model_validate(data).model_dump_json()

@@ -19,7 +19,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from perudo.core import Bid, PlayerView, legal_json, raises_after, round_to_json, view
+from perudo.core import (
+    Bid,
+    PlayerView,
+    legal_json,
+    raises_after,
+    round_to_json,
+    view,
+    views_json,
+)
 from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
 
 from .. import protocol as p
@@ -69,20 +77,34 @@ def seat_payload(
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The seat's view as JSON (without ``past`` unless asked: it only grows, and updates
     carry the rounds just finished instead) and its probability hint (when it has something
-    to decide)."""
+    to decide): :func:`seat_payloads` of one seat."""
+    return seat_payloads(table, [seat], with_past)[0]
+
+
+def seat_payloads(
+    table: LiveTable, seats: Sequence[int | None], with_past: bool
+) -> list[tuple[dict[str, Any] | None, dict[str, Any] | None]]:
+    """:func:`seat_payload` of each of ``seats``, the views drawn at once
+    (:func:`perudo.core.views_json`: the seats with nothing to do share the parts alike)."""
     state = table.state
     if state is None:
-        return None, None
-    v = view(state, seat)
+        return [(None, None)] * len(seats)
     # The odds only where the table shows them (never in memory mode: P-40, they would tell the
     # total of dice in play; no total is sent there either).
-    hint = bid_hint(v) if v.legal and table.odds_shown() else None
-    data = v.to_json(past=with_past)
-    if table.config.memory:
-        data["dice_counts"] = counts_json(state.dice_counts, seat)
-        if any(isinstance(a, Bid) for a in v.legal):
-            data["legal"], data["legal_info"] = legal_json(tuple(memory_legal(v)))
-    return data, hint
+    odds = table.odds_shown()
+    memory = table.config.memory
+    out: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
+    for seat, data in zip(seats, views_json(state, seats, past=with_past), strict=True):
+        hint = None
+        if data["legal"] and (odds or memory):
+            v = view(state, seat)
+            hint = bid_hint(v) if odds else None
+            if memory and any(isinstance(a, Bid) for a in v.legal):
+                data["legal"], data["legal_info"] = legal_json(tuple(memory_legal(v)))
+        if memory:
+            data["dice_counts"] = counts_json(state.dice_counts, seat)
+        out.append((data, hint))
+    return out
 
 
 def memory_legal(v: PlayerView) -> list[Any]:
@@ -335,8 +357,7 @@ def _updates(
         tail = [round_to_json(r) for r in table.state.past[-resolved:]]
     timer = table.schedule.remaining()
     messages = []
-    for seat in seats:
-        view_json, hint = seat_payload(table, seat, False)
+    for seat, (view_json, hint) in zip(seats, seat_payloads(table, seats, False), strict=True):
         messages.append(
             {
                 "version": table.version,
