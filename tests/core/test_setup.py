@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 from tests.core.script import deal, play
@@ -302,3 +303,82 @@ def test_find_ruleset_knows_every_preset_by_its_case_insensitive_aliases(
 def test_find_ruleset_refuses_an_unknown_name_listing_the_presets(name: str) -> None:
     with pytest.raises(ValueError, match="unknown rule set.*perudo, perudo_calza"):
         find_ruleset(name)
+
+
+# --- P-3: the server's dice ---------------------------------------------------------------
+
+
+def test_p3_system_dice_draw_as_the_system_generator_draws_from_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``SystemDice`` reads the system's randomness ahead, and makes of each byte what
+    ``random.SystemRandom`` makes of it: the same bytes give the same floats, bits, bytes and
+    so the same dice. A deal of thirty dice is one read of the system's randomness."""
+    from perudo.core import SystemDice
+    from perudo.core import chance as chance_module
+
+    stream = random.Random(9).randbytes(1 << 16)
+    served = {"dice": 0, "system": 0}
+    reads: list[int] = []
+
+    def reader(key: str) -> Callable[[int], bytes]:
+        def urandom(n: int) -> bytes:
+            if key == "dice":
+                reads.append(n)
+            start = served[key]
+            served[key] += n
+            return stream[start : start + n]
+
+        return urandom
+
+    monkeypatch.setattr(chance_module.os, "urandom", reader("dice"))
+    monkeypatch.setattr(random, "_urandom", reader("system"))
+    monkeypatch.setattr(SystemDice, "_AHEAD", 1 << 15)  # nothing left unread between draws
+    dice, system = SystemDice(), random.SystemRandom()
+    for k in (1, 3, 8, 30, 64, 100):
+        assert dice.getrandbits(k) == system.getrandbits(k)
+    assert [dice.random() for _ in range(50)] == [system.random() for _ in range(50)]
+    assert dice.randbytes(600) == system.randbytes(600)
+    assert [dice.randrange(6) for _ in range(40)] == [system.randrange(6) for _ in range(40)]
+    state = start_game(PERUDO, 6, [(6, 1, 2, 3, 4, 5)])
+    assert chance_action(state, dice) == chance_action(state, system)
+    assert reads == [1 << 15]
+    monkeypatch.undo()
+
+    reads.clear()
+    monkeypatch.setattr(chance_module.os, "urandom", reader("dice"))
+    dice = SystemDice()
+    deal = chance_action(state, dice)
+    assert sum(len(hand) for hand in deal.hands) == 30 and len(reads) == 1
+    assert len(dice.randbytes(600)) == 600  # more than it reads ahead: read at once
+    with pytest.raises(ValueError):
+        dice.getrandbits(-1)
+
+
+def test_p3_system_dice_are_forgotten_by_a_child_process_so_two_never_deal_alike() -> None:
+    """What one process read ahead is its own: after ``fork`` the child reads afresh, so the
+    parent's next dice and the child's differ."""
+    import os
+
+    from perudo.core import SystemDice
+
+    dice = SystemDice()
+    dice.random()  # read ahead
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its next bytes, to the parent
+        try:
+            os.write(write, dice.randbytes(64))
+        finally:
+            os._exit(0)
+    os.close(write)
+    child = b""
+    while len(child) < 64:
+        part = os.read(read, 64)
+        if not part:
+            break
+        child += part
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert len(child) == 64
+    assert child != dice.randbytes(64)

@@ -23,7 +23,7 @@ from .actions import (
     parse_action,
 )
 from .bidding import bid_refusal, count_bid, count_hand, ordered_bids, raise_error, raises_after
-from .chance import chance_action, deal, new_game, roll_off
+from .chance import SystemDice, chance_action, deal, new_game, roll_off
 from .engine import (
     LegalActions,
     apply,
@@ -108,6 +108,7 @@ __all__ = [
     "RuleSet",
     "SeatInfo",
     "SetAside",
+    "SystemDice",
     "action_to_json",
     "apply",
     "bid_refusal",

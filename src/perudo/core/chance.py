@@ -2,12 +2,15 @@
 
 The rest of the core never samples (ARCHITECTURE.md): dice enter as :class:`Deal` and
 :class:`Reroll` actions, so a game record holds every roll and replays exactly. Pass a seeded
-:class:`random.Random` in tests and simulations, and :class:`secrets.SystemRandom` on a server.
+:class:`random.Random` in tests and simulations, and :class:`SystemDice` (the operating
+system's randomness, as :class:`secrets.SystemRandom`) on a server.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import weakref
 
 from .actions import Deal, Reroll
 from .engine import _check_players, apply, rerolling_seat, start_game
@@ -15,7 +18,62 @@ from .errors import IllegalActionError
 from .rules import RuleSet
 from .state import GameState, Phase
 
-__all__ = ["chance_action", "deal", "new_game", "roll_off"]
+__all__ = ["SystemDice", "chance_action", "deal", "new_game", "roll_off"]
+
+
+class SystemDice(random.SystemRandom):
+    """:class:`secrets.SystemRandom` (``os.urandom``, unpredictable) read ahead 512 bytes at a
+    time: a deal of thirty dice (seven bytes a die) is one system call rather than thirty, drawn
+    alike (the same bytes make the same numbers as :class:`~random.SystemRandom` makes them),
+    and a server's thousand tables hold half a megabyte ahead. What is read ahead is this
+    process's own: a child process forgets it at ``fork``, so two processes never deal the
+    same dice. For one thread (a table's dice are rolled on its server's event loop)."""
+
+    _AHEAD = 512
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ahead = b""
+        self._at = 0
+        _DICE.add(self)
+
+    def _read(self, n: int) -> bytes:
+        at = self._at
+        if at + n > len(self._ahead):
+            self._ahead = os.urandom(max(self._AHEAD, n))
+            at = 0
+        self._at = at + n
+        return self._ahead[at : at + n]
+
+    def _forget(self) -> None:
+        self._ahead = b""
+        self._at = 0
+
+    def random(self) -> float:
+        return (int.from_bytes(self._read(7)) >> 3) * _RECIP_53
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        size = (k + 7) // 8
+        return int.from_bytes(self._read(size)) >> (size * 8 - k)
+
+    def randbytes(self, n: int) -> bytes:
+        if n < 0:
+            raise ValueError("negative argument not allowed")
+        return self._read(n)
+
+
+_RECIP_53 = 2.0**-53
+_DICE: weakref.WeakSet[SystemDice] = weakref.WeakSet()
+
+
+def _forget_after_fork() -> None:
+    for dice in list(_DICE):
+        dice._forget()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def _roll(rng: random.Random, faces: int, k: int) -> tuple[int, ...]:

@@ -230,6 +230,17 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     :raises ProtocolError: naming what is wrong (bad JSON, unknown type, bad field).
     """
     try:
+        # One pass of pydantic's own JSON parser for a good message (every move's cost);
+        # anything it refuses is read again below, to say what is wrong.
+        return _CLIENT.validate_json(text)
+    except ValidationError:
+        return _parse_checked(text)
+
+
+def _parse_checked(text: str | bytes) -> ClientMessage:
+    """:func:`parse_client_message` step by step: the JSON, its type, then its fields, each
+    refusal in its own words."""
+    try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
         raise ProtocolError(f"a message must be a JSON object: {err}", "bad_json") from None

@@ -33,6 +33,7 @@ from perudo.core import (
     NotationError,
     RoundResolved,
     RuleSet,
+    SystemDice,
     event_to_json,
     parse_action,
     roll_off,
@@ -102,7 +103,7 @@ class LiveTable:
         self.backlog = Backlog(settings.replay_buffer)
         self.chat = TableChat(self, settings.chat_history)
         self.schedule = Scheduler(self)
-        self.rng: random.Random = secrets.SystemRandom()
+        self.rng: random.Random = SystemDice()
         """Where the dice come from (the roll-off, every deal and re-roll): the system's
         generator; a test seeds it to compare the server with the other front ends."""
         self.closed = False

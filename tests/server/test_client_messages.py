@@ -1,0 +1,57 @@
+"""A client's message is read in one pass of pydantic's JSON parser when it is good, and step by
+step (the JSON, its type, its fields) when it is not, to say what is wrong: both readings agree
+on every text, good or bad (the same message, or the same refusal in the same words)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from perudo.server import protocol as p
+
+_FIELDS = ["action", "version", "text", "level", "seat", "last", "token", "name", "options", "x"]
+
+_json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.sampled_from(["3x5", "dudo", "calza", "1x1", "easy"]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+
+_messages = st.fixed_dictionaries(
+    {"type": st.sampled_from([*p._TYPES, "fly", 3])},
+    optional={name: _json_values for name in _FIELDS},
+)
+
+
+def _reading(read: Any, text: str | bytes) -> object:
+    try:
+        return read(text)
+    except p.ProtocolError as err:
+        return (err.code, str(err))
+
+
+@given(st.one_of(_messages.map(json.dumps), _json_values.map(json.dumps), st.text(max_size=30)))
+def test_the_one_pass_reading_and_the_step_by_step_one_agree(text: str) -> None:
+    assert _reading(p.parse_client_message, text) == _reading(p._parse_checked, text)
+    raw = text.encode()
+    assert _reading(p.parse_client_message, raw) == _reading(p._parse_checked, raw)
+
+
+def test_a_good_move_is_read_and_a_bad_one_refused_in_words() -> None:
+    assert p.parse_client_message('{"type": "act", "action": "3x5", "version": 7}') == p.Act(
+        type="act", action="3x5", version=7
+    )
+    assert _reading(p.parse_client_message, '{"type": "act", "action": 3}') == (
+        "bad_message",
+        "bad act message: action: Input should be a valid string; version: Field required",
+    )
+    assert _reading(p.parse_client_message, "[" * 100_000)[0] == "bad_json"  # type: ignore[index]
