@@ -241,8 +241,14 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         past=state.past,
         winner=state.winner,
         rolloff=state.rolloff,
-        legal=() if seat is None else legal_actions(state, seat).as_tuple(),
+        legal=() if seat is None else _legal_of(state, seat),
     )
+
+
+def _legal_of(state: GameState, seat: int) -> tuple[PlayerAction, ...]:
+    """A seat's legal actions as its view lists them (:meth:`LegalActions.as_tuple`: one tuple
+    per distinct list)."""
+    return legal_actions(state, seat).as_tuple()
 
 
 def views_json(
@@ -251,25 +257,27 @@ def views_json(
     """``[view(state, seat).to_json(past=past) for seat in seats]``, drawn at once (a server
     draws every seat's view after each move).
 
-    A seat with nothing to do now (no legal action: every seat but the one to act, unless
-    calza may be called out of turn, P-50) sees what a spectator sees, and its own dice
-    (P-70): its dict is the spectators' one, drawn once, with its ``seat`` and ``hand``. So
-    the dicts share their lists and nested dicts: treat them as read-only (replace a key
-    rather than change its value in place).
+    A seat's view is the spectators' view with its own seat, its own dice and what it may do
+    (P-70: the fields :func:`view` fills from the seat): the spectators' dict is drawn once,
+    and each seat's is a copy of it with those. So the dicts share their other lists and
+    nested dicts: treat them as read-only (replace a key rather than change its value in
+    place).
 
     :raises ValueError: for a seat that is not at the table.
     """
+    spectators = view(state, None).to_json(past=past)
     out: list[dict[str, Any]] = []
-    spectators: dict[str, Any] | None = None
     for seat in seats:
-        if seat is None or legal_actions(state, seat):
-            out.append(view(state, seat).to_json(past=past))
+        if seat is None:
+            out.append(spectators)
             continue
-        if spectators is None:
-            spectators = view(state, None).to_json(past=past)
-        # What view(state, seat) differs by from view(state, None) when the seat has nothing
-        # to do: the seat and its own hand (tests/core/test_views.py compares the two).
-        out.append({**spectators, "seat": seat, "hand": list(state.hands[seat])})
+        # The seat's own fields, as view(state, seat) has them (tests/core/test_properties.py
+        # compares the two over random games of every preset).
+        legal = _legal_of(state, seat)
+        data = {**spectators, "seat": seat, "hand": list(state.hands[seat])}
+        if legal:
+            data["legal"], data["legal_info"] = legal_json(legal)
+        out.append(data)
     return out
 
 
