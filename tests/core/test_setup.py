@@ -351,6 +351,21 @@ def test_p3_system_dice_draw_as_the_system_generator_draws_from_the_same_bytes(
     deal = chance_action(state, dice)
     assert sum(len(hand) for hand in deal.hands) == 30 and len(reads) == 1
     assert len(dice.randbytes(600)) == 600  # more than it reads ahead: read at once
+
+    # Read after read, each value comes from fresh bytes: 7 bytes a float, from the start of
+    # each 512-byte read (the tail too short for a float is left), never a byte twice.
+    reads.clear()
+    served["dice"] = 0
+    dice = SystemDice()
+    floats = [dice.random() for _ in range(300)]
+    per_read = 512 // 7
+    assert len(reads) == -(-300 // per_read) and set(reads) == {512}
+    expected = [
+        (int.from_bytes(stream[512 * r + 7 * i : 512 * r + 7 * i + 7]) >> 3) * 2.0**-53
+        for r in range(len(reads))
+        for i in range(per_read)
+    ][:300]
+    assert floats == expected
     with pytest.raises(ValueError):
         dice.getrandbits(-1)
 

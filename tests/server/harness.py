@@ -213,6 +213,10 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._arrived = asyncio.Event()
         self.acted_at = -1
+        self.acted_from = 0
+        """Where this client's messages stood when it last acted (``play_until_over``)."""
+        self.retried_at = -1
+        """The version at which ``play_until_over`` last acted again after a refusal."""
 
     async def connect(self, last_version: int | None = None, hello: bool = True) -> Client:
         self.ws = await websockets.connect(
@@ -354,8 +358,27 @@ async def play_until_over(clients: list[Client], rng: random.Random, timeout: fl
         for c in clients:
             if c.my_turn() and c.acted_at < c.version:
                 c.acted_at = c.version
+                c.acted_from = len(c.messages)
                 assert c.view is not None
                 await c.act(choose(c.view, rng))
+                acted = True
+            elif (
+                c.my_turn()
+                and c.acted_at == c.version
+                and c.retried_at < c.version
+                and any(
+                    m["type"] == "error" and m.get("code") == "illegal"
+                    for m in c.messages[c.acted_from :]
+                )
+            ):
+                # The move was refused (memory mode offers bids to the dice at the start,
+                # P-40, and the core refuses one above the dice in play, P-16): once, dudo
+                # where there is a bid to doubt, else the lowest bid, rather than wait out the
+                # turn timer.
+                assert c.view is not None
+                c.retried_at = c.version
+                legal = c.view["legal"]
+                await c.act("dudo" if "dudo" in legal else legal[0])
                 acted = True
         if time.monotonic() > deadline:
             raise TimeoutError("the game did not end in time")

@@ -85,7 +85,8 @@ def seat_payloads(
     table: LiveTable, seats: Sequence[int | None], with_past: bool
 ) -> list[tuple[dict[str, Any] | None, dict[str, Any] | None]]:
     """:func:`seat_payload` of each of ``seats``, the views drawn at once
-    (:func:`perudo.core.views_json`: the seats with nothing to do share the parts alike)."""
+    (:func:`perudo.core.views_json`: the spectators' view once, each seat's a copy with its
+    own seat, dice and legal actions)."""
     state = table.state
     if state is None:
         return [(None, None)] * len(seats)
