@@ -127,7 +127,7 @@ def _action_infos(v: Any) -> orjson.Fragment:
     by its identity when the messages of one :func:`write_each` share it: a round's actions
     in every seat's view)."""
     seen = _seen.get(id(v))
-    if seen is not None and seen[0] is v:
+    if seen is not None:
         return seen[1]
     key = tuple([d["text"] for d in v])
     found = _infos_fragments.get(key)
@@ -141,8 +141,8 @@ def _action_infos(v: Any) -> orjson.Fragment:
 
 _seen: dict[int, tuple[Any, orjson.Fragment]] = {}
 """What :func:`_action_infos` and the events' writer met during the current
-:func:`write_each`, by identity (emptied when it returns: its messages, and so what they hold,
-live until then)."""
+:func:`write_each`, by identity: each value kept beside its fragment, so that no other object
+takes its id while it is here (emptied when the call returns)."""
 
 
 # -- the normalizers, derived from the models -------------------------------------------------
@@ -164,7 +164,7 @@ def _union_conv(tp: Any, discriminator: str) -> Conv:
     def tagged(v: Any) -> Any:
         # An event every seat sees is one dict in all their updates: encoded once.
         seen = _seen.get(id(v))
-        if seen is not None and seen[0] is v:
+        if seen is not None:
             return seen[1]
         found = orjson.Fragment(orjson.dumps(by_tag[v[discriminator]](v)))
         _seen[id(v)] = (v, found)
