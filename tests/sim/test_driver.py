@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+from collections.abc import Callable
 
 from rich.console import Console
 
@@ -22,6 +23,7 @@ from perudo.core import (
     GameState,
     Pass,
     Phase,
+    PlayerAction,
     Reroll,
     RuleSet,
     SetAside,
@@ -195,3 +197,34 @@ def test_terminal_offers_calza_after_a_v9_reroll() -> None:
     assert session.run() == 0
     assert session.state is not None and session.state.is_over
     assert "Reroll" in asked
+
+
+def _random_game(
+    rules: RuleSet, seed: int, calza: Callable[[GameState, int], bool] | None
+) -> tuple[list[tuple[int, PlayerAction]], int | None, int]:
+    rng = random.Random(seed)
+    moves: list[tuple[int, PlayerAction]] = []
+
+    def act(state: GameState, seat: int) -> PlayerAction:
+        legal = legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        moves.append((seat, action))
+        return action
+
+    end = run(new_game(rules, 5, rng), rng, act, calza)
+    return moves, end.winner, end.round
+
+
+def test_run_with_nobody_asked_makes_the_moves_of_every_window_declined_p50() -> None:
+    """``calza=None``: no window is opened (none worked out), and the game is the one in which
+    every seat offered calza declines."""
+    rules = dataclasses.replace(PERUDO_CALZA, dice_per_player=3)
+    for seed in range(20):
+        asked: list[int] = []
+
+        def decline(state: GameState, seat: int, asked: list[int] = asked) -> bool:
+            asked.append(seat)
+            return False
+
+        assert _random_game(rules, seed, None) == _random_game(rules, seed, decline)
+        assert asked, "the declining seats were offered windows"

@@ -5,12 +5,17 @@ Two figures per configuration:
 * ``engine``: whole games through the public API (``new_game``, ``legal_actions``, ``apply``
   with its immutable states and events, ``chance_action``), as a simulation would play them;
 * ``kernel``: :func:`perudo.sim.playout.random_playout`, the same games move for move
-  (the test suite checks that) in plain integers; only these benchmarks use it.
+  (the test suite checks that) in plain integers; only these benchmarks use it;
+* ``windows`` (where calza is played out of turn, P-50): the ``engine`` games with every calza
+  window opened and offered to its seats, who decline (``engine_playout(asking=True)``), as a
+  simulation whose players may call calza plays them. Its distance to ``engine`` is what the
+  windows cost (the figure that showed issue 9's slowdown: 6 seats, 40 %).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -66,7 +71,11 @@ def measure(
 ) -> Figure:
     """Play games with one path for about ``seconds`` and count them."""
     play: Callable[[RuleSet, int, random.Random], Playout] = (
-        engine_playout if path == "engine" else random_playout
+        functools.partial(engine_playout, asking=True)
+        if path == "windows"
+        else engine_playout
+        if path == "engine"
+        else random_playout
     )
     rng = random.Random(seed)
     play(config.rules, config.players, rng)  # warm the bid tables
@@ -83,11 +92,14 @@ def measure(
 
 
 def run(seconds: float = 2.0, print_fn: Callable[[str], None] = print) -> list[Figure]:
-    """Measure every configuration on both paths and print a table."""
+    """Measure every configuration on each path and print a table."""
     figures: list[Figure] = []
     print_fn(f"{'configuration':<42} {'path':<7} {'games/s':>10} {'actions/s':>11}")
     for config in CONFIGS:
-        for path in ("engine", "kernel"):
+        paths = (
+            ("engine", "kernel", "windows") if config.rules.calza == "on" else ("engine", "kernel")
+        )
+        for path in paths:
             fig = measure(config, path, seconds)
             figures.append(fig)
             print_fn(

@@ -1,7 +1,8 @@
 """Bid order and dice counting: P-10…P-16, P-31…P-33 and switches V-1, V-2, V-3, V-11.
 
 One predicate, :func:`bid_refusal` (:func:`raise_error` gives its English message), decides
-whether a bid may follow another and says why not.
+whether a bid may follow another and says why not; :func:`allows` is its decision alone, without
+building the words (the tables below filter many bids with it).
 The legal raises are tables derived from it, computed once per rule set and dice total
 (python-chess's import-time tables, here cached on first use):
 
@@ -20,11 +21,12 @@ from functools import cache, lru_cache
 from typing import Final
 
 from .actions import Bid
-from .errors import Params, Refusal
+from .errors import Refusal
 from .rules import RuleSet
 
 __all__ = [
     "BidTable",
+    "allows",
     "bid_refusal",
     "bid_table",
     "count_bid",
@@ -105,22 +107,63 @@ def bid_refusal(
     one_die: bool = False,
 ) -> Refusal | None:
     """Why ``bid`` may not follow ``prev``, as a :class:`~perudo.core.errors.Refusal` (code,
-    JSON-able parameters, English message), or ``None`` if it may (see :func:`raise_error`).
+    JSON-able parameters, English message), or ``None`` if it may (see :func:`raise_error`);
+    :func:`allows` is the same decision without the words.
 
     >>> from perudo.core.rules import PERUDO
     >>> r = bid_refusal(PERUDO, Bid(9, 4), Bid(4, 1), 30)
     >>> r.code, r.params
     ('bid.to_wild', {'bid': [4, 1], 'prev': [9, 4], 'need': 5, 'wild': 1})
     """
+    return _refusal(rules, prev, bid, total, palifico, one_die, True)
+
+
+def allows(
+    rules: RuleSet,
+    prev: Bid | None,
+    bid: Bid,
+    total: int,
+    *,
+    palifico: bool = False,
+    one_die: bool = False,
+) -> bool:
+    """Whether ``bid`` may follow ``prev``: :func:`bid_refusal` is ``None``, decided by the same
+    code without building the refusal's words (the raise tables filter many bids with it).
+
+    >>> from perudo.core.rules import PERUDO
+    >>> allows(PERUDO, Bid(9, 4), Bid(4, 1), 30), allows(PERUDO, Bid(9, 4), Bid(5, 1), 30)
+    (False, True)
+    """
+    return _refusal(rules, prev, bid, total, palifico, one_die, False) is None
+
+
+_REFUSED: Final = Refusal("bid.refused", "refused (the words were not asked for)")
+"""What :func:`_refusal` returns for a refused bid when its words are not asked for."""
+
+
+def _refusal(
+    rules: RuleSet,
+    prev: Bid | None,
+    bid: Bid,
+    total: int,
+    palifico: bool,
+    one_die: bool,
+    explain: bool,
+) -> Refusal | None:
+    """:func:`bid_refusal`; when not ``explain``, :data:`_REFUSED` for every refusal."""
     q, f = bid.quantity, bid.face
     wild = rules.wild_face
     if f > rules.faces:
+        if not explain:
+            return _REFUSED
         return Refusal(
             "bid.no_face",
             f"there is no face {f} on a {rules.faces}-faced die (V-12)",
             {"face": f, "faces": rules.faces},
         )
     if q > total:
+        if not explain:
+            return _REFUSED
         return Refusal(
             "bid.too_many",
             f"{bid} claims more dice than the {total} in play (P-16)",
@@ -128,6 +171,8 @@ def bid_refusal(
         )
     if prev is None:
         if not palifico and wild is not None and f == wild and rules.wild_conversion == "perudo":
+            if not explain:
+                return _REFUSED
             return Refusal(
                 "bid.open_on_wild",
                 f"a round may not open on {_face_name(rules, wild)} (P-10)",
@@ -135,74 +180,86 @@ def bid_refusal(
             )
         return None
     pq, pf = prev.quantity, prev.face
-    pair = {"bid": [q, f], "prev": [pq, pf]}
     if palifico:
         if not one_die:
             if f != pf:
+                if not explain:
+                    return _REFUSED
                 return Refusal(
                     "bid.palifico_face",
                     f"in a palifico round the face stays {pf}: bid more {pf}s, or dudo; only a "
                     "player holding one die may change it (P-32, P-33)",
-                    {**pair, "face": pf, "wild": wild},
+                    {"bid": [q, f], "prev": [pq, pf], "face": pf, "wild": wild},
                 )
             if q <= pq:
+                if not explain:
+                    return _REFUSED
                 return Refusal(
                     "bid.more_than",
                     f"after {prev} bid more than {pq} (P-32)",
-                    {**pair, "quantity": pq, "wild": wild},
+                    {"bid": [q, f], "prev": [pq, pf], "quantity": pq, "wild": wild},
                 )
             return None
-        return _plain_refusal(rules, prev, bid, rule="P-33")
+        return _plain_refusal(rules, prev, bid, "P-33", explain)
     if _converts(rules, palifico) and (f == wild or pf == wild):
-        name = _face_name(rules, wild)
         if f == wild and pf == wild:
             if q > pq:
                 return None
+            if not explain:
+                return _REFUSED
             return Refusal(
                 "bid.more_than",
-                f"after {prev} bid more than {pq} {name} (P-14)",
-                {**pair, "quantity": pq, "wild": wild},
+                f"after {prev} bid more than {pq} {_face_name(rules, wild)} (P-14)",
+                {"bid": [q, f], "prev": [pq, pf], "quantity": pq, "wild": wild},
             )
         if f == wild:
             need = _to_wild(rules, pq)
-            rule = "P-13" if rules.wild_conversion == "perudo" else "V-3"
             if q >= need:
                 return None
+            if not explain:
+                return _REFUSED
+            rule = "P-13" if rules.wild_conversion == "perudo" else "V-3"
+            name = _face_name(rules, wild)
             return Refusal(
                 "bid.to_wild",
                 f"after {prev} a bid on {name} needs at least {need} of them ({rule})",
-                {**pair, "need": need, "wild": wild},
+                {"bid": [q, f], "prev": [pq, pf], "need": need, "wild": wild},
             )
         need = _from_wild(rules, pq)
-        rule = "P-14" if rules.wild_conversion == "perudo" else "V-3"
         if q >= need:
             return None
+        if not explain:
+            return _REFUSED
+        rule = "P-14" if rules.wild_conversion == "perudo" else "V-3"
         return Refusal(
             "bid.from_wild",
             f"after {prev} a bid on another face needs at least {need} dice ({rule})",
-            {**pair, "need": need, "wild": wild},
+            {"bid": [q, f], "prev": [pq, pf], "need": need, "wild": wild},
         )
-    return _plain_refusal(rules, prev, bid, rule="P-12")
+    return _plain_refusal(rules, prev, bid, "P-12", explain)
 
 
-def _plain_refusal(rules: RuleSet, prev: Bid, bid: Bid, *, rule: str) -> Refusal | None:
+def _plain_refusal(rules: RuleSet, prev: Bid, bid: Bid, rule: str, explain: bool) -> Refusal | None:
     q, f, pq, pf = bid.quantity, bid.face, prev.quantity, prev.face
-    params: Params = {"bid": [q, f], "prev": [pq, pf], "wild": rules.wild_face}
     if rules.raise_order == "monotone":
         if q >= pq and f >= pf and (q, f) != (pq, pf):
             return None
+        if not explain:
+            return _REFUSED
         return Refusal(
             "bid.monotone",
             f"{bid} does not raise {prev}: neither quantity nor face may go down and one "
             "must go up (V-1)",
-            params,
+            {"bid": [q, f], "prev": [pq, pf], "wild": rules.wild_face},
         )
     if q > pq or (q == pq and f > pf):
         return None
+    if not explain:
+        return _REFUSED
     return Refusal(
         "bid.not_raise",
         f"{bid} does not raise {prev}: bid more dice, or as many of a higher face ({rule})",
-        params,
+        {"bid": [q, f], "prev": [pq, pf], "wild": rules.wild_face},
     )
 
 
@@ -233,7 +290,7 @@ class BidTable:
         self.ranks: dict[Bid, int] = {b: i for i, b in enumerate(self.bids)}
         """Index of each bid in :attr:`bids`."""
         self.openings: tuple[Bid, ...] = tuple(
-            b for b in self.bids if bid_refusal(rules, None, b, total, palifico=palifico) is None
+            b for b in self.bids if allows(rules, None, b, total, palifico=palifico)
         )
         """The bids that may open the round (P-10; any face in a palifico round, P-32)."""
         self.opening_set: frozenset[Bid] = frozenset(self.openings)
@@ -269,7 +326,7 @@ def _filtered_raises(
     return tuple(
         b
         for b in ordered_bids(rules, total, palifico)
-        if bid_refusal(rules, prev, b, total, palifico=palifico, one_die=one_die) is None
+        if allows(rules, prev, b, total, palifico=palifico, one_die=one_die)
     )
 
 
@@ -302,7 +359,7 @@ def is_raise(
         prev_rank = table.ranks.get(prev)
         if rank is not None and prev_rank is not None:
             return rank > prev_rank
-    return bid_refusal(rules, prev, bid, total, palifico=palifico, one_die=one_die) is None
+    return allows(rules, prev, bid, total, palifico=palifico, one_die=one_die)
 
 
 def count_hand(rules: RuleSet, hand: Sequence[int], face: int, palifico: bool) -> int:

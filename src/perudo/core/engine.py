@@ -8,6 +8,7 @@ Challenges are settled in :mod:`perudo.core.resolve`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import TypeVar, overload
 
@@ -33,6 +34,16 @@ from .events import ActionTaken, DiceDealt, DiceRerolled, Event, PalificoChosen,
 from .resolve import next_seat, resolve_calza, resolve_concede, resolve_dudo, resolve_pass
 from .rules import MAX_FACES, RuleSet
 from .state import GameState, Phase
+
+# Phase's members as module globals: CPython 3.11 reads an Enum member off its class several
+# times slower than a global, and the engine compares phases on every move.
+_BIDDING, _CHOOSE_PALIFICO, _DEAL, _GAME_OVER, _REROLL = (
+    Phase.BIDDING,
+    Phase.CHOOSE_PALIFICO,
+    Phase.DEAL,
+    Phase.GAME_OVER,
+    Phase.REROLL,
+)
 
 __all__ = [
     "LegalActions",
@@ -89,7 +100,7 @@ def start_game(rules: RuleSet, num_players: int, rolloff: Sequence[Sequence[int]
     n = num_players
     return GameState(
         rules=rules,
-        phase=Phase.DEAL,
+        phase=_DEAL,
         round=1,
         opener=opener,
         to_act=None,
@@ -177,7 +188,7 @@ def start_round(
         used[opener] = True
     return GameState(
         rules=rules,
-        phase=Phase.BIDDING,
+        phase=_BIDDING,
         round=round,
         opener=opener,
         to_act=opener,
@@ -311,14 +322,14 @@ def legal_actions(state: GameState, seat: int | None = None) -> LegalActions:
             params={"players": state.num_players},
         )
     phase = state.phase
-    if seat is None or phase is Phase.GAME_OVER or phase is Phase.DEAL or phase is Phase.REROLL:
+    if seat is None or phase is _GAME_OVER or phase is _DEAL or phase is _REROLL:
         return LegalActions(state, seat, _EMPTY, 0, ())
     if seat != to_act:
         extras: tuple[PlayerAction, ...] = (
             (CALZA,) if state.rules.calza == "on" and _calza_error(state, seat) is None else ()
         )
         return LegalActions(state, seat, _EMPTY, 0, extras)
-    if phase is Phase.CHOOSE_PALIFICO:
+    if phase is _CHOOSE_PALIFICO:
         return LegalActions(state, seat, _EMPTY, 0, (ChoosePalifico(True), ChoosePalifico(False)))
     rules = state.rules
     bids, start = raises_after(
@@ -360,11 +371,25 @@ def _set_asides(hand: tuple[int, ...]) -> list[SetAside]:
 
 def calza_callers(state: GameState) -> tuple[int, ...]:
     """Seats that may call calza now, in the order P-53 asks them: left of the bidder first."""
-    if state.bidder is None or state.rules.calza == "off":
-        return ()
-    n = state.num_players
-    order = [(state.bidder + k) % n for k in range(1, n)]
-    return tuple(s for s in order if _calza_error(state, s) is None)
+    bidder = state.bidder
+    if bidder is None or _calza_bid_error(state) or _calza_round_error(state):
+        return ()  # the parts of _calza_error that do not depend on the seat, checked once
+    counts = state.dice_counts
+    calza, to_act, must_raise = state.rules.calza, state.to_act, state.must_raise
+    out: list[int] = []
+    for seat in _left_of(len(counts), bidder):
+        if (
+            _calza_out_error(counts, seat) is None
+            and _calza_seat_error(seat, calza, bidder, to_act, must_raise) is None
+        ):
+            out.append(seat)
+    return tuple(out)
+
+
+@functools.cache
+def _left_of(n: int, seat: int) -> tuple[int, ...]:
+    """The other seats of an ``n``-seat table, from ``seat``'s left round to its right."""
+    return tuple((seat + k) % n for k in range(1, n))
 
 
 def is_legal(state: GameState, action: Action, seat: int | None = None) -> bool:
@@ -385,14 +410,14 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
     to_act = state.to_act
     if (
         action.__class__ is Bid
-        and phase is Phase.BIDDING
+        and phase is _BIDDING
         and to_act is not None
         and (seat is None or (seat == to_act and seat.__class__ is int))
     ):
         # The common case, checked first: the seat to act bids.
         _check_bid(state, to_act, action)  # type: ignore[arg-type]
         return to_act
-    if phase is Phase.GAME_OVER:
+    if phase is _GAME_OVER:
         raise IllegalActionError(
             f"the game is over: seat {state.winner} won (P-23)",
             code="game.over",
@@ -442,7 +467,7 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
         if refusal is not None:
             raise IllegalActionError.of(refusal)
         return seat
-    if phase is Phase.DEAL or phase is Phase.REROLL:
+    if phase is _DEAL or phase is _REROLL:
         raise IllegalActionError(
             f"no seat acts now: waiting for chance ({phase.value})",
             code="turn.chance",
@@ -454,7 +479,7 @@ def check_action(state: GameState, action: Action, seat: int | None = None) -> i
             code="turn.not_yours",
             params={"seat": seat, "to_act": state.to_act},
         )
-    if phase is Phase.CHOOSE_PALIFICO:
+    if phase is _CHOOSE_PALIFICO:
         if not isinstance(action, ChoosePalifico):
             raise IllegalActionError(
                 f"seat {seat} first chooses a palifico or a normal round, before the deal (P-34)",
@@ -520,7 +545,7 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
         )
 
     if isinstance(action, Deal):
-        if state.phase is not Phase.DEAL:
+        if state.phase is not _DEAL:
             raise IllegalActionError(
                 f"no deal is due now ({state.phase.value})",
                 code="deal.not_due",
@@ -541,7 +566,7 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
                     params={"seat": seat, "count": count, "faces": faces},
                 )
         return
-    if state.phase is not Phase.REROLL:
+    if state.phase is not _REROLL:
         raise IllegalActionError(
             f"no re-roll is due now ({state.phase.value})",
             code="reroll.not_due",
@@ -556,38 +581,77 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
         )
 
 
+_CALZA_OFF = Refusal("calza.off", "calza is not played with these rules (V-7)")
+_CALZA_NO_BID = Refusal("calza.no_bid", "calza needs a standing bid (P-50)")
+_CALZA_ON_PASS = Refusal(
+    "calza.on_pass",
+    "calza is called on a bid, not on a pass: raise or doubt the pass (P-50, V-10)",
+)
+_CALZA_OWN_BID = Refusal("calza.own_bid", "the bidder cannot call calza on their own bid (P-50)")
+_CALZA_NEXT_PLAYER = Refusal(
+    "calza.next_player",
+    "the player whose turn is next cannot call calza; raise or call dudo (P-50)",
+)
+_CALZA_ONLY_TO_ACT = Refusal(
+    "calza.only_to_act", "with these rules only the player to act may call calza (V-7)"
+)
+# The refusals above say the same every time: built once (a calza window asks every seat).
+
+
 def _calza_error(state: GameState, seat: int) -> Refusal | None:
-    """Why ``seat`` may not call calza now (P-50, V-7), or ``None``."""
-    rules = state.rules
-    if rules.calza == "off":
-        return Refusal("calza.off", "calza is not played with these rules (V-7)")
-    if state.phase is not Phase.BIDDING or state.bid is None or state.bidder is None:
-        return Refusal("calza.no_bid", "calza needs a standing bid (P-50)")
-    if state.dice_counts[seat] == 0:
+    """Why ``seat`` may not call calza now (P-50, V-7), or ``None``.
+
+    In parts, so that :func:`calza_callers` checks the ones that do not depend on the seat
+    once: whether calza is in play with a bid standing, whether the seat is in, whether this
+    bid may be called (not a pass, enough players), and the seat's own position.
+    """
+    return (
+        _calza_bid_error(state)
+        or _calza_out_error(state.dice_counts, seat)
+        or _calza_round_error(state)
+        or _calza_seat_error(seat, state.rules.calza, state.bidder, state.to_act, state.must_raise)
+    )
+
+
+def _calza_bid_error(state: GameState) -> Refusal | None:
+    if state.rules.calza == "off":
+        return _CALZA_OFF
+    if state.phase is not _BIDDING or state.bid is None or state.bidder is None:
+        return _CALZA_NO_BID
+    return None
+
+
+def _calza_out_error(dice_counts: tuple[int, ...], seat: int) -> Refusal | None:
+    if dice_counts[seat] == 0:
         return Refusal("seat.out", f"seat {seat} is out of the game (P-23)", {"seat": seat})
+    return None
+
+
+def _calza_round_error(state: GameState) -> Refusal | None:
     if state.passer is not None:
-        return Refusal(
-            "calza.on_pass",
-            "calza is called on a bid, not on a pass: raise or doubt the pass (P-50, V-10)",
-        )
-    if state.players_in < rules.calza_min_players:
+        return _CALZA_ON_PASS
+    least = state.rules.calza_min_players
+    if state.players_in < least:
         return Refusal(
             "calza.few_players",
-            f"calza needs at least {rules.calza_min_players} players in the game (P-50)",
-            {"min": rules.calza_min_players},
+            f"calza needs at least {least} players in the game (P-50)",
+            {"min": least},
         )
-    if seat == state.bidder:
-        return Refusal("calza.own_bid", "the bidder cannot call calza on their own bid (P-50)")
-    if rules.calza == "on" and seat == state.to_act:
-        return Refusal(
-            "calza.next_player",
-            "the player whose turn is next cannot call calza; raise or call dudo (P-50)",
-        )
-    if rules.calza == "to_act" and seat != state.to_act:
-        return Refusal(
-            "calza.only_to_act", "with these rules only the player to act may call calza (V-7)"
-        )
-    if state.must_raise and seat == state.to_act:
+    return None
+
+
+def _calza_seat_error(
+    seat: int, calza: str, bidder: int | None, to_act: int | None, must_raise: bool
+) -> Refusal | None:
+    """The seat's own position (its arguments are the state's fields of those names, passed
+    so that :func:`calza_callers` reads them once for every seat)."""
+    if seat == bidder:
+        return _CALZA_OWN_BID
+    if calza == "on" and seat == to_act:
+        return _CALZA_NEXT_PLAYER
+    if calza == "to_act" and seat != to_act:
+        return _CALZA_ONLY_TO_ACT
+    if must_raise and seat == to_act:
         return Refusal(
             "aside.must_raise",
             f"seat {seat} set dice aside and re-rolled, and must now raise (V-9)",
@@ -724,7 +788,7 @@ def apply(
         hands = _set(state.hands, seat, tuple(hand))
         shown = _set(state.shown, seat, tuple(sorted(state.shown[seat] + action.dice)))
         new = logged._replace(
-            phase=Phase.REROLL,
+            phase=_REROLL,
             to_act=None,
             hands=hands,
             shown=shown,
@@ -733,7 +797,7 @@ def apply(
         return new, (ActionTaken(seat, action),)
     assert isinstance(action, ChoosePalifico)
     new = logged._replace(
-        phase=Phase.DEAL,
+        phase=_DEAL,
         to_act=None,
         palifico=action.palifico,
         palifico_used=_set(state.palifico_used, seat, True),
@@ -745,7 +809,7 @@ def _apply_deal(state: GameState, action: Deal) -> tuple[GameState, tuple[Event,
     hands = tuple(tuple(sorted(h)) for h in action.hands)
     new = GameState(
         state.rules,
-        Phase.BIDDING,
+        _BIDDING,
         state.round,
         state.opener,
         state.opener,
@@ -781,7 +845,7 @@ def _apply_reroll(state: GameState, action: Reroll) -> tuple[GameState, tuple[Ev
     seat = rerolling_seat(state)
     dice = tuple(sorted(action.dice))
     new = state._replace(
-        phase=Phase.BIDDING,
+        phase=_BIDDING,
         to_act=seat,
         hands=_set(state.hands, seat, dice),
         must_raise=True,

@@ -112,7 +112,7 @@ class GameState(NamedTuple):
     @property
     def players_in(self) -> int:
         """Seats that still have dice."""
-        return sum(1 for c in self.dice_counts if c)
+        return len(self.dice_counts) - self.dice_counts.count(0)
 
     @property
     def is_over(self) -> bool:

@@ -54,6 +54,7 @@ Turn(seat=0, palifico_choice=False)
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,6 +71,15 @@ from perudo.core import (
     apply,
     calza_callers,
     chance_action,
+)
+
+# Phase's members as module globals: CPython 3.11 reads an Enum member off its class several
+# times slower than a global, and the driver compares phases on every move.
+_BIDDING, _CHOOSE_PALIFICO, _GAME_OVER, _REROLL = (
+    Phase.BIDDING,
+    Phase.CHOOSE_PALIFICO,
+    Phase.GAME_OVER,
+    Phase.REROLL,
 )
 
 __all__ = [
@@ -127,7 +137,7 @@ def calza_window(state: GameState) -> tuple[int, ...]:
     calza is played out of turn (``calza="on"``, P-50); see the module's docstring for why the
     re-roll opens one too.
     """
-    if state.rules.calza != "on" or state.phase is not Phase.BIDDING or state.log is None:
+    if state.rules.calza != "on" or state.phase is not _BIDDING or state.log is None:
         return ()
     last = state.log[2]
     if last.__class__ is not Bid and last.__class__ is not Reroll:
@@ -144,14 +154,24 @@ def pending(state: GameState, *, window_answered: bool = False) -> Pending:
     """
     to_act = state.to_act
     if to_act is None:
-        if state.phase is Phase.GAME_OVER:
+        if state.phase is _GAME_OVER:
             return None
-        return Roll(reroll=state.phase is Phase.REROLL)
+        return _ROLLS[state.phase is _REROLL]
     if not window_answered:
         seats = calza_window(state)
         if seats:
             return CalzaWindow(seats)
-    return Turn(to_act, state.phase is Phase.CHOOSE_PALIFICO)
+    return _turn(to_act, state.phase is _CHOOSE_PALIFICO)
+
+
+_ROLLS = (Roll(reroll=False), Roll(reroll=True))
+
+
+@functools.cache
+def _turn(seat: int, palifico_choice: bool) -> Turn:
+    """One :class:`Turn` per seat and kind, made once (they are immutable): every decision
+    of every game asks :func:`pending`."""
+    return Turn(seat, palifico_choice)
 
 
 def apply_step(state: GameState, seat: int | None, action: Action) -> GameState:
@@ -163,7 +183,7 @@ def run(
     state: GameState,
     rng: random.Random,
     act: Callable[[GameState, int], PlayerAction],
-    calza: Callable[[GameState, int], bool],
+    calza: Callable[[GameState, int], bool] | None,
     *,
     step: Step = apply_step,
     until: Callable[[GameState], bool] | None = None,
@@ -176,6 +196,11 @@ def run(
     calls calza; every move goes through ``step``. A front end that stops early (a person who
     leaves) raises out of a callback.
 
+    ``calza=None`` says that no seat ever calls calza out of turn (the reference random policy,
+    a player of the single-round head to head without it): the windows are not opened at all,
+    which makes the same moves as opening each one and hearing every seat decline, without
+    working out who would be asked (a third of a random six-seat game's time).
+
     >>> import random
     >>> from perudo.core import PERUDO, legal_actions, new_game
     >>> rng = random.Random(1)
@@ -184,14 +209,16 @@ def run(
     >>> end.is_over
     True
     """
+    asks = calza is not None
     answered = False
     while until is None or not until(state):
-        due = pending(state, window_answered=answered)
+        due = pending(state, window_answered=answered or not asks)
         if due is None:
             return state
         if isinstance(due, Roll):
             state = step(state, None, chance_action(state, rng))
         elif isinstance(due, CalzaWindow):
+            assert calza is not None  # no window is due when nobody is asked
             for seat in due.seats:
                 if calza(state, seat):
                     state = step(state, seat, Calza())
@@ -224,5 +251,4 @@ def play_out_round(
     (2, 3)
     """
     start = state.round
-    never: Callable[[GameState, int], bool] = lambda s, seat: False  # noqa: E731
-    return run(state, rng, act, calza or never, until=lambda s: s.round != start)
+    return run(state, rng, act, calza, until=lambda s: s.round != start)

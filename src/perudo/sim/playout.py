@@ -86,10 +86,19 @@ class Playout:
 
 
 def engine_playout(
-    rules: RuleSet, num_players: int, rng: random.Random, *, keep: bool = False
+    rules: RuleSet,
+    num_players: int,
+    rng: random.Random,
+    *,
+    keep: bool = False,
+    asking: bool = False,
 ) -> Playout:
     """A random playout through :func:`apply`, driven by :func:`perudo.sim.driver.run` as any
-    simulation is (the reference for :func:`random_playout`; calza windows are declined)."""
+    simulation is (the reference for :func:`random_playout`). The reference random policy never
+    calls calza out of turn (P-50), so the driver is told that nobody does (``calza=None``)
+    and opens no window. With ``asking`` every window is opened and each seat in it declines:
+    the same games move for move, at the cost that a simulation whose players may call calza
+    pays for the windows (the ``windows`` figure of ``perudo bench``)."""
     actions: list[tuple[int, PlayerAction]] = []
     decisions = 0
 
@@ -102,7 +111,7 @@ def engine_playout(
         decisions += 1
         return action
 
-    state = run(new_game(rules, num_players, rng), rng, act, _never)
+    state = run(new_game(rules, num_players, rng), rng, act, _never if asking else None)
     assert state.winner is not None
     return Playout(state.winner, state.round - 1, decisions, tuple(actions) if keep else None)
 
