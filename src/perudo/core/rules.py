@@ -236,6 +236,31 @@ def unsupported(
     return out
 
 
+PLAIN_PLAY: Final[Mapping[str, object]] = {
+    "raise_order": ("perudo", "monotone"),
+    "wild_face": ...,
+    "wild_conversion": ("perudo", "bluff", "none"),
+    "loss": ("one", "difference"),
+    "next_opener": ("loser", "winner"),
+    "palifico": ("on", "off", "not_two_players"),
+    "calza": ("off", "on", "to_act"),
+    "reveal": ("until_proven", "all"),  # who reveals changes no move
+    "set_aside": (False,),
+    "passing": (False,),
+    "straight_counts_nothing": (False, True),
+    "dice_per_player": ...,
+    "faces": ...,
+    "min_players": ...,
+    "max_players": ...,
+    "calza_min_players": ...,
+}
+"""What the fast second implementations (the batch simulator, the random playout, the solver)
+have in common, for :func:`unsupported`: every switch but set-aside (V-9) and passing (V-10).
+Each narrows it where it plays less (``{**PLAIN_PLAY, "calza": ("off", "to_act")}``); a field
+added to :class:`RuleSet` later is in none of them, so every fast path refuses it until
+someone teaches it."""
+
+
 PERUDO: Final = RuleSet()
 """Part A without calza."""
 PERUDO_CALZA: Final = RuleSet(calza="on")
