@@ -15,6 +15,10 @@ from typing import Any
 
 import pytest
 from tests.browser.support import (
+    ANIMATIONS_DONE,
+    RELEASE,
+    Watcher,
+    drawn,
     fill_and_start,
     fill_bots,
     join_as,
@@ -22,7 +26,9 @@ from tests.browser.support import (
     require_chromium,
     seated_page,
     serve,
+    settle,
     shot,
+    watch_socket,
 )
 from tests.server.harness import ServerProcess
 
@@ -56,7 +62,7 @@ def _play_turn(page: Any, rng: random.Random, seen: dict[str, bool], tag: str) -
     if page.locator("[data-testid=reveal]").count() and not seen.get("reveal"):
         # The reveal is on the table itself, never in the way: a screenshot, and play on.
         seen["reveal"] = True
-        page.wait_for_timeout(1000)  # let the revealed hands animate in
+        page.wait_for_function(ANIMATIONS_DONE)  # the revealed hands have animated in
         shot(page, f"{tag}-reveal", full_page=False)
     buttons = page.locator("[data-testid=actions] [data-action]")
     n = buttons.count()
@@ -187,7 +193,7 @@ def test_a_double_tap_on_start_or_on_a_bid_counts_once_and_says_nothing_wrong(
     """A phone's double tap sends the move once: the second tap, before the server answered,
     is dropped (it used to come back refused: "Not now…", "The game moved on…")."""
     t = server.create_table(seats=2, dice=3, turn_seconds=0)
-    ann = seated_page(browser, server, t, viewport=(390, 844), has_touch=True)
+    ann = seated_page(browser, server, t, watch_socket, viewport=(390, 844), has_touch=True)
     sent: list[str] = []
     ann.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
     ann.reload()  # the socket opens again, now watched
@@ -196,13 +202,13 @@ def test_a_double_tap_on_start_or_on_a_bid_counts_once_and_says_nothing_wrong(
     ann.wait_for_selector("[data-testid=felt]")
     bids = "[data-testid=bids] .bidbtn[data-action]"
     for _ in range(3):  # three of Ann's turns, each bid double-tapped
-        ann.wait_for_selector("[data-testid=your-turn]")
-        ann.wait_for_selector(bids)
-        ann.dblclick(bids)
-        ann.wait_for_function("() => !document.querySelector('[data-testid=your-turn]')")
-        ann.wait_for_timeout(300)
+        ann.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]")
         if ann.locator("[data-testid=game-over]").count():
             break
+        ann.dblclick(bids)
+        # Both taps answered (a second one sent would be answered before this ping) and the
+        # answers on the page: conditions, never a pause (it failed on a loaded machine).
+        settle(ann)
     assert sum('"type":"start"' in f for f in sent) == 1, sent
     acts = [f for f in sent if '"type":"act"' in f]
     assert len(acts) == len({f for f in acts}), acts  # no move sent twice at one version
@@ -265,15 +271,79 @@ def test_a_name_of_spaces_is_asked_for_again_and_makes_no_table(
 def test_an_invite_link_to_a_table_that_does_not_exist_says_so(
     server: ServerProcess, browser: Any
 ) -> None:
-    page = new_page(browser)
-    sockets: list[Any] = []
-    page.on("websocket", lambda ws: sockets.append(ws))
+    page = new_page(browser, watch_socket)
+    page.clock.install()
     page.goto(server.url + "/t/no-such-table")
     page.get_by_text("There is no such table").wait_for()
+    page.wait_for_function("() => window.__sockets[0].readyState === WebSocket.CLOSED")
     # The answer is final: the page does not ask again (it used to reconnect three times a
-    # second for as long as it stayed open, saying "connection lost" each time).
-    page.wait_for_timeout(2500)
-    assert len(sockets) == 1
+    # second for as long as it stayed open, saying "connection lost" each time). The page's
+    # clock runs a minute ahead at once: any retry it had planned would have opened a socket.
+    page.clock.run_for(60_000)
+    assert page.evaluate("() => window.__sockets.length") == 1
     assert page.get_by_text("Connection lost").count() == 0
     assert not page.errors
     page.context.close()
+
+
+def test_p50_a_calza_tapped_as_a_raise_arrives_answers_the_bid_drawn_and_is_refused_in_words(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Ann sees Bo's bid and taps Calza (out of turn, P-50) just as Cy's raise reaches her
+    page, before the page is drawn again: the Calza button stays (she may call calza on the
+    raise too), and the tap used to carry the newest version, so the server judged her calza
+    on Cy's raise. Now the move names the bid drawn (``on``): it is refused in words and the
+    raise stands."""
+    t = server.create_table(seats=4, dice=2, preset="perudo_calza", turn_seconds=0)
+    tid = t["table_id"]
+    others = {
+        s: Watcher(server, tid, server.join(tid, n)["token"])
+        for s, n in ((1, "Bo"), (2, "Cy"), (3, "Di"))
+    }
+    ann = seated_page(browser, server, t, watch_socket)
+    ann.click("[data-testid=start]")
+    ann.wait_for_selector("[data-testid=felt]")
+    bo = others[1]
+    # Play until Bo's bid stands and Cy is to act (Ann, seat 0, neither bidder nor next).
+    while True:
+        bo.wait(lambda: bo.view is not None and bo.view["phase"] == "bidding", "the bidding")
+        v = bo.view
+        assert v is not None
+        if v["bidder"] == 1 and v["to_act"] == 2:
+            break
+        version = bo.version
+        if v["to_act"] == 0:
+            ann.wait_for_selector("[data-testid=your-turn]")
+            ann.click("[data-testid=bids] .bidbtn[data-action]")
+        else:
+            mover = others[v["to_act"]]
+            mover.wait(lambda m=mover, v=version: m.version >= v, "the mover's view")
+            assert mover.view is not None
+            mover.act(mover.view["legal"][0])
+        bo.wait(lambda version=version: bo.version > version, "the move")
+    seen = bo.view["bid"]
+    drawn(ann, bo.version)
+    calza = "[data-testid=actions] [data-action=calza]"
+    ann.wait_for_selector(calza)
+    # Cy raises; Ann's page holds the news until her tap.
+    ann.evaluate("() => { window.__hold = true; }")
+    cy = others[2]
+    cy.wait(lambda: cy.version >= bo.version, "Cy's view")
+    assert cy.view is not None
+    cy.act(cy.view["legal"][0])
+    bo.wait(lambda: bo.view is not None and bo.view["bid"] != seen, "Cy's raise")
+    raised = bo.view["bid"]
+    ann.wait_for_function(
+        '() => window.__held.some(([, , e]) => String(e.data).includes(\'"type":"update"\'))'
+    )
+    # The raise reaches the page and the tap lands in the same instant, before a new frame.
+    ann.evaluate(f"() => {{ ({RELEASE})(); document.querySelector('{calza}').click(); }}")
+    ann.get_by_test_id("refusal").get_by_text("The bid changed before your move arrived").wait_for()
+    settle(ann)
+    bo.wait(lambda: bo.view is not None, "the view")
+    assert bo.view is not None and bo.view["bid"] == raised and bo.view["round"] == 1
+    assert not any(e["type"] == "round_resolved" for _, e in bo.events)
+    assert not ann.errors, ann.errors
+    for w in others.values():
+        w.close()
+    ann.context.close()

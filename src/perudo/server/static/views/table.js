@@ -234,10 +234,18 @@ function GameOver({ st, send }) {
 export function TablePage({ id }) {
   const [st, setSt] = useState(initialState);
   const stRef = useRef(st);
+  // The state as last drawn on the screen (after its frame): what a tap answers. A message
+  // moves `stRef` at once, before the page is drawn again; a tap meanwhile (on a button that
+  // stays, like an out-of-turn calza) still answers the bid the player saw.
+  const drawn = useRef(st);
+  useEffect(() => {
+    drawn.current = st;
+    document.documentElement.dataset.drawn = st.version === null ? "" : String(st.version);
+  });
   const sock = useRef(null);
-  // The version a move or the start was sent at, until the server answers (a new version, a
-  // refusal, a snapshot) or the connection goes: a second tap meanwhile (a double tap on a
-  // phone) is dropped rather than refused as stale.
+  // The drawn version a move or the start was sent from, until a refusal or the connection
+  // goes; a second tap before the answer is drawn (a double tap on a phone) is dropped rather
+  // than refused.
   const pending = useRef(null);
   const token = useRef(localStorage.getItem(tokenKey(id)));
   // A seat transfer link (/t/<id>#transfer=<token>): presented once in the hello, then the
@@ -285,7 +293,7 @@ export function TablePage({ id }) {
           localStorage.removeItem(tokenKey(id));
           token.current = null;
         }
-        if (m.type === "error" || m.type === "snapshot" || (m.version != null && m.version !== pending.current)) pending.current = null;
+        if (m.type === "error") pending.current = null;
         const { state, fresh } = receive(before, m);
         // A refusal during one's game shows in the panel; others (and not the missing table,
         // which the page says in full) as a toast.
@@ -310,14 +318,19 @@ export function TablePage({ id }) {
 
   const send = (msg) => {
     if (msg.type === "act" || msg.type === "start") {
-      if (pending.current !== null && pending.current === stRef.current.version) return false;
-      pending.current = stRef.current.version;
+      if (pending.current !== null && pending.current === drawn.current.version) return false;
+      pending.current = drawn.current.version;
     }
     const sent = !!(sock.current && sock.current.send(msg));
     if (!sent) pending.current = null;
     return sent;
   };
-  const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
+  // A move names the version and the bid it was chosen on, as drawn: the server refuses it if
+  // that bid no longer stands, rather than judge a calza or a dudo on a later bid.
+  const act = (text) => {
+    const d = drawn.current;
+    return send({ type: "act", action: text, version: d.version, on: [d.view.round, d.view.bid] });
+  };
   const join = async (name) => {
     name = name.trim();
     if (!name) {
