@@ -268,6 +268,44 @@ def test_a_name_of_spaces_is_asked_for_again_and_makes_no_table(
     page.context.close()
 
 
+def test_a_name_over_24_characters_is_kept_whole_and_the_limit_said_in_the_pages_language(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A 25-character name used to be cut to 24 by the field, without a word: the field now
+    keeps what was typed, says the limit (in English, Korean, Italian), and the form makes no
+    table; the join form does the same."""
+    name = "Bartholomew Fitzgerald-X"  # 24
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("[data-testid=player-name]", name + "Y")
+    page.fill("[data-testid=table-name]", "Too long a name")
+    assert page.input_value("[data-testid=player-name]") == name + "Y"
+    note = page.get_by_test_id("name-limit")
+    assert note.inner_text() == "A name has at most 24 characters: this one is longer."
+    page.select_option("[data-testid=lang]", "ko")
+    note.get_by_text("이름은 24자까지").wait_for()
+    page.select_option("[data-testid=lang]", "it")
+    note.get_by_text("Un nome ha al massimo 24 caratteri").wait_for()
+    page.click("[data-testid=create]")
+    page.locator(".toast-box .toast").get_by_text("Un nome ha al massimo 24 caratteri").wait_for()
+    names = [t["name"] for t in server.http("GET", "/api/tables")["tables"]]
+    assert "Too long a name" not in names
+    # 24 characters are fine: no note.
+    page.fill("[data-testid=player-name]", name)
+    assert note.count() == 0
+    # The join form of an invite says it too.
+    t = server.create_table(seats=3, dice=1, turn_seconds=0)
+    page.goto(server.url + t["invite"])
+    page.fill("[data-testid=join-name]", name + "Y")
+    note.get_by_text("Un nome ha al massimo 24 caratteri").wait_for()
+    page.click("[data-testid=join]")
+    page.locator(".toast-box .toast").get_by_text("Un nome ha al massimo 24 caratteri").wait_for()
+    assert page.locator("[data-testid=join-name]").count() == 1  # not seated
+    assert page.locator("[data-testid=wait-host]").count() == 0
+    assert not page.errors
+    page.context.close()
+
+
 def test_an_invite_link_to_a_table_that_does_not_exist_says_so(
     server: ServerProcess, browser: Any
 ) -> None:

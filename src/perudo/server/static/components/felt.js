@@ -94,7 +94,7 @@ export function Middle({ view, table, names, reveal, memory }) {
   } else if (view.phase === "deal" || view.phase === "reroll") {
     body = html`<div class="nobid">${t("game.dealing")}</div>`;
   } else if (view.phase === "choose_palifico") {
-    body = html`<div class="nobid">${t("word.palifico")}?</div><div class="by">${name(view.to_act)}</div>`;
+    body = html`<div class="nobid">${t("game.palifico_choice")}</div><div class="by">${name(view.to_act)}</div>`;
   } else if (view.phase === "game_over" && view.winner !== null) {
     body = html`<div class="nobid"><${Icon} name="trophy" /> ${t("over.winner", { name: name(view.winner) })}</div>`;
   }

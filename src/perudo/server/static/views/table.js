@@ -7,7 +7,7 @@ import { lang, sentence, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
-import { Avatar, Icon, Missing, Name, announce, displayName, seatName, toast } from "../components/common.js";
+import { Avatar, Icon, Missing, Name, NAME_MAX, NameInput, announce, displayName, nameTooLong, seatName, toast } from "../components/common.js";
 import { Felt, RoundLog, History, actionWords, revealWords } from "../components/felt.js";
 import { Actions } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
@@ -61,7 +61,7 @@ function JoinForm({ onJoin }) {
   const [name, setName] = useState(localStorage.getItem("perudo.name") || "");
   return html`<form class="row joinform" onSubmit=${(e) => { e.preventDefault(); onJoin(name); }}>
     <label class="field grow"><span>${t("table.join_title")}</span>
-      <input type="text" maxlength="24" value=${name} onInput=${(e) => setName(e.currentTarget.value)} data-testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
+      <${NameInput} value=${name} onInput=${(e) => setName(e.currentTarget.value)} testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
     </label>
     <button class="btn primary" type="submit" data-testid="join">${t("table.join_btn")}</button>
   </form>`;
@@ -335,6 +335,10 @@ export function TablePage({ id }) {
     name = name.trim();
     if (!name) {
       toast(t("error.bad_name"));
+      return;
+    }
+    if (nameTooLong(name)) {
+      toast(t("name.too_long", { n: NAME_MAX }));
       return;
     }
     localStorage.setItem("perudo.name", name);
