@@ -8,6 +8,7 @@ these tests skip and say so.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -385,3 +386,42 @@ def test_p50_a_calza_tapped_as_a_raise_arrives_answers_the_bid_drawn_and_is_refu
     for w in others.values():
         w.close()
     ann.context.close()
+
+
+def test_the_replay_draws_bots_as_bots_as_the_live_table_does(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A replay has the seats' names only; its bots used to get a letter avatar ("M" for
+    "Medium bot 1") where the live table draws a bot."""
+    t = server.create_table(seats=2, dice=1, turn_seconds=0)
+    ann = Watcher(server, t["table_id"], t["token"])
+    try:
+        ann.ws.send(json.dumps({"type": "add_bot", "level": "medium"}))
+        ann.wait(lambda: ann.table is not None and ann.table["seats"][1] is not None, "the bot")
+        ann.ws.send(json.dumps({"type": "start"}))
+        while True:  # one die each: the first challenge ends the game
+            ann.wait(
+                lambda: ann.view is not None
+                and (ann.view["winner"] is not None or ann.view["to_act"] == 0),
+                "Ann's turn or the end",
+            )
+            assert ann.view is not None
+            if ann.view["winner"] is not None:
+                break
+            version = ann.version
+            legal = ann.view["legal"]
+            ann.act("dudo" if "dudo" in legal else legal[0])
+            ann.wait(lambda v=version: ann.version > v, "Ann's move")
+        ann.wait(lambda: ann.table is not None and ann.table["game_id"] is not None, "the game")
+        assert ann.table is not None
+        game_id = ann.table["game_id"]
+    finally:
+        ann.close()
+    page = new_page(browser)
+    page.goto(f"{server.url}/replay/{game_id}")
+    page.wait_for_selector("[data-testid=felt]")
+    live = "[data-testid=felt] .seat[data-seat='{}'] .avatar"
+    assert page.locator(live.format(1) + " svg").count() == 1  # the bot's icon
+    assert page.inner_text(live.format(0)).strip() == "A"  # Ann's initial
+    assert not page.errors
+    page.context.close()

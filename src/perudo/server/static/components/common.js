@@ -41,6 +41,12 @@ export function displayName(name) {
   return t("name.bot", { level: t(`name.level.${level}`), n: m.groups.n });
 }
 
+// Whether a seat's stored name is a bot's (a person may not take one: the names are reserved).
+// A replay has names only, and draws bots as bots from them, as the live table does.
+export function isBotName(name) {
+  return storedBot().re.test(name || "");
+}
+
 export function seatName(table, names, i) {
   if (i === null || i === undefined) return "";
   if (table && table.seats && table.seats[i]) return displayName(table.seats[i].name);

@@ -5,7 +5,7 @@
 import { html } from "../lib.js";
 import { sentence, t } from "../i18n.js";
 import { Die, HiddenDie, BidText, bidWords, faceName } from "./dice.js";
-import { Avatar, Icon, Name, seatName } from "./common.js";
+import { Avatar, Icon, Name, isBotName, seatName } from "./common.js";
 
 // What a seat did, in words, from the view's structured action (never from its notation).
 export function actionWords(name, info, wild) {
@@ -67,7 +67,7 @@ function Seat({ view, i, table, names, me, last, reveal }) {
   ].filter(Boolean).join(", ");
   return html`<li class="seat ${i === me ? "me" : ""} ${view.to_act === i ? "toact" : ""} ${out ? "out" : ""}" data-seat=${i} data-box="seat" aria-label=${label}>
     <div class="who">
-      <${Avatar} index=${i} name=${name} bot=${info && info.kind === "bot"} />
+      <${Avatar} index=${i} name=${name} bot=${info ? info.kind === "bot" : !!(names && isBotName(names[i]))} />
       <${Name} name=${name} />
       ${i === me ? html`<span class="muted you">(${t("seat.you")})</span>` : null}
     </div>
