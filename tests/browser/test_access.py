@@ -181,3 +181,41 @@ def test_the_words_read_out_after_a_dudo_end_each_sentence_once(
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_the_first_tab_is_a_skip_link_and_a_turn_brings_the_focus_to_the_move(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Keyboard play used to need ten Tabs to reach a bid: now the first Tab stops on a skip
+    link (to the move on one's turn, else to the content), and a new turn moves the focus to
+    the first raise, unless one is typing (the chat keeps its focus)."""
+    page = new_page(browser, watch_socket)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "skip"
+    assert page.get_by_test_id("skip").is_visible()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "app"
+    t = server.create_table(seats=2, dice=3, turn_seconds=0)
+    take_seat(page, server, t)
+    watcher = start_with_bots(page, server, t)
+    try:
+        is_move = "() => !!document.activeElement.closest('[data-testid=actions] [data-action]')"
+        page.wait_for_selector("[data-testid=your-turn]")
+        page.wait_for_function(is_move)  # her turn: the focus is on the move
+        page.keyboard.press("Enter")  # the first raise, by key
+        settle(page)
+        # The skip link, by key, goes to the move on her turn.
+        page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]")
+        if page.locator("[data-testid=your-turn]").count():
+            page.focus("[data-testid=chat-input]")
+            drawn(page, watcher.version)
+            assert page.evaluate("() => document.activeElement.dataset.testid") == "chat-input"
+            page.focus("[data-testid=skip]")
+            page.keyboard.press("Enter")
+            assert page.evaluate(is_move)
+        assert not page.errors, page.errors
+    finally:
+        watcher.close()
+        page.context.close()

@@ -311,7 +311,10 @@ export function TablePage({ id }) {
   const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && st.view.legal_info.length);
   useEffect(() => {
     document.title = myTurn ? `● ${t("game.your_turn")} · ${st.table ? st.table.name : ""}` : st.table ? `${st.table.name} · ${t("app.title")}` : t("app.title");
-    if (myTurn) notifyTurn();
+    if (myTurn) {
+      notifyTurn();
+      focusMove();
+    }
     // Each new turn notifies, even one that comes back before the page drew another's turn
     // (a new round, or the moves made since: the round's action count).
   }, [myTurn, st.view && st.view.round, st.view && st.view.actions.length, st.table && st.table.name]);
@@ -385,6 +388,15 @@ export function TablePage({ id }) {
       </aside>
     </div>
   </div>`;
+}
+
+// A new turn of this seat: the keyboard's focus goes to the move (the first raise, else the
+// first action), unless the person is typing or choosing elsewhere (a text field, a list).
+function focusMove() {
+  const a = document.activeElement;
+  if (a && a.matches("input, textarea, select, [contenteditable=true]")) return;
+  const move = document.querySelector("[data-testid=actions] [data-action]");
+  if (move && move !== a) move.focus({ preventScroll: true });
 }
 
 // The live region: each new move, reveal and turn in words.
