@@ -366,8 +366,10 @@ export function TablePage({ id }) {
   if (!st.table) return html`<div class="card muted" aria-busy="true">…</div>`;
   const tb = st.table;
   const playing = st.view && tb.status !== "open";
+  const mine = st.seat !== null ? tb.seats[st.seat] : null;
   return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
     <${TableHead} tb=${tb} seated=${st.seat !== null} />
+    ${mine && mine.devices > 1 ? html`<div class="banner warn" role="alert" data-testid="two-devices">${t("seat.two_devices")}</div>` : null}
     <div class="tablegrid">
       <div class="main">
         ${playing ? html`
