@@ -425,3 +425,63 @@ def test_the_replay_draws_bots_as_bots_as_the_live_table_does(
     assert page.inner_text(live.format(0)).strip() == "A"  # Ann's initial
     assert not page.errors
     page.context.close()
+
+
+def test_a_reveal_before_a_palifico_round_keeps_its_own_rules_and_the_next_round_comes_after_it(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Round 1 ends with a player down to one die: round 2 is a palifico round (P-30, aces not
+    wild, P-31). Its banner used to sit above round 1's reveal, whose aces counted as wild:
+    now the reveal comes first and says its own round and wild face, the next round's badge
+    after it, not over it."""
+    t = server.create_table(seats=3, dice=2, turn_seconds=0, preset="perudo")
+    tid = t["table_id"]
+    others = {
+        s: Watcher(server, tid, server.join(tid, n)["token"]) for s, n in ((1, "Bo"), (2, "Cy"))
+    }
+    ann = seated_page(browser, server, t)
+    ann.click("[data-testid=start]")
+    ann.wait_for_selector("[data-testid=felt]")
+    bo = others[1]
+    resolved = lambda: any(e["type"] == "round_resolved" for _, e in bo.events)  # noqa: E731
+    while not resolved():
+        bo.wait(lambda: bo.view is not None and bo.view["to_act"] is not None, "a seat to act")
+        v = bo.view
+        assert v is not None
+        version = bo.version
+        if v["to_act"] == 0:
+            ann.wait_for_selector("[data-testid=your-turn]")
+            dudo = ann.locator("[data-testid=actions] [data-action=dudo]")
+            (
+                dudo if dudo.count() else ann.locator("[data-testid=bids] [data-action]").first
+            ).click()
+        else:
+            mover = others[v["to_act"]]
+            mover.wait(lambda m=mover, v=version: m.version >= v, "the mover's view")
+            assert mover.view is not None
+            legal = mover.view["legal"]
+            mover.act("dudo" if "dudo" in legal else legal[0])
+        bo.wait(lambda v=version: bo.version > v or resolved(), "the move")
+    bo.wait(lambda: bo.view is not None and bo.view["round"] == 2, "round 2")
+    assert bo.view is not None and bo.view["palifico"], bo.view
+    middle = "[data-testid=felt] .middle"
+    ann.wait_for_selector(f"{middle} .badges .pill.gold")  # round 2: a palifico round
+    ann.wait_for_selector(f"{middle} [data-testid=reveal]")
+    where = ann.evaluate(
+        """(sel) => {
+          const m = document.querySelector(sel);
+          const reveal = m.querySelector('[data-testid=reveal]').getBoundingClientRect();
+          const round = m.querySelector(':scope > .round').getBoundingClientRect();
+          const badge = m.querySelector('.badges .pill.gold').getBoundingClientRect();
+          return { revealBottom: reveal.bottom, roundTop: round.top, badgeTop: badge.top };
+        }""",
+        middle,
+    )
+    assert where["revealBottom"] <= where["roundTop"] <= where["badgeTop"], where
+    rules = ann.inner_text(f"{middle} [data-testid=reveal-rules]")
+    assert "Round 1" in rules and "wild" in rules and "Palifico" not in rules, rules
+    shot(ann, "en-reveal-before-palifico", full_page=False)
+    assert not ann.errors, ann.errors
+    for w in others.values():
+        w.close()
+    ann.context.close()
