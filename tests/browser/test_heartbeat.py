@@ -207,7 +207,10 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
         assert answer[1]["type"] == "chat" and answer[1]["entry"]["text"] == "psst, Ann"
         assert page.get_by_test_id("chat-lines").get_by_text("psst, Ann").count() == 1
 
-        # The page's version is the server's: Ann's move carries it, and the server takes it.
+        # The page's version is the server's: Ann's move carries it (and the round and bid it
+        # answers), and the server takes it.
+        shown = watcher.view
+        assert shown is not None
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
@@ -216,7 +219,8 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
             f"Ann's {action}",
         )
         _, act, through = link.sent_of("act")[-1]
-        assert through and act == {"type": "act", "action": action, "version": said}
+        on = [shown["round"], shown["bid"]]
+        assert through and act == {"type": "act", "action": action, "version": said, "on": on}
         _until(page, lambda: link.version() >= watcher.version, "the page after Ann's move")
         # (more than one sync only if a second pong came before the answer: all from `quiet`)
         assert {json.dumps(m) for _, m, _ in link.sent_of("sync")} == {json.dumps(sync)}
@@ -314,7 +318,8 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
             f"Ann's {choice} after the reconnect",
         )
         _, act, through = back.sent_of("act")[-1]
-        assert through and act == {"type": "act", "action": choice, "version": quiet}
+        on = [v["round"], v["bid"]]
+        assert through and act == {"type": "act", "action": choice, "version": quiet, "on": on}
         mine = next(v for v, e in watcher.events if v > quiet and e.get("seat") == ann)
         watcher.wait(
             lambda: any(v > mine and e.get("seat") != ann for v, e in watcher.events),
