@@ -75,13 +75,15 @@ READ_PAGE = """() => {
 
 
 # An init script (:func:`watch_socket`): the page's WebSockets are kept in `window.__sockets`;
-# while `window.__hold` is true the messages they receive wait in `window.__held` (delivered
-# by :data:`RELEASE`); `window.__pongs` counts the pongs the page has handled. The heartbeat
-# is slowed to an hour so that every pong answers a ping a test sent (:func:`settle`).
+# what the page sends on them in `window.__sent`; while `window.__hold` is true the messages
+# they receive wait in `window.__held` (delivered by :data:`RELEASE`); `window.__pongs` counts
+# the pongs the page has handled. The heartbeat is slowed to an hour (unless the test set its
+# own) so that every pong answers a ping a test sent (:func:`settle`).
 WATCH_SOCKET = """(() => {
   window.PERUDO_HEARTBEAT = window.PERUDO_HEARTBEAT || { interval: 3600000, timeout: 3600000 };
   const Native = window.WebSocket;
   window.__sockets = [];
+  window.__sent = [];
   window.__held = [];
   window.__hold = false;
   window.__pongs = 0;
@@ -102,6 +104,10 @@ WATCH_SOCKET = """(() => {
     }
     get onmessage() {
       return super.onmessage;
+    }
+    send(data) {
+      window.__sent.push(String(data));
+      return super.send(data);
     }
   }
   window.WebSocket = Watched;

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -91,7 +90,7 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
         "en": {"over": "Game over", "turn": "Your turn", "lobby": "Open tables"},
         "ko": {"over": "게임 끝", "turn": "내 차례", "lobby": "열린 테이블"},
     }[lang]
-    ann, bo = new_page(browser), new_page(browser)
+    ann, bo = new_page(browser, watch_socket), new_page(browser, watch_socket)
     # Ann opens the lobby, switches the language in the page, and creates a table.
     ann.goto(server.url + "/")
     ann.select_option("[data-testid=lang]", lang)
@@ -124,13 +123,33 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     rng = random.Random(7)
     seen_a: dict[str, bool] = {}
     seen_b: dict[str, bool] = {}
-    deadline = time.monotonic() + 150
-    over = [False, False]
-    while not all(over):
-        assert time.monotonic() < deadline, "the game did not finish through the page"
-        over[0] = _play_turn(ann, rng, seen_a, f"{lang}-3-ann")
-        over[1] = _play_turn(bo, rng, seen_b, f"{lang}-3-bo")
-        ann.wait_for_timeout(60)
+    bo_seat = bo.evaluate(
+        "() => document.querySelector('[data-testid=felt] .seat.me').dataset.seat"
+    )
+    # Whose move it is, as Ann's page shows it: hers (her buttons), Bo's, or the game's end;
+    # while a bot moves, the wait goes on (a condition, never a pause).
+    turn = """(bo) => {
+      if (document.querySelector('[data-testid=game-over]')) return 'over';
+      if (document.querySelector('[data-testid=actions] [data-action]')) return 'ann';
+      const s = document.querySelector('[data-testid=felt] .seat.toact');
+      return s && s.dataset.seat === bo ? 'bo' : false;
+    }"""
+    for _ in range(500):
+        who = ann.wait_for_function(turn, arg=bo_seat, timeout=60_000).json_value()
+        if who == "over":
+            break
+        if who == "ann":
+            _play_turn(ann, rng, seen_a, f"{lang}-3-ann")
+            settle(ann)  # the move answered and drawn
+        else:
+            bo.wait_for_selector(
+                "[data-testid=actions] [data-action], [data-testid=game-over]", timeout=60_000
+            )
+            _play_turn(bo, rng, seen_b, f"{lang}-3-bo")
+            settle(bo)
+    else:
+        raise AssertionError("the game did not finish through the page in 500 moves")
+    bo.wait_for_selector("[data-testid=game-over]")
     shot(ann, f"{lang}-4-game-over-ann", full_page=False)
     shot(bo, f"{lang}-4-game-over-bo", full_page=False)
     winner_a = ann.inner_text("[data-testid=winner]")

@@ -2,7 +2,7 @@
 // reveal inline, this seat's dice and actions, the round's log, chat), then the result.
 // Everything drawn comes from the server's messages (state.js); the page decides no rule.
 
-import { html, useState, useEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
+import { html, useState, useEffect, useLayoutEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
 import { lang, sentence, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
@@ -234,12 +234,15 @@ function GameOver({ st, send }) {
 export function TablePage({ id }) {
   const [st, setSt] = useState(initialState);
   const stRef = useRef(st);
-  // The state as last drawn on the screen (after its frame): what a tap answers. A message
-  // moves `stRef` at once, before the page is drawn again; a tap meanwhile (on a button that
-  // stays, like an out-of-turn calza) still answers the bid the player saw.
+  // The state the page's elements show now: what a tap answers (a tap lands on those
+  // elements). A message moves `stRef` at once, before the page is drawn again; a tap
+  // meanwhile (on a button that stays, like an out-of-turn calza) still answers the bid shown.
   const drawn = useRef(st);
-  useEffect(() => {
+  useLayoutEffect(() => {
     drawn.current = st;
+  });
+  // For tests: the version drawn, noted once this state's effects (a turn's sound…) have run.
+  useEffect(() => {
     document.documentElement.dataset.drawn = st.version === null ? "" : String(st.version);
   });
   const sock = useRef(null);
