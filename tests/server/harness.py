@@ -297,14 +297,22 @@ class Client:
     async def error(self, timeout: float = 10.0) -> dict[str, Any]:
         return await self.next(lambda m: m["type"] == "error", timeout)
 
-    async def act(self, action: str, version: int | None = None) -> None:
-        await self.send(
-            {
-                "type": "act",
-                "action": action,
-                "version": self.version if version is None else version,
-            }
-        )
+    async def act(
+        self, action: str, version: int | None = None, on: Any = "view", **more: Any
+    ) -> None:
+        """Send ``action`` at ``version`` (the last one seen unless told), answering ``on``:
+        the ``[round, bid]`` of the latest view unless told (``None``: no ``on``, as a page
+        from before it)."""
+        msg: dict[str, Any] = {
+            "type": "act",
+            "action": action,
+            "version": self.version if version is None else version,
+        }
+        if on == "view":
+            on = [self.view["round"], self.view["bid"]] if self.view is not None else None
+        if on is not None:
+            msg["on"] = on
+        await self.send({**msg, **more})
 
     async def ping(self) -> dict[str, Any]:
         await self.send({"type": "ping"})

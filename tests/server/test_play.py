@@ -217,6 +217,62 @@ def test_p50_a_person_calls_calza_out_of_turn(server: ServerProcess) -> None:
     run(go())
 
 
+def test_p50_a_calza_tapped_on_a_bid_that_was_raised_meanwhile_is_refused_not_judged(
+    server: ServerProcess,
+) -> None:
+    """A calza names the bid it answers (``on``): one sent after a raise it had not seen is
+    refused in words (``bid_changed``), even at the newest version (a page sent the version
+    it had received, not the one it had drawn); one without ``on`` (a page from before it)
+    is refused in every language (``old_page``); nothing changes either way (P-50)."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2, preset="perudo_calza", turn_seconds=0)
+        tid = t["table_id"]
+        toks = [t["token"], server.join(tid, "Bo")["token"], server.join(tid, "Cy")["token"]]
+        cs = [await Client(server, tid, tok).connect() for tok in toks]
+        await cs[0].send({"type": "start"})
+        await cs[0].next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        opener = cs[0].view["to_act"]
+        nxt, third = (opener + 1) % 3, (opener + 2) % 3
+        await cs[opener].until(cs[opener].my_turn)
+        await cs[opener].act("1x5")
+        await cs[third].until(lambda: "calza" in cs[third].view["legal"])
+        seen = [cs[third].view["round"], cs[third].view["bid"]]
+        assert seen[1] == "1x5"
+        await cs[nxt].until(cs[nxt].my_turn)
+        await cs[nxt].act("3x4")
+        await cs[third].until(lambda: cs[third].view["bid"] == "3x4")
+        # The calza meant for 1x5 arrives at the newest version: refused, not judged on 3x4.
+        await cs[third].act("calza", on=seen)
+        err = await cs[third].error()
+        assert err["code"] == "bid_changed", err
+        assert "1x5" in err["message"] and "3x4" in err["message"]
+        # A page from before `on`: refused in the reader's words, never applied.
+        await cs[third].act("calza", on=None)
+        err = await cs[third].error()
+        assert err["code"] == "old_page", err
+        assert set(err["texts"]) == {"en", "ko", "it"} and "reload" in err["texts"]["en"]
+        await cs[third].act("1x5", on=[seen[0], "dudo"])
+        assert (await cs[third].error())["code"] == "notation"
+        # Nothing changed: 3x4 still stands, and a calza on it (now from the opener, no longer
+        # the bidder nor next) is judged on it.
+        version = cs[third].version
+        await cs[third].ping()
+        assert cs[third].view["bid"] == "3x4" and cs[third].version == version
+        await cs[opener].until(lambda: cs[opener].view["bid"] == "3x4")
+        await cs[opener].act("calza")
+        m = await cs[third].next(
+            lambda m: m["type"] == "update"
+            and any(e["type"] == "round_resolved" for e in m["events"])
+        )
+        res = next(e for e in m["events"] if e["type"] == "round_resolved")
+        assert res["kind"] == "calza" and res["caller"] == opener and res["bid"] == "3x4"
+        for c in cs:
+            await c.close()
+
+    run(go())
+
+
 def test_p40_memory_mode_hides_other_seats_dice_counts(server: ServerProcess) -> None:
     async def go() -> None:
         t = server.create_table(seats=3, dice=2, memory=True)

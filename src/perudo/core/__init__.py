@@ -26,6 +26,7 @@ from .bidding import bid_refusal, count_bid, count_hand, ordered_bids, raise_err
 from .chance import SystemDice, chance_action, deal, new_game, roll_off
 from .engine import (
     LegalActions,
+    answers,
     apply,
     calza_callers,
     check_action,
@@ -110,6 +111,7 @@ __all__ = [
     "SetAside",
     "SystemDice",
     "action_to_json",
+    "answers",
     "apply",
     "bid_refusal",
     "calza_callers",

@@ -36,6 +36,7 @@ from .state import GameState, Phase
 
 __all__ = [
     "LegalActions",
+    "answers",
     "apply",
     "calza_callers",
     "check_action",
@@ -365,6 +366,23 @@ def calza_callers(state: GameState) -> tuple[int, ...]:
     n = state.num_players
     order = [(state.bidder + k) % n for k in range(1, n)]
     return tuple(s for s in order if _calza_error(state, s) is None)
+
+
+def answers(state: GameState, round_: int, bid: Bid | None) -> bool:
+    """Whether ``bid`` (``None``: no bid yet) is still the bid standing in round ``round_``:
+    the moment a move chosen on an earlier view of the game answers.
+
+    A dudo or a calza judges the standing bid (P-11, P-50); one chosen while ``bid`` stood
+    must not be applied to a later one. Within a round every bid raises the one before
+    (P-12…P-14, V-1), so the round and its standing bid name that moment.
+
+    >>> import random
+    >>> from perudo.core import PERUDO, new_game
+    >>> st = new_game(PERUDO, 3, random.Random(7))
+    >>> answers(st, st.round, None), answers(st, st.round, Bid(1, 5))
+    (True, False)
+    """
+    return state.round == round_ and state.bid == bid
 
 
 def is_legal(state: GameState, action: Action, seat: int | None = None) -> bool:

@@ -216,6 +216,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "기록의 끝.",
     # 거절: 왜 그 수를 둘 수 없는지 (perudo.i18n.refusal_text).
     "server.store_error": "게임을 저장하지 못했습니다. 다시 해 보세요.",
+    "server.old_page": (
+        "이 페이지는 오래된 버전입니다. 두도나 칼자를 외치려면 페이지를 새로 고치세요."
+    ),
     "server.waiting_tables": (
         "플레이어를 기다리는 테이블이 이미 {n}개 있습니다. 그중 한 곳에서 게임을 시작하거나, "
         "테이블이 만료될 때까지 기다려 주세요."

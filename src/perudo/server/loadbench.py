@@ -239,7 +239,14 @@ class _Seat:
         self.pending = time.perf_counter()
         with contextlib.suppress(Exception):
             await self.ws.send(
-                json.dumps({"type": "act", "action": action, "version": self.version})
+                json.dumps(
+                    {
+                        "type": "act",
+                        "action": action,
+                        "version": self.version,
+                        "on": [view["round"], view["bid"]],
+                    }
+                )
             )
 
 

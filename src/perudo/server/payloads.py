@@ -224,6 +224,9 @@ class SeatInfo(_Payload):
     name: str
     level: str | None
     connected: bool
+    devices: int = 0
+    """The live connections holding this seat: more than one, the person has it open on
+    several devices (or tabs) at once, and each of them is told so."""
     away: bool
     host: bool = False
     """This seat's person is the table's host (starts the game, manages bots and seats)."""

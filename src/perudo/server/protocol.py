@@ -6,8 +6,8 @@ answers with :class:`Snapshot`, :class:`Update`, :class:`TableMessage`, :class:`
 (``view(state, seat).to_json()``) and events that :func:`perudo.core.visible_to` lets the
 receiving seat see (P-70); the page renders them and holds no rule logic.
 
->>> parse_client_message('{"type": "act", "action": "3x5", "version": 7}')
-Act(type='act', action='3x5', version=7)
+>>> parse_client_message('{"type": "act", "action": "calza", "version": 7, "on": [2, "3x5"]}')
+Act(type='act', action='calza', version=7, on=(2, '3x5'))
 >>> parse_client_message('{"type": "fly"}')
 Traceback (most recent call last):
 ...
@@ -81,11 +81,20 @@ class Hello(_Msg):
 
 class Act(_Msg):
     """Take an action for one's seat, in the core's notation (``3x5``, ``dudo``, ``calza``…),
-    against the table version the client has seen (a stale version is refused)."""
+    against the table version the client has seen (a stale version is refused).
+
+    ``on`` names the moment the action answers, as the client drew it: ``[round, bid]``, the
+    round and its standing bid in notation (``null``: no bid yet). The action is refused
+    (``bid_changed``) unless that bid still stands (:func:`perudo.core.answers`); a dudo or a
+    calza without ``on`` (a page from before it) is refused (``old_page``), never judged on
+    whatever bid stands when it arrives."""
 
     type: Literal["act"]
     action: str = Field(max_length=100)
     version: int = Field(ge=0)
+    on: tuple[Annotated[int, Field(ge=1)], Annotated[str, Field(max_length=20)] | None] | None = (
+        None
+    )
 
 
 class ChatSend(_Msg):

@@ -396,7 +396,7 @@ async def _dispatch(base: str, table: LiveTable, conn: Connection, msg: p.Client
             "hello_first", 'say hello first: {"type": "hello", "token": …} (or no token)'
         )
     if isinstance(msg, p.Act):
-        await table.act(conn, msg.action, msg.version)
+        await table.act(conn, msg.action, msg.version, msg.on)
     elif isinstance(msg, p.ChatSend):
         await table.chat.post(conn, msg.text)
     elif isinstance(msg, p.AddBot):

@@ -44,6 +44,17 @@ document.addEventListener("click", (e) => {
   navigate(url.pathname + url.hash);
 });
 
+// The first stop of the Tab key: past the header, to your move when you have one (the raise
+// buttons), else to the page's content.
+function SkipLink() {
+  const skip = (e) => {
+    e.preventDefault();
+    const move = document.querySelector("[data-testid=actions] [data-action]");
+    (move || document.getElementById("app")).focus();
+  };
+  return html`<a class="skiplink" href="#app" data-testid="skip" onClick=${skip}>${t("nav.skip")}</a>`;
+}
+
 function Header({ path, onLang }) {
   return html`<header class="top">
     <a class="brand" href="/" data-link aria-label=${t("app.title")}>
@@ -78,8 +89,8 @@ function App() {
   useEffect(() => {
     if (!/^\/t\//.test(path)) document.title = t("app.title");
   }, [path, lang()]);
-  return html`<${Header} path=${path} onLang=${onLang} />
-    <main id="app">${page}</main>
+  return html`<${SkipLink} /><${Header} path=${path} onLang=${onLang} />
+    <main id="app" tabindex="-1">${page}</main>
     <${Toasts} />
     <${LiveRegion} />`;
 }

@@ -26,14 +26,17 @@ from typing import Any, Literal
 import orjson
 
 from perudo.core import (
+    Bid,
     Calza,
     Concede,
+    Dudo,
     GameState,
     IllegalActionError,
     NotationError,
     RoundResolved,
     RuleSet,
     SystemDice,
+    answers,
     event_to_json,
     parse_action,
     roll_off,
@@ -919,18 +922,23 @@ class LiveTable:
             presenter.send_each(self, self.snapshot)
             self.changed()
 
-    async def act(self, conn: Connection, text: str, version: int) -> None:
-        """A person's action for their seat, checked by the core."""
+    async def act(
+        self,
+        conn: Connection,
+        text: str,
+        version: int,
+        on: tuple[int, str | None] | None = None,
+    ) -> None:
+        """A person's action for their seat, checked by the core.
+
+        ``on`` is the round and standing bid the action was chosen on (:class:`Act`): unless
+        that bid still stands (:func:`perudo.core.answers`) the action is refused
+        (``bid_changed``), and a dudo or a calza must name it (``old_page``): an out-of-turn
+        calza tapped on one bid is never judged on a raise that arrived meanwhile (P-50)."""
         async with self.lock:
             seat = self._require_seated(conn)
             if self.state is None or self.status != "playing":
                 raise TableError("not_now", f"no game is being played (the table is {self.status})")
-            if version < self.state_version or version > self.version:
-                raise TableError(
-                    "stale",
-                    f"stale version {version}: the game changed at version "
-                    f"{self.state_version}; look again and act on the current bid",
-                )
             try:
                 action = parse_action(text)
             except NotationError as err:
@@ -943,12 +951,46 @@ class LiveTable:
                 )
             if not _is_player_action(action):
                 raise TableError("illegal", f"{text!r} is a chance move; players cannot take it")
+            self._check_answers(action, on)
+            if version < self.state_version or version > self.version:
+                raise TableError(
+                    "stale",
+                    f"stale version {version}: the game changed at version "
+                    f"{self.state_version}; look again and act on the current bid",
+                )
             s = self.seats[seat]
             if s is not None and s.away:
                 s.away = False
                 s.bot = None
                 self.changed()
             await self.apply_move(seat, action)
+
+    def _check_answers(self, action: Any, on: tuple[int, str | None] | None) -> None:
+        """Refuse ``action`` unless the bid it answers (``on``) still stands; a dudo or a
+        calza must name it."""
+        assert self.state is not None
+        if on is None:
+            if isinstance(action, (Dudo, Calza)):
+                raise TableError(
+                    "old_page",
+                    f"{action} names no bid: an act's `on` is [round, bid], the bid it answers "
+                    "(this page is older than that; reload it)",
+                )
+            return
+        round_, said = on
+        try:
+            bid = None if said is None else parse_action(said)
+        except NotationError as err:
+            raise TableError("notation", f"on: {err}", err) from None
+        if not (bid is None or isinstance(bid, Bid)):
+            raise TableError("notation", f"on: {said!r} is not a bid")
+        if not answers(self.state, round_, bid):
+            now = self.state.bid if self.state.bid is not None else "no bid"
+            raise TableError(
+                "bid_changed",
+                f"{action} answers {said or 'no bid'} in round {round_}, which no longer stands "
+                f"(now {now} in round {self.state.round}); look again (P-11, P-50)",
+            )
 
     async def apply_move(self, seat: int | None, action: Any) -> None:
         """Apply one move: core check, durable write, then state, broadcast and drivers.
@@ -1049,6 +1091,6 @@ def _swap_host(a: Seat | None, b: Seat | None) -> None:
 
 
 def _is_player_action(action: object) -> bool:
-    from perudo.core import Bid, ChoosePalifico, Dudo, Pass, SetAside
+    from perudo.core import ChoosePalifico, Pass, SetAside
 
     return isinstance(action, (Bid, ChoosePalifico, Dudo, Calza, Pass, SetAside))

@@ -2,12 +2,12 @@
 // reveal inline, this seat's dice and actions, the round's log, chat), then the result.
 // Everything drawn comes from the server's messages (state.js); the page decides no rule.
 
-import { html, useState, useEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
+import { html, useState, useEffect, useLayoutEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
 import { lang, sentence, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
-import { Avatar, Icon, Missing, Name, announce, displayName, seatName, toast } from "../components/common.js";
+import { Avatar, Icon, Missing, Name, NAME_MAX, NameInput, announce, displayName, nameTooLong, seatName, toast } from "../components/common.js";
 import { Felt, RoundLog, History, actionWords, revealWords } from "../components/felt.js";
 import { Actions } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
@@ -61,7 +61,7 @@ function JoinForm({ onJoin }) {
   const [name, setName] = useState(localStorage.getItem("perudo.name") || "");
   return html`<form class="row joinform" onSubmit=${(e) => { e.preventDefault(); onJoin(name); }}>
     <label class="field grow"><span>${t("table.join_title")}</span>
-      <input type="text" maxlength="24" value=${name} onInput=${(e) => setName(e.currentTarget.value)} data-testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
+      <${NameInput} value=${name} onInput=${(e) => setName(e.currentTarget.value)} testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
     </label>
     <button class="btn primary" type="submit" data-testid="join">${t("table.join_btn")}</button>
   </form>`;
@@ -234,10 +234,21 @@ function GameOver({ st, send }) {
 export function TablePage({ id }) {
   const [st, setSt] = useState(initialState);
   const stRef = useRef(st);
+  // The state the page's elements show now: what a tap answers (a tap lands on those
+  // elements). A message moves `stRef` at once, before the page is drawn again; a tap
+  // meanwhile (on a button that stays, like an out-of-turn calza) still answers the bid shown.
+  const drawn = useRef(st);
+  useLayoutEffect(() => {
+    drawn.current = st;
+  });
+  // For tests: the version drawn, noted once this state's effects (a turn's sound…) have run.
+  useEffect(() => {
+    document.documentElement.dataset.drawn = st.version === null ? "" : String(st.version);
+  });
   const sock = useRef(null);
-  // The version a move or the start was sent at, until the server answers (a new version, a
-  // refusal, a snapshot) or the connection goes: a second tap meanwhile (a double tap on a
-  // phone) is dropped rather than refused as stale.
+  // The drawn version a move or the start was sent from, until a refusal or the connection
+  // goes; a second tap before the answer is drawn (a double tap on a phone) is dropped rather
+  // than refused.
   const pending = useRef(null);
   const token = useRef(localStorage.getItem(tokenKey(id)));
   // A seat transfer link (/t/<id>#transfer=<token>): presented once in the hello, then the
@@ -285,7 +296,7 @@ export function TablePage({ id }) {
           localStorage.removeItem(tokenKey(id));
           token.current = null;
         }
-        if (m.type === "error" || m.type === "snapshot" || (m.version != null && m.version !== pending.current)) pending.current = null;
+        if (m.type === "error") pending.current = null;
         const { state, fresh } = receive(before, m);
         // A refusal during one's game shows in the panel; others (and not the missing table,
         // which the page says in full) as a toast.
@@ -303,25 +314,37 @@ export function TablePage({ id }) {
   const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && st.view.legal_info.length);
   useEffect(() => {
     document.title = myTurn ? `● ${t("game.your_turn")} · ${st.table ? st.table.name : ""}` : st.table ? `${st.table.name} · ${t("app.title")}` : t("app.title");
-    if (myTurn) notifyTurn();
+    if (myTurn) {
+      notifyTurn();
+      focusMove();
+    }
     // Each new turn notifies, even one that comes back before the page drew another's turn
     // (a new round, or the moves made since: the round's action count).
   }, [myTurn, st.view && st.view.round, st.view && st.view.actions.length, st.table && st.table.name]);
 
   const send = (msg) => {
     if (msg.type === "act" || msg.type === "start") {
-      if (pending.current !== null && pending.current === stRef.current.version) return false;
-      pending.current = stRef.current.version;
+      if (pending.current !== null && pending.current === drawn.current.version) return false;
+      pending.current = drawn.current.version;
     }
     const sent = !!(sock.current && sock.current.send(msg));
     if (!sent) pending.current = null;
     return sent;
   };
-  const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
+  // A move names the version and the bid it was chosen on, as drawn: the server refuses it if
+  // that bid no longer stands, rather than judge a calza or a dudo on a later bid.
+  const act = (text) => {
+    const d = drawn.current;
+    return send({ type: "act", action: text, version: d.version, on: [d.view.round, d.view.bid] });
+  };
   const join = async (name) => {
     name = name.trim();
     if (!name) {
       toast(t("error.bad_name"));
+      return;
+    }
+    if (nameTooLong(name)) {
+      toast(t("name.too_long", { n: NAME_MAX }));
       return;
     }
     localStorage.setItem("perudo.name", name);
@@ -346,8 +369,10 @@ export function TablePage({ id }) {
   if (!st.table) return html`<div class="card muted" aria-busy="true">…</div>`;
   const tb = st.table;
   const playing = st.view && tb.status !== "open";
+  const mine = st.seat !== null ? tb.seats[st.seat] : null;
   return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
     <${TableHead} tb=${tb} seated=${st.seat !== null} />
+    ${mine && mine.devices > 1 ? html`<div class="banner warn" role="alert" data-testid="two-devices">${t("seat.two_devices")}</div>` : null}
     <div class="tablegrid">
       <div class="main">
         ${playing ? html`
@@ -368,6 +393,15 @@ export function TablePage({ id }) {
       </aside>
     </div>
   </div>`;
+}
+
+// A new turn of this seat: the keyboard's focus goes to the move (the first raise, else the
+// first action), unless the person is typing or choosing elsewhere (a text field, a list).
+function focusMove() {
+  const a = document.activeElement;
+  if (a && a.matches("input, textarea, select, [contenteditable=true]")) return;
+  const move = document.querySelector("[data-testid=actions] [data-action]");
+  if (move && move !== a) move.focus({ preventScroll: true });
 }
 
 // The live region: each new move, reveal and turn in words.
