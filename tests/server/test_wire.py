@@ -70,7 +70,8 @@ def test_every_message_of_whole_games_and_every_replay_match_the_published_schem
 
 def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerProcess) -> None:
     """P-40: other seats' counts are hidden, and so is the total (with two players left it
-    gives the other's count away) and the odds computed from it, in every message."""
+    gives the other's count away), the odds computed from it and the story of the earlier
+    rounds, in every message."""
 
     async def go() -> None:
         t = server.create_table(seats=3, dice=3, memory=True)
@@ -80,12 +81,20 @@ def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerPro
         await play_until_over([ann], random.Random(5))
         for raw in ann.raw:
             assert "total_dice" not in raw
+        rounds = 0
         for m in ann.messages:
             if m["type"] in ("snapshot", "update"):
                 assert m["hint"] is None
+                # Nor the story of every round (each die lost, each round's opener: the loser,
+                # P-22): only the latest finished round travels, whole each time.
+                assert not m.get("past_tail")
+                if m["view"] is not None:
+                    assert len(m["view"]["past"]) <= 1
+                    rounds = max(rounds, m["view"]["round"])
                 if m["view"] is not None and m["view"]["phase"] != "game_over":
                     counts = m["view"]["dice_counts"]
                     assert all(c is None or c == 0 for i, c in enumerate(counts) if i != ann.seat)
+        assert rounds >= 3
         await ann.close()
 
     run(go())

@@ -25,6 +25,7 @@ from perudo.core import (
     action_to_json,
     apply,
     chance_action,
+    event_seen,
     event_to_json,
     legal_json,
     new_game,
@@ -35,7 +36,6 @@ from perudo.core import (
 from perudo.server import protocol as p
 from perudo.server import wirejson
 from perudo.server.hint import bid_hint
-from perudo.server.tables.presenter import counts_json, memory_legal
 from perudo.server.wirejson import float_json, write, write_each
 
 
@@ -70,25 +70,17 @@ def test_a_move_s_updates_written_together_are_the_model_s_own_byte_for_byte(
         for memory in (False, True):
             messages = []
             for receiver in [None, *range(players)]:
-                v = view(state, receiver)
+                v = view(state, receiver, memory=memory)
                 data = v.to_json(past=False)
                 assert data["legal"] == [str(a) for a in v.legal]
                 assert data["legal_info"] == [action_to_json(a) for a in v.legal]
-                events_seen = [d for a, d in batch if a is None or a == receiver]
-                if memory:
-                    data["dice_counts"] = counts_json(state.dice_counts, receiver)
-                    events_seen = [
-                        {**d, "dice_counts": counts_json(d["dice_counts"], receiver)}
-                        if d["type"] == "round_started"
-                        else d
-                        for d in events_seen
-                    ]
-                    if v.legal:
-                        legal = memory_legal(v)
-                        data["legal"] = [str(a) for a in legal]
-                        data["legal_info"] = [action_to_json(a) for a in legal]
-                        assert legal_json(tuple(legal)) == (data["legal"], data["legal_info"])
-                hint = bid_hint(v)
+                assert legal_json(v.legal) == (data["legal"], data["legal_info"])
+                events_seen = [
+                    event_seen(d, receiver, memory=memory)
+                    for a, d in batch
+                    if a is None or a == receiver
+                ]
+                hint = bid_hint(view(state, receiver))
                 messages.append(
                     {
                         "version": version,
@@ -103,12 +95,11 @@ def test_a_move_s_updates_written_together_are_the_model_s_own_byte_for_byte(
                 hints += hint is not None
             expected = [_model_json(m) for m in messages]
             assert write_each(p.Update, messages) == expected
-            if not memory:
-                # As the server draws them: every view at once, the idle seats' dicts sharing
-                # the spectators' lists (and every seat the same event dicts).
-                drawn = views_json(state, [None, *range(players)], past=False)
-                shared = [{**m, "view": d} for m, d in zip(messages, drawn, strict=True)]
-                assert write_each(p.Update, shared) == expected
+            # As the server draws them: every view at once, the idle seats' dicts sharing
+            # the spectators' lists (and every seat the same event dicts).
+            drawn = views_json(state, [None, *range(players)], past=False, memory=memory)
+            shared = [{**m, "view": d} for m, d in zip(messages, drawn, strict=True)]
+            assert write_each(p.Update, shared) == expected
             assert write_each(p.Update, messages) == expected  # now from the caches
             assert [write(p.Update, m) for m in reversed(messages)] == expected[::-1]
     assert bidders > 10

@@ -64,7 +64,15 @@ from .rules import (
     unsupported,
 )
 from .state import GameState, LogEntry, Phase, RoundRecord
-from .views import PlayerView, legal_json, round_to_json, view, views_json
+from .views import (
+    PlayerView,
+    event_seen,
+    legal_json,
+    refusal_seen,
+    round_to_json,
+    view,
+    views_json,
+)
 
 __all__ = [
     "BLUFF",
@@ -118,6 +126,7 @@ __all__ = [
     "count_bid",
     "count_hand",
     "deal",
+    "event_seen",
     "event_to_json",
     "find_ruleset",
     "is_legal",
@@ -130,6 +139,7 @@ __all__ = [
     "preset_name",
     "raise_error",
     "raises_after",
+    "refusal_seen",
     "reveal_order",
     "roll_off",
     "round_to_json",

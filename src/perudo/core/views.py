@@ -6,24 +6,43 @@ actions; nothing else. Bots, the terminal and network clients get views (and eve
 by :func:`~perudo.core.events.visible_to`), never a :class:`GameState`.
 
 ``view(state, None)`` is the spectators' view: no hidden dice at all.
+
+Memory mode (P-40) is drawn here too, for every display alike: ``view(state, seat,
+memory=True)`` is the view a display of a memory-mode table shows. Its JSON has no other
+seat's count (``None`` while the seat has dice, :attr:`PlayerView.counts_seen`), nothing that
+tells the total of dice in play, and no story of the rounds before the latest (their dice lost
+and openers would tell every count; the Italian text: lost dice go into a bag unseen, and good
+players remember). The bids offered run to the dice at the start of the game (the core still
+refuses one above the dice in play, P-16, and :func:`refusal_seen` says so without the count);
+an event's JSON goes through :func:`event_seen`. The rules never depend on it: the view's
+:attr:`~PlayerView.dice_counts` stay the counts (P-3: they are public; a display hides them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import is_
 from typing import Any
 
-from .actions import Bid, PlayerAction, action_to_json
-from .bidding import wild_active
-from .engine import legal_actions
+from .actions import Bid, PlayerAction, SetAside, action_to_json
+from .bidding import raises_after, wild_active
+from .engine import _set_aside_base_error, _set_asides, legal_actions
+from .errors import Params
 from .events import event_to_json
 from .rules import RuleSet
 from .state import GameState, Phase, RoundRecord
 
-__all__ = ["PlayerView", "legal_json", "round_to_json", "view", "views_json"]
+__all__ = [
+    "PlayerView",
+    "event_seen",
+    "legal_json",
+    "refusal_seen",
+    "round_to_json",
+    "view",
+    "views_json",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +71,17 @@ class PlayerView:
     actions: tuple[tuple[int, PlayerAction], ...]
     """This round's public actions, in order."""
     past: tuple[RoundRecord, ...]
-    """Finished rounds with what was revealed (P-21: hands kept hidden stay hidden)."""
+    """Finished rounds with what was revealed (P-21: hands kept hidden stay hidden). In memory
+    mode (P-40) only the latest: the story of every round (each die lost, and who opened
+    next: the loser, P-22) would tell every count without anyone remembering."""
     winner: int | None
     rolloff: tuple[tuple[int, ...], ...]
     legal: tuple[PlayerAction, ...]
-    """What this seat may do now (out of turn: calza, where P-50 allows it)."""
+    """What this seat may do now (out of turn: calza, where P-50 allows it). In memory mode
+    the bids run to the dice at the start of the game (P-40)."""
+    memory: bool = False
+    """Drawn for a display of a memory-mode table (P-40): it shows :attr:`counts_seen` and
+    :attr:`total_seen`, never :attr:`dice_counts`."""
 
     @property
     def num_players(self) -> int:
@@ -66,6 +91,20 @@ class PlayerView:
     def total_dice(self) -> int:
         """Dice in play (P-16)."""
         return sum(self.dice_counts)
+
+    @property
+    def counts_seen(self) -> tuple[int | None, ...]:
+        """The dice counts a display shows: in memory mode (P-40) another seat's count is
+        ``None`` while it has dice (a seat that is out shows 0); otherwise the counts."""
+        if not self.memory:
+            return self.dice_counts
+        return tuple(_counts_seen(self.dice_counts, self.seat))
+
+    @property
+    def total_seen(self) -> int | None:
+        """The dice in play a display shows: ``None`` in memory mode (P-40; with two players
+        left it would tell the other's count)."""
+        return None if self.memory else self.total_dice
 
     @property
     def my_turn(self) -> bool:
@@ -102,7 +141,9 @@ class PlayerView:
             "round": self.round,
             "opener": self.opener,
             "to_act": self.to_act,
-            "dice_counts": list(dice_counts),
+            "dice_counts": _counts_seen(self.dice_counts, self.seat)
+            if self.memory
+            else list(dice_counts),
             "hand": list(self.hand),
             "shown": list(shown),
             "palifico": self.palifico,
@@ -212,8 +253,16 @@ def round_to_json(record: RoundRecord) -> dict[str, Any]:
     }
 
 
-def view(state: GameState, seat: int | None) -> PlayerView:
+def _counts_seen(counts: tuple[int, ...], seat: int | None) -> list[int | None]:
+    """P-40: the seat's own count; another's only when it is out (0)."""
+    return [c if (i == seat or c == 0) else None for i, c in enumerate(counts)]
+
+
+def view(state: GameState, seat: int | None, *, memory: bool = False) -> PlayerView:
     """What ``seat`` may know now (P-70); ``None`` gives the spectators' view.
+
+    ``memory``: the view a display of a memory-mode table shows (P-40; see the module's
+    docstring).
 
     :raises ValueError: for a seat that is not at the table.
     """
@@ -238,24 +287,93 @@ def view(state: GameState, seat: int | None) -> PlayerView:
         passer=state.passer,
         must_raise=state.must_raise,
         actions=state.actions,
-        past=state.past,
+        past=state.past[-1:] if memory else state.past,
         winner=state.winner,
         rolloff=state.rolloff,
-        legal=() if seat is None else _legal_of(state, seat),
+        legal=() if seat is None else _legal_of(state, seat, memory),
+        memory=memory,
     )
 
 
-def _legal_of(state: GameState, seat: int) -> tuple[PlayerAction, ...]:
+def _legal_of(state: GameState, seat: int, memory: bool = False) -> tuple[PlayerAction, ...]:
     """A seat's legal actions as its view lists them (:meth:`LegalActions.as_tuple`: one tuple
-    per distinct list)."""
-    return legal_actions(state, seat).as_tuple()
+    per distinct list). In memory mode (P-40) the seat to bid is offered the bids up to the
+    dice at the start of the game, not to the dice in play: the highest quantity offered (or
+    no raise offered at all, when the standing bid names every die in play) would tell the
+    total; and the dice it may set aside before raising (V-9) as if those bids were there.
+    The core still refuses a bid above the dice in play (P-16), in words that state no count
+    (:func:`refusal_seen`)."""
+    legal = legal_actions(state, seat).as_tuple()
+    if not (memory and state.phase is Phase.BIDDING and state.to_act == seat):
+        return legal
+    bids = _memory_bids(
+        state.rules, state.num_players, state.bid, state.palifico, state.dice_counts[seat] == 1
+    )
+    rest = [a for a in legal if not isinstance(a, Bid)]
+    if (
+        state.rules.set_aside
+        and not state.must_raise
+        and not any(isinstance(a, SetAside) for a in rest)
+        and _set_aside_base_error(state, seat, bool(bids)) is None
+    ):
+        rest.extend(_set_asides(state.hands[seat]))
+    return (*bids, *rest)
+
+
+@lru_cache(maxsize=1024)
+def _memory_bids(
+    rules: RuleSet, players: int, bid: Bid | None, palifico: bool, one_die: bool
+) -> tuple[Bid, ...]:
+    """The bids after ``bid`` up to every seat's dice at the start of the game (P-40)."""
+    start_total = rules.dice_per_player * players
+    bids, start = raises_after(rules, bid, start_total, palifico=palifico, one_die=one_die)
+    return tuple(bids[start:])
+
+
+_COUNT_PARAMS: dict[str, tuple[tuple[str, ...], str]] = {
+    "bid.too_many": (
+        ("total",),
+        "the bid claims more dice than are in play (P-16; memory mode hides how many, P-40)",
+    ),
+}
+"""The refusals whose parameters tell how many dice are in play (P-16): for each code, those
+parameters and the developer message said in their place in memory mode (P-40)."""
+
+
+def refusal_seen(
+    code: str, params: Mapping[str, object], message: str, *, memory: bool
+) -> tuple[Params, str]:
+    """A refusal's ``params`` and developer ``message`` as a seat's display says them: in
+    memory mode (P-40) without the parameters that tell how many dice are in play, and with a
+    message that states none; else as they are.
+
+    >>> params, message = refusal_seen(
+    ...     "bid.too_many", {"bid": [9, 6], "total": 8}, "…the 8 in play", memory=True
+    ... )
+    >>> params, "8" in message
+    ({'bid': [9, 6]}, False)
+    """
+    hidden = _COUNT_PARAMS.get(code) if memory else None
+    if hidden is None:
+        return dict(params), message
+    names, said = hidden
+    return {k: v for k, v in params.items() if k not in names}, said
+
+
+def event_seen(data: dict[str, Any], seat: int | None, *, memory: bool) -> dict[str, Any]:
+    """An event's JSON (:func:`~perudo.core.events.event_to_json`) as ``seat``'s display shows
+    it: in memory mode (P-40) a round's start tells only the seat's own count (and who is
+    out). Any other event is ``data`` itself (shared: treat it as read-only)."""
+    if memory and data.get("type") == "round_started":
+        return {**data, "dice_counts": _counts_seen(tuple(data["dice_counts"]), seat)}
+    return data
 
 
 def views_json(
-    state: GameState, seats: Iterable[int | None], *, past: bool = True
+    state: GameState, seats: Iterable[int | None], *, past: bool = True, memory: bool = False
 ) -> list[dict[str, Any]]:
-    """``[view(state, seat).to_json(past=past) for seat in seats]``, drawn at once (a server
-    draws every seat's view after each move).
+    """``[view(state, seat, memory=memory).to_json(past=past) for seat in seats]``, drawn at
+    once (a server draws every seat's view after each move).
 
     A seat's view is the spectators' view with its own seat, its own dice and what it may do
     (P-70: the fields :func:`view` fills from the seat): the spectators' dict is drawn once,
@@ -265,7 +383,7 @@ def views_json(
 
     :raises ValueError: for a seat that is not at the table.
     """
-    spectators = view(state, None).to_json(past=past)
+    spectators = view(state, None, memory=memory).to_json(past=past)
     out: list[dict[str, Any]] = []
     for seat in seats:
         if seat is None:
@@ -273,8 +391,10 @@ def views_json(
             continue
         # The seat's own fields, as view(state, seat) has them (tests/core/test_properties.py
         # compares the two over random games of every preset).
-        legal = _legal_of(state, seat)
+        legal = _legal_of(state, seat, memory)
         data = {**spectators, "seat": seat, "hand": list(state.hands[seat])}
+        if memory:
+            data["dice_counts"] = _counts_seen(state.dice_counts, seat)
         if legal:
             data["legal"], data["legal_info"] = legal_json(legal)
         out.append(data)
