@@ -50,6 +50,7 @@ from perudo.core import (
     event_to_json,
     is_legal,
     legal_actions,
+    legal_texts,
     raise_error,
     view,
     views_json,
@@ -357,6 +358,13 @@ def _check_views(play: Playthrough) -> None:
                 assert _view_json(other, seat) == text
             # The view never reads the record of past deals either.
             assert view(state._replace(log=None), seat) == before
+            # What the seat may do travels compactly: one run of quantities per face (in every
+            # rule set), the other actions each once; it lists exactly the legal actions.
+            for v in (before, view(state, seat, memory=True)):
+                legal = v.to_json()["legal"]
+                assert sorted(legal_texts(legal)) == sorted(str(a) for a in v.legal)
+                faces = [face for face, _, _ in legal["bids"]]
+                assert faces == sorted(set(faces))
             if seat is not None:
                 assert before.hand == state.hands[seat]
                 assert set(before.legal) == set(legal_actions(state, seat))

@@ -38,6 +38,7 @@ __all__ = [
     "PlayerView",
     "event_seen",
     "legal_json",
+    "legal_texts",
     "refusal_seen",
     "round_to_json",
     "view",
@@ -117,9 +118,11 @@ class PlayerView:
         stream of views (the server's updates, a replay's frames) sends them once.
 
         Each action also comes structured (:func:`~perudo.core.actions.action_to_json`) beside
-        its notation: ``bid_info``, ``actions_info``, ``legal_info``; and ``wild`` names the
-        face wild this round (P-15, P-31, V-2; ``None``: none). A display reads those and
-        parses no notation.
+        its notation: ``bid_info``, ``actions_info``; and ``wild`` names the face wild this
+        round (P-15, P-31, V-2; ``None``: none). A display reads those and parses no notation.
+        What the seat may do, ``legal``, comes compactly (:func:`legal_json`: the bids as runs
+        of quantities per face, the other actions structured): a display reads it and decides
+        no rule.
         """
         (
             rules,
@@ -161,7 +164,7 @@ class PlayerView:
             data["past"] = [round_to_json(r) for r in self.past]
         data["winner"] = self.winner
         data["rolloff"] = list(rolloff)
-        data["legal"], data["legal_info"] = legal_json(self.legal)
+        data["legal"] = legal_json(self.legal)
         return data
 
 
@@ -396,41 +399,76 @@ def views_json(
         if memory:
             data["dice_counts"] = _counts_seen(state.dice_counts, seat)
         if legal:
-            data["legal"], data["legal_info"] = legal_json(legal)
+            data["legal"] = legal_json(legal)
         out.append(data)
     return out
 
 
-def legal_json(legal: tuple[PlayerAction, ...]) -> tuple[list[str], list[dict[str, object]]]:
-    """A list of legal actions as :meth:`PlayerView.to_json` sends it: the notations and the
-    structured forms (:func:`~perudo.core.actions.action_to_json`). Both are a pure function
-    of the list, and a bidder's runs to 150 bids and more: built once per distinct list
-    (:func:`_legal_json`, bounded) and handed out as fresh lists of the shared entries (treat
-    the entries as read-only). A list :func:`view` gave is found by its identity first
-    (:meth:`~perudo.core.engine.LegalActions.as_tuple`: the same list is the same tuple)."""
+def legal_json(legal: tuple[PlayerAction, ...]) -> dict[str, list[Any]]:
+    """A list of legal actions as :meth:`PlayerView.to_json` sends it, compactly:
+
+    * ``bids``: the bids as ``[face, lowest, highest]`` runs, each every quantity from
+      ``lowest`` to ``highest`` on that face, by face then quantity (the legal quantities of a
+      face are one run in every rule set of RULES.md, P-12…P-16, V-1, V-3: two numbers, not a
+      list of 150 bids and more; a face whose quantities were not would take a run each);
+    * ``actions``: every other action, structured (:func:`~perudo.core.actions.action_to_json`,
+      its notation as ``text``), in the view's order.
+
+    A bid's notation is ``{quantity}x{face}`` (what a client sends back to bid);
+    :func:`legal_texts` lists every notation. A pure function of the list, built once per
+    distinct list (a bounded cache; a list :func:`view` gave is found by its identity first,
+    :meth:`~perudo.core.engine.LegalActions.as_tuple`: the same list is the same tuple) and
+    handed out as a fresh dict of fresh lists of shared entries (treat the entries as
+    read-only).
+
+    >>> legal_json((Bid(3, 5), Bid(4, 5), Bid(2, 1), Bid(3, 1), Bid(3, 6), Bid(4, 6)))
+    {'bids': [[1, 2, 3], [5, 3, 4], [6, 3, 4]], 'actions': []}
+    """
     kept = _BY_IDENTITY.get(id(legal))
     if kept is not None and kept[0] is legal:
-        notations, infos = kept[1]
+        bids, actions = kept[1]
     else:
-        notations, infos = _legal_json(legal)
+        bids, actions = _legal_json(legal)
         if len(_BY_IDENTITY) >= 1024:
             _BY_IDENTITY.clear()
-        _BY_IDENTITY[id(legal)] = (legal, (notations, infos))
-    return list(notations), list(infos)
+        _BY_IDENTITY[id(legal)] = (legal, (bids, actions))
+    return {"bids": list(bids), "actions": list(actions)}
 
 
-_BY_IDENTITY: dict[
-    int,
-    tuple[
-        tuple[PlayerAction, ...],
-        tuple[tuple[str, ...], tuple[dict[str, object], ...]],
-    ],
-] = {}
-""":func:`legal_json`'s lists by the identity of the tuple (kept alive beside them)."""
+_Legal = tuple[tuple[list[int], ...], tuple[dict[str, object], ...]]
+
+_BY_IDENTITY: dict[int, tuple[tuple[PlayerAction, ...], _Legal]] = {}
+""":func:`legal_json`'s parts by the identity of the tuple (kept alive beside them)."""
 
 
 @lru_cache(maxsize=1024)
-def _legal_json(
-    legal: tuple[PlayerAction, ...],
-) -> tuple[tuple[str, ...], tuple[dict[str, object], ...]]:
-    return tuple(str(a) for a in legal), tuple(action_to_json(a) for a in legal)
+def _legal_json(legal: tuple[PlayerAction, ...]) -> _Legal:
+    by_face: dict[int, list[int]] = {}
+    actions = []
+    for a in legal:
+        if isinstance(a, Bid):
+            by_face.setdefault(a.face, []).append(a.quantity)
+        else:
+            actions.append(action_to_json(a))
+    runs: list[list[int]] = []
+    for face in sorted(by_face):
+        quantities = sorted(by_face[face])
+        low = high = quantities[0]
+        for q in quantities[1:]:
+            if q != high + 1:
+                runs.append([face, low, high])
+                low = q
+            high = q
+        runs.append([face, low, high])
+    return tuple(runs), tuple(actions)
+
+
+def legal_texts(legal: Mapping[str, Any]) -> list[str]:
+    """The notation of every action a view's JSON ``legal`` (:func:`legal_json`) offers: the
+    bids by face then quantity, then the other actions.
+
+    >>> legal_texts({"bids": [[2, 3, 4], [5, 3, 3]], "actions": [{"kind": "dudo", "text": "dudo"}]})
+    ['3x2', '4x2', '3x5', 'dudo']
+    """
+    texts = [f"{q}x{face}" for face, low, high in legal["bids"] for q in range(low, high + 1)]
+    return texts + [str(a["text"]) for a in legal["actions"]]

@@ -85,7 +85,8 @@ def seat_payloads(
     # it replaces the one before rather than adding to a story of every round.
     drawn = views_json(state, seats, past=with_past or memory, memory=memory)
     for seat, data in zip(seats, drawn, strict=True):
-        hint = bid_hint(view(state, seat)) if odds and data["legal"] else None
+        can_act = data["legal"]["bids"] or data["legal"]["actions"]
+        hint = bid_hint(view(state, seat)) if odds and can_act else None
         out.append((data, hint))
     return out
 
