@@ -169,7 +169,9 @@ def test_p70_views_drawn_at_once_give_each_seat_its_own_hand_and_actions() -> No
     nothing = {"bids": [], "actions": []}
     assert first["legal"]["bids"] == [[f, 1, 15] for f in range(2, 7)]  # no opening on aces
     assert second["legal"] == third["legal"] == spectators["legal"] == nothing
-    assert "past" not in first and "past" not in second
+    # A stream of views sends once what only grows or never changes in a game.
+    assert not {"past", "rules", "rolloff"} & (set(first) | set(second))
+    assert {"past", "rules", "rolloff"} <= set(views_json(state, [0])[0])
     assert [d["hand"] for d in views_json(state, [2, 1])] == [HANDS[2], HANDS[1]]
 
 

@@ -114,8 +114,10 @@ class PlayerView:
     def to_json(self, *, past: bool = True) -> dict[str, Any]:
         """A JSON-ready dict (strings for actions, lists for dice).
 
-        ``past=False`` leaves out the finished rounds (the ``past`` key): they only grow, so a
-        stream of views (the server's updates, a replay's frames) sends them once.
+        ``past=False`` leaves out what a stream of views (the server's updates, a replay's
+        frames) sends once: the finished rounds (the ``past`` key: they only grow), the rule
+        set (``rules``) and the roll-off for the first opener (``rolloff``, P-2), which never
+        change during a game.
 
         Each action also comes structured (:func:`~perudo.core.actions.action_to_json`) beside
         its notation: ``bid_info``, ``actions_info``; and ``wild`` names the face wild this
@@ -137,9 +139,10 @@ class PlayerView:
             actions_info,
             rolloff,
         ) = _public_json(self)
-        data: dict[str, Any] = {
-            "seat": self.seat,
-            "rules": dict(rules),
+        data: dict[str, Any] = {"seat": self.seat}
+        if past:
+            data["rules"] = dict(rules)
+        data |= {
             "phase": phase,
             "round": self.round,
             "opener": self.opener,
@@ -163,7 +166,8 @@ class PlayerView:
         if past:
             data["past"] = [round_to_json(r) for r in self.past]
         data["winner"] = self.winner
-        data["rolloff"] = list(rolloff)
+        if past:
+            data["rolloff"] = list(rolloff)
         data["legal"] = legal_json(self.legal)
         return data
 

@@ -194,7 +194,9 @@ class View(_Payload):
     """
 
     seat: int | None
-    rules: Rules
+    rules: Rules | None = None
+    """The rule set: in snapshots and whole views; omitted (``None``) in updates, which a
+    game's rules never change (the table's ``rules`` say the same)."""
     phase: Literal["choose_palifico", "deal", "bidding", "reroll", "game_over"]
     round: int
     opener: int
@@ -217,7 +219,9 @@ class View(_Payload):
     past: list[RoundInfo] | None = None
     """Finished rounds: in snapshots and whole views; omitted (``None``) in updates."""
     winner: int | None
-    rolloff: list[list[int]]
+    rolloff: list[list[int]] | None = None
+    """The roll-off for the first opener (P-2): in snapshots and whole views; omitted
+    (``None``) in updates."""
     legal: Legal
     """What this seat may do now (:func:`perudo.core.legal_json`)."""
 
