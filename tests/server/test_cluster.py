@@ -83,10 +83,12 @@ async def fresh_view(endpoint: Endpoint, table_id: str, token: str | None) -> di
 
 
 def same_view(a: dict[str, Any] | None, b: dict[str, Any]) -> None:
-    """Views equal but for ``past`` (updates carry it as a tail, snapshots whole)."""
+    """Views equal but for what only snapshots carry: ``past`` (updates carry it as a tail),
+    ``rules`` and ``rolloff`` (a game never changes them)."""
     assert a is not None
-    assert {k: v for k, v in a.items() if k != "past"} == {
-        k: v for k, v in b.items() if k != "past"
+    once = ("past", "rules", "rolloff")
+    assert {k: v for k, v in a.items() if k not in once} == {
+        k: v for k, v in b.items() if k not in once
     }
 
 

@@ -16,7 +16,8 @@ from perudo.core import legal_texts
 
 def _without_past(view: dict[str, Any] | None) -> dict[str, Any]:
     assert view is not None
-    return {k: v for k, v in view.items() if k != "past"}
+    # What only snapshots carry: the rounds before, the rules and the roll-off.
+    return {k: v for k, v in view.items() if k not in ("past", "rules", "rolloff")}
 
 
 async def _two_people(server: ServerProcess, **kw: Any) -> tuple[Client, Client, dict[str, Any]]:

@@ -97,9 +97,11 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
         for token in (mover.token, other.token):
             again = await Client(srv, mover.table_id, token).connect()
             assert again.view is not None
-            # ``past`` (the rounds before) comes with a snapshot only, never with an update.
+            # ``past`` (the rounds before), the rules and the roll-off come with a snapshot
+            # only, never with an update.
             assert again.view["past"][0]["actions"][-1] == [mover.seat, "dudo"]
-            assert {**again.view, "past": None} == seen[again.seat]
+            once = {"past": None, "rules": None, "rolloff": None}
+            assert {**again.view, **once} == seen[again.seat]
             await again.close()
 
     run(go())
