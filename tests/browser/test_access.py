@@ -91,6 +91,17 @@ def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_th
             ".map((c) => c.dataset.count)"
         )
         assert counts and set(counts) == {"?"}
+        # P-40: nor a story of every round ("Earlier rounds"): each die lost, and each round's
+        # opener (the loser, P-22), would tell every count without remembering. Only the
+        # latest finished round is there.
+        watcher.wait(
+            lambda: watcher.view is not None and watcher.view["round"] >= 3, "two rounds over"
+        )
+        page.wait_for_function(  # the page is at round 3 or later too
+            "() => { const r = document.querySelector('[data-box=middle] .round');"
+            " return r !== null && Number((r.textContent.match(/\\d+/) || [0])[0]) >= 3; }"
+        )
+        assert page.locator(".history .histround").count() == 1
         # Dice have spoken names.
         page.wait_for_selector("[data-testid=my-hand] .die[data-face]", timeout=10_000)
         # Read the hand and the round's wild pill in one go (the bots move on meanwhile): in a

@@ -24,7 +24,15 @@ from typing import Any
 
 import websockets
 
-from perudo.core import DiceDealt, RoundResolved, RuleSet, apply, parse_action, start_game
+from perudo.core import (
+    DiceDealt,
+    RoundResolved,
+    RuleSet,
+    apply,
+    legal_texts,
+    parse_action,
+    start_game,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -321,7 +329,10 @@ class Client:
     def my_turn(self) -> bool:
         v = self.view
         return bool(
-            v is not None and v["to_act"] == self.seat and v["legal"] and v["phase"] != "game_over"
+            v is not None
+            and v["to_act"] == self.seat
+            and legal_texts(v["legal"])
+            and v["phase"] != "game_over"
         )
 
     async def close(self) -> None:
@@ -349,7 +360,7 @@ async def heads_up(srv: ServerProcess, guest: str = "Bo", **table: Any) -> tuple
 def choose(view: dict[str, Any], rng: random.Random) -> str:
     """A quick test policy over the view's legal actions: dudo half the time when allowed,
     else the lowest raise (games with few dice end fast)."""
-    legal = view["legal"]
+    legal = legal_texts(view["legal"])
     if "dudo" in legal and rng.random() < 0.5:
         return "dudo"
     return legal[0]
@@ -385,7 +396,7 @@ async def play_until_over(clients: list[Client], rng: random.Random, timeout: fl
                 # turn timer.
                 assert c.view is not None
                 c.retried_at = c.version
-                legal = c.view["legal"]
+                legal = legal_texts(c.view["legal"])
                 await c.act("dudo" if "dudo" in legal else legal[0])
                 acted = True
         if time.monotonic() > deadline:

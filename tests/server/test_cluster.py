@@ -38,6 +38,7 @@ from tests.server.cluster import (
 from tests.server.harness import ROOT, ServerProcess, create_at_once, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
+from perudo.core import legal_texts
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
 from perudo.server.cluster.limits import SharedLimits, SharedWaitingTables
 from perudo.server.cluster.node import Node
@@ -66,7 +67,7 @@ def cluster(
 
 def keep_going(view: dict[str, Any]) -> str:
     """Raise (the lowest raise) most of the time: games last long enough to fail over."""
-    legal = view["legal"]
+    legal = legal_texts(view["legal"])
     if "dudo" in legal and random.random() < 0.25:
         return "dudo"
     raises = [a for a in legal if "x" in a]
@@ -82,10 +83,12 @@ async def fresh_view(endpoint: Endpoint, table_id: str, token: str | None) -> di
 
 
 def same_view(a: dict[str, Any] | None, b: dict[str, Any]) -> None:
-    """Views equal but for ``past`` (updates carry it as a tail, snapshots whole)."""
+    """Views equal but for what only snapshots carry: ``past`` (updates carry it as a tail),
+    ``rules`` and ``rolloff`` (a game never changes them)."""
     assert a is not None
-    assert {k: v for k, v in a.items() if k != "past"} == {
-        k: v for k, v in b.items() if k != "past"
+    once = ("past", "rules", "rolloff")
+    assert {k: v for k, v in a.items() if k not in once} == {
+        k: v for k, v in b.items() if k not in once
     }
 
 
@@ -466,7 +469,7 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
         tid, t, bo_token, ann, bo = await two_people(procs)
         if bo.my_turn():
             assert bo.view is not None
-            await bo.act(bo.view["legal"][0])
+            await bo.act(legal_texts(bo.view["legal"])[0])
             await ann.until(ann.my_turn)
         assert ann.my_turn() and ann.view is not None
         owner, token = await procs.owner(tid)
@@ -480,7 +483,7 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
         await bo.until(lambda: not bo.alive, 10)
         await bo.resume()
         version = ann.version
-        move = ann.view["legal"][0]
+        move = legal_texts(ann.view["legal"])[0]
         await ann.act(move)  # waits in the paused process's socket
         await asyncio.sleep(0.3)
         a.proc.send_signal(signal.SIGCONT)
@@ -693,12 +696,12 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
         waiting = a.create_table(private=True)["table_id"]  # the game's table no longer waits
         if ann.my_turn():
             assert ann.view is not None
-            await ann.act(ann.view["legal"][0])
+            await ann.act(legal_texts(ann.view["legal"])[0])
             await bo.until(bo.my_turn)
         assert bo.view is not None
         version = bo.version
         redis_server.stop()
-        await bo.act(bo.view["legal"][0])
+        await bo.act(legal_texts(bo.view["legal"])[0])
         err = await bo.error()
         assert err["code"] == "unavailable"
         words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
@@ -711,7 +714,7 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
         await bo.until(lambda: not bo.alive, 15)  # the process reconnected: the socket resumes
         await bo.resume()
         assert bo.version == version and bo.my_turn() and bo.view is not None
-        await bo.act(bo.view["legal"][0])
+        await bo.act(legal_texts(bo.view["legal"])[0])
         await ann.until(lambda: ann.version > version)
         await ann.close()
         await bo.close()
@@ -746,7 +749,7 @@ def test_postgresql_restart_refuses_moves_then_play_resumes(
         await mover.until(mover.my_turn)
         assert mover.view is not None
         version = mover.version
-        await mover.act(mover.view["legal"][0])
+        await mover.act(legal_texts(mover.view["legal"])[0])
         err = await mover.next(lambda m: m["type"] == "error" or m["version"] > version, 10)
         assert err["type"] == "error" and err["code"] in ("store_error", "unavailable"), err
         await asyncio.to_thread(pg_server.start)

@@ -19,6 +19,9 @@ def test_client_bots_play_through_the_socket_and_the_figures_are_reported(
     assert not result.errors
     text = result.report()
     assert "2 tables × 6 seats" in text and "p99" in text and "per second" in text
+    # The bytes of a move's message to each seat (to the seat to act, and to the others).
+    assert result.turn_bytes and result.other_bytes
+    assert "bytes of a move's message per seat: to the seat to act median" in text
 
 
 def test_the_side_by_side_benchmark_reads_the_figures_bench_load_prints() -> None:

@@ -17,6 +17,8 @@ from tests.server.harness import (
     run,
 )
 
+from perudo.core import legal_texts
+
 
 def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProcess) -> None:
     async def go() -> None:
@@ -135,7 +137,11 @@ def test_a_spectator_sees_the_public_view_only(server: ServerProcess) -> None:
         updates = [m for m in watcher.messages if m["type"] == "update"]
         assert updates
         for m in updates:
-            assert m["view"]["hand"] == [] and m["view"]["legal"] == [] and m["hint"] is None
+            assert (
+                m["view"]["hand"] == []
+                and legal_texts(m["view"]["legal"]) == []
+                and m["hint"] is None
+            )
             assert all(e["type"] not in ("dice_dealt", "dice_rerolled") for e in m["events"])
         await ann.close()
         await watcher.close()
@@ -157,7 +163,7 @@ def test_p34_two_players_the_one_die_opener_chooses_palifico_through_the_page_pr
         opener = clients[a.view["to_act"]]
         other = clients[1 - a.view["to_act"]]
         await opener.until(opener.my_turn)
-        await opener.act(opener.view["legal"][0])
+        await opener.act(legal_texts(opener.view["legal"])[0])
         await other.next(lambda m: m["type"] == "update" and m["view"]["to_act"] == other.seat)
         await other.act("dudo")
         # Someone lost a die and now holds one: with two players, they choose (P-34).
@@ -166,7 +172,7 @@ def test_p34_two_players_the_one_die_opener_chooses_palifico_through_the_page_pr
             assert m["view"]["phase"] == "choose_palifico"
         chooser = clients[m["view"]["to_act"]]
         assert chooser.view is not None
-        assert sorted(chooser.view["legal"]) == ["normal", "palifico"]
+        assert sorted(legal_texts(chooser.view["legal"])) == ["normal", "palifico"]
         # The other seat may not choose for them.
         watcher_seat = clients[1 - chooser.seat]
         await watcher_seat.act("palifico")
@@ -200,7 +206,9 @@ def test_p50_a_person_calls_calza_out_of_turn(server: ServerProcess) -> None:
         await cs[opener].act("2x3")
         # The seat after the next one may call calza out of turn (P-50); the next may not.
         nxt, third = (opener + 1) % 3, (opener + 2) % 3
-        m = await cs[third].next(lambda m: m["type"] == "update" and "calza" in m["view"]["legal"])
+        m = await cs[third].next(
+            lambda m: m["type"] == "update" and "calza" in legal_texts(m["view"]["legal"])
+        )
         assert m["view"]["to_act"] == nxt
         await cs[third].act("calza")
         m = await cs[nxt].next(
@@ -406,7 +414,7 @@ def test_the_odds_hint_is_a_table_option_off_by_default_among_people(
             if m["type"] in ("update", "snapshot")
             and m["view"] is not None
             and m["view"]["bid"] is not None
-            and m["view"]["legal"]
+            and legal_texts(m["view"]["legal"])
         ]
         assert deciding
         assert all((m["hint"] is not None) is shown for m in deciding)

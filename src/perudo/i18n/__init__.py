@@ -32,7 +32,7 @@ from .catalog import (
     page_words_js,
 )
 from .names import bot_name, said_name
-from .refusals import hide_counts, refusal_catalog, refusal_codes, refusal_text
+from .refusals import refusal_catalog, refusal_codes, refusal_text
 from .terms import bid_text, face_text
 
 __all__ = [
@@ -44,7 +44,6 @@ __all__ = [
     "catalog_json",
     "detect_lang",
     "face_text",
-    "hide_counts",
     "load_catalog",
     "page_words_js",
     "refusal_catalog",

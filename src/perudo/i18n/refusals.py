@@ -15,9 +15,9 @@ template:
 * ``cause``: a nested refusal ``{"code", "params"}``, written in the same language;
 * anything else as it is.
 
-In memory mode (P-40) a refusal never states how many dice are in play: the codes of
-:data:`COUNT_PARAMS` are said by their ``memory.refusal.<code>`` template, without the
-parameters that hold a count (:func:`hide_counts`).
+In memory mode (P-40) a refusal never states how many dice are in play: a code that has a
+``memory.refusal.<code>`` template is said by it, which names no count (the core's
+``refusal_seen`` drops the parameters that hold one).
 
 :func:`refusal_catalog` gives a language's templates and these conventions as one plain dict,
 so that the web page renders refusals from the same data (it keeps no second copy).
@@ -41,10 +41,8 @@ from .terms import bid_text, face_text
 
 __all__ = [
     "BID_PARAMS",
-    "COUNT_PARAMS",
     "FACE_PARAMS",
     "SEAT_PARAMS",
-    "hide_counts",
     "refusal_catalog",
     "refusal_codes",
     "refusal_text",
@@ -56,14 +54,6 @@ BID_PARAMS: Final = ("bid", "prev")
 """Parameters holding a bid as ``[quantity, face]``."""
 FACE_PARAMS: Final = ("face", "wild")
 """Parameters holding a face (named by the ``wild`` parameter's face)."""
-COUNT_PARAMS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
-    "bid.too_many": (
-        ("total",),
-        "the bid claims more dice than are in play (P-16; memory mode hides how many, P-40)",
-    ),
-}
-"""The refusals whose parameters tell how many dice are in play (P-16): for each code, those
-parameters and the developer message said in their place in memory mode (P-40)."""
 _MEMORY: Final = "memory."
 _PREFIX: Final = "refusal."
 _FALLBACK: Final = "refusal.error"
@@ -74,22 +64,6 @@ def refusal_codes(lang: str = "en") -> frozenset[str]:
     return frozenset(
         key[len(_PREFIX) :] for key in load_catalog(lang).messages if key.startswith(_PREFIX)
     )
-
-
-def hide_counts(
-    code: str, params: Mapping[str, object], message: str
-) -> tuple[dict[str, object], str]:
-    """P-40 memory mode: ``params`` without the counts of dice in play, and the developer
-    ``message`` that states none (both unchanged for a code that tells no count).
-
-    >>> params, message = hide_counts("bid.too_many", {"bid": [9, 6], "total": 8}, "…8 in play")
-    >>> params, "8" in message
-    ({'bid': [9, 6]}, False)
-    """
-    if code not in COUNT_PARAMS:
-        return dict(params), message
-    hidden, said = COUNT_PARAMS[code]
-    return {k: v for k, v in params.items() if k not in hidden}, said
 
 
 def refusal_text(
@@ -104,14 +78,13 @@ def refusal_text(
 
     An unknown code (a newer core, another library's error) gets the catalog's general words
     for its kind (``illegal``, ``notation``), never an English sentence. ``memory``: the table
-    plays in memory mode (P-40), and a refusal that would state the dice in play is said
-    without the count (:data:`COUNT_PARAMS`).
+    plays in memory mode (P-40), and a refusal that would state the dice in play is said by
+    its ``memory.refusal.<code>`` template, without the count.
     """
     cat = load_catalog(lang)
     key = _PREFIX + code
-    if memory and code in COUNT_PARAMS:
+    if memory and _MEMORY + key in cat.messages:
         key = _MEMORY + key
-        params, _ = hide_counts(code, params, "")
     if key not in cat.messages:
         kind = code.partition(".")[0]
         key = _PREFIX + kind if _PREFIX + kind in cat.messages else _FALLBACK

@@ -2,8 +2,10 @@
 
 The bots here are *clients*: each seat is its own WebSocket connection that reads its view and
 sends an action from the view's ``legal`` list after a think time, exactly as a browser would;
-the server runs no bot. The figures: actions per second across all tables, and the latency
-from an action sent to its event received back by the sender (p50, p90, p99, max).
+the server runs no bot. The figures: actions per second across all tables, the latency
+from an action sent to its event received back by the sender (p50, p90, p99, max), and the
+bytes of a move's message to each seat (an ``update`` as the WebSocket carries it: median and
+max, for the seat whose turn it then is and for the others; a phone on mobile data pays each).
 
 By default it starts its own server (``python -m perudo serve``) on a free loopback port with a
 fresh SQLite file in a temporary folder, and stops it afterwards; ``url`` points it at a
@@ -58,6 +60,11 @@ class LoadResult:
     ``nginx``: each process with its children)."""
     client_cpu: float = 0.0
     """CPU seconds the benchmark's own clients used while measuring."""
+    turn_bytes: list[int] = field(default_factory=list)
+    """Bytes of each update received by the seat whose turn it then is (it carries what the
+    seat may do), while measuring."""
+    other_bytes: list[int] = field(default_factory=list)
+    """Bytes of each other update a seat received, while measuring."""
 
     @property
     def per_second(self) -> float:
@@ -97,6 +104,16 @@ class LoadResult:
             for name, seconds in sorted(self.service_cpu.items()):
                 cpu += f", {name} {seconds / self.actions * ms:.2f} ms"
             lines.append(f"  CPU per action: {cpu}")
+        if self.turn_bytes or self.other_bytes:
+            parts = [
+                f"{who} median {statistics.median(sizes):.0f}, max {max(sizes)}"
+                for who, sizes in (
+                    ("to the seat to act", self.turn_bytes),
+                    ("to the others", self.other_bytes),
+                )
+                if sizes
+            ]
+            lines.append(f"  bytes of a move's message per seat: {'; '.join(parts)}")
         errors = ", ".join(f"{k} {v}" for k, v in sorted(self.errors.items())) or "none"
         lines.append(f"  errors: {errors}")
         return "\n".join(lines)
@@ -122,16 +139,25 @@ def _http(
         return data
 
 
+def _can_act(view: dict[str, Any]) -> bool:
+    """Whether the view offers its seat anything to do."""
+    legal = view["legal"]
+    return bool(legal["bids"] or legal["actions"])
+
+
 def _choose(view: dict[str, Any], rng: random.Random) -> str:
     """The client bots' policy, over ``legal`` only: dudo a third of the time when allowed,
-    else one of the three lowest raises (or whatever else is legal)."""
-    legal: list[str] = view["legal"]
-    if "dudo" in legal and rng.random() < 0.33:
+    else one of the three lowest raises (the lowest quantity of three faces), or whatever else
+    is legal."""
+    legal = view["legal"]
+    others: list[str] = [a["text"] for a in legal["actions"]]
+    if "dudo" in others and rng.random() < 0.33:
         return "dudo"
-    bids = [a for a in legal if "x" in a]
-    if bids:
-        return rng.choice(bids[:3])
-    return rng.choice(legal)
+    lowest = sorted((low, face) for face, low, _ in legal["bids"])[:3]
+    if lowest:
+        quantity, face = rng.choice(lowest)
+        return f"{quantity}x{face}"
+    return rng.choice(others)
 
 
 class _Seat:
@@ -209,6 +235,10 @@ class _Seat:
                 await ws.send(json.dumps({"type": "start"}))
                 continue
             view: dict[str, Any] | None = m.get("view") if kind in ("snapshot", "update") else None
+            if kind == "update" and view is not None and self.measuring:
+                size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+                mine = view["to_act"] == view["seat"] and _can_act(view)
+                (self.result.turn_bytes if mine else self.result.other_bytes).append(size)
             if kind == "update" and view is not None and self.pending is not None:
                 for e in m["events"]:
                     if e["type"] in ("action", "palifico_chosen") and e["seat"] == view["seat"]:
@@ -220,7 +250,7 @@ class _Seat:
             if (
                 view is not None
                 and self.pending is None
-                and view["legal"]
+                and _can_act(view)
                 and view["to_act"] == view["seat"]
             ):
                 asyncio.get_running_loop().call_later(

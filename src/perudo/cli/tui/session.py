@@ -64,6 +64,7 @@ from perudo.core import (
     SeatInfo,
     apply,
     check_action,
+    refusal_seen,
     roll_off,
     start_game,
     view,
@@ -191,7 +192,6 @@ class Session:
             rules,
             names,
             me=self.me,
-            memory=config.memory,
             ascii_only=config.ascii_only,
             width=min(console.width, 100),
         )
@@ -249,7 +249,7 @@ class Session:
                 return False
             # In memory mode "likely" asks every time: the odds would tell the dice in play.
             if self.cfg.calza_ask == "likely" and not self.cfg.memory:
-                v = view(state, self.me)
+                v = view(state, self.me, memory=self.cfg.memory)
                 if v.bid is None or chance(v, v.bid).exactly < CALZA_LIKELY:
                     return False
             return self._ask_calza(state)
@@ -304,8 +304,10 @@ class Session:
 
     def _refuse(self, err: PerudoError) -> None:
         """Why the core refused, in the person's language, naming players by name."""
+        memory = self.cfg.memory  # P-40: no count of the dice in play
+        params, _ = refusal_seen(err.code, err.params, str(err), memory=memory)
         reason = refusal_text(
-            self.cfg.lang, err.code, err.params, self.names.__getitem__, memory=self.cfg.memory
+            self.cfg.lang, err.code, params, self.names.__getitem__, memory=memory
         )
         self._error("err.illegal", reason=reason)
 
@@ -318,7 +320,7 @@ class Session:
         self.console.print(Text(self.cat.t(key, **words, **fields), style="bold red"))
 
     def _ask_turn(self, state: GameState) -> PlayerAction:
-        v = view(state, self.me)
+        v = view(state, self.me, memory=self.cfg.memory)
         self.console.rule(Text(self.cat.t("turn.rule", who=self.names[self.me])), style="green")
         if state.phase is Phase.CHOOSE_PALIFICO:
             self.console.print(self.painter.seats(v))
@@ -348,7 +350,7 @@ class Session:
             return got
 
     def _ask_calza(self, state: GameState) -> bool:
-        v = view(state, self.me)
+        v = view(state, self.me, memory=self.cfg.memory)
         assert v.bid is not None
         hand = self.painter.dice_text(v.hand)
         line = Text(self.cat.t("calza.dice", dice=hand) + "  ")
@@ -390,7 +392,7 @@ class Session:
         self.console.print(self.cat.t("rolloff.opens", who=self.names[state.opener]))
 
     def _show_round_start(self, state: GameState) -> None:
-        v = view(state, self.me)
+        v = view(state, self.me, memory=self.cfg.memory)
         self.console.print()
         self.console.rule(Text(self.painter.header(v)), style="bold blue")
         if v.palifico:
@@ -433,7 +435,8 @@ class Session:
                     )
                 )
             elif isinstance(event, RoundResolved):
-                for line in self.painter.resolution(event, state.dice_counts):
+                seen = view(state, self.me, memory=self.cfg.memory).counts_seen
+                for line in self.painter.resolution(event, seen):
                     self.console.print(line)
             elif isinstance(event, GameOver):
                 self.console.print()

@@ -9,7 +9,7 @@ import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
 import { Avatar, Icon, Missing, Name, NAME_MAX, NameInput, announce, displayName, nameTooLong, seatName, toast } from "../components/common.js";
 import { Felt, RoundLog, History, actionWords, revealWords } from "../components/felt.js";
-import { Actions } from "../components/actions.js";
+import { Actions, canAct } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
 import { refusalText, ruleIds } from "../refusals.js";
@@ -170,7 +170,7 @@ function Panel({ st, send, act }) {
       ${myTurn ? html`<span class="yourturn" data-testid="your-turn">${t("game.your_turn")}</span>` : html`<span class="muted">${t("game.waiting_for", { name: nameOf(v.to_act) })}</span>`}
       ${st.timerEnd !== null && tb.turn_seconds ? html`<${TurnTimer} end=${st.timerEnd} total=${tb.turn_seconds} />` : null}
     </div>` : null}
-    ${v.legal_info.length ? html`<${Actions} view=${v} onAct=${act} />` : null}
+    ${canAct(v) ? html`<${Actions} view=${v} onAct=${act} />` : null}
     <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} />
   </section>`;
 }
@@ -311,7 +311,7 @@ export function TablePage({ id }) {
   }, [id]);
 
   // Your turn: the tab's title, and a sound or vibration if chosen.
-  const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && st.view.legal_info.length);
+  const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && canAct(st.view));
   useEffect(() => {
     document.title = myTurn ? `● ${t("game.your_turn")} · ${st.table ? st.table.name : ""}` : st.table ? `${st.table.name} · ${t("app.title")}` : t("app.title");
     if (myTurn) {
@@ -417,7 +417,7 @@ function speak(before, after, fresh) {
   }
   const v = after.view;
   const wasMine = before.view && before.view.to_act === before.seat && before.seat !== null;
-  if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && v.legal_info.length && (!wasMine || fresh.length)) {
+  if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && canAct(v) && (!wasMine || fresh.length)) {
     lines.push(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : ""));
   }
   if (lines.length) announce(lines.map(sentence).join(" "));
