@@ -12,6 +12,9 @@ Tables (SQLAlchemy Core, one code path for SQLite and PostgreSQL):
   restart rebuilds every table exactly (:mod:`perudo.server.tables`);
 * ``chat_messages``: each table's chat (the last ``chat_stored_per_table`` lines of each).
 
+The schema is made and upgraded by the Alembic revisions of :mod:`perudo.server.migrations`,
+applied by :meth:`Store.open` (a database made by any earlier version upgrades in place).
+
 A table's ``status`` is ``open`` (waiting for players), ``playing``, ``finished``,
 ``closed`` (a waiting table that expired: never loaded again) or ``broken`` (multi-process
 mode: its rows could not be restored; never claimed nor loaded again).
@@ -50,6 +53,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -61,17 +65,16 @@ from sqlalchemy import (
     false,
     func,
     insert,
-    inspect,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.schema import CreateColumn
 
 from perudo.core import GameRecord
 from perudo.core.record import RECORD_FORMAT, RECORD_VERSION
+from perudo.server import migrations
 
 __all__ = [
     "ChatRow",
@@ -135,6 +138,7 @@ games_t = Table(
     Column("started_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     Column("winner", Integer, nullable=True),
+    Index("ix_games_key", "key", unique=True),
 )
 
 game_actions_t = Table(
@@ -329,11 +333,9 @@ class Store:
 
         async with engine.begin() as conn:
             if engine.dialect.name == "postgresql":
-                # Several processes may start at once on one database: one makes the schema.
+                # Several processes may start at once on one database: one upgrades the schema.
                 await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
-            await conn.run_sync(metadata.create_all)
-            await conn.run_sync(_add_missing_columns)
-            await _migrate(conn)
+            await conn.run_sync(migrations.upgrade)
         self.engine = engine
         # The writer keeps one connection for good: no pool checkout (and reset) per commit.
         self._wconn = await engine.connect()
@@ -941,17 +943,6 @@ def new_game_key() -> str:
     return secrets.token_urlsafe(12)
 
 
-async def _migrate(conn: AsyncConnection) -> None:
-    """After :func:`_add_missing_columns`: games of a database made by an older version get
-    their ``key`` (and its unique index)."""
-    await conn.exec_driver_sql("CREATE UNIQUE INDEX IF NOT EXISTS ix_games_key ON games (key)")
-    missing = (await conn.execute(select(games_t.c.id).where(games_t.c.key.is_(None)))).all()
-    for (game_id,) in missing:
-        await conn.execute(
-            update(games_t).where(games_t.c.id == game_id).values(key=new_game_key())
-        )
-
-
 def _seat_values(s: SeatRow) -> dict[str, Any]:
     return {
         "seat": s.seat,
@@ -965,20 +956,6 @@ def _seat_values(s: SeatRow) -> dict[str, Any]:
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host))
-
-
-def _add_missing_columns(conn: Any) -> None:
-    """A database made by an older version gets the columns added since (each has a server
-    default), so that ``./data/perudo.db`` keeps working across upgrades. ``create_all``
-    makes missing tables, never missing columns."""
-    found = inspect(conn)
-    for table in metadata.sorted_tables:
-        have = {c["name"] for c in found.get_columns(table.name)}
-        for column in table.columns:
-            if column.name not in have:
-                ddl = CreateColumn(column).compile(dialect=conn.dialect)
-                conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {ddl}")
-                log.info("database: added column %s.%s", table.name, column.name)
 
 
 _INSERT_ACTIONS = "INSERT INTO {} ({}) VALUES ({})".format(
