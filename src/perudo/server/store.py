@@ -79,7 +79,9 @@ from perudo.server import migrations
 __all__ = [
     "ChatRow",
     "GameRow",
+    "PlayerRow",
     "SeatRow",
+    "SessionRow",
     "Store",
     "StoreError",
     "TableRow",
@@ -166,6 +168,60 @@ chat_t = Table(
     Column("at", Float, nullable=False),
     Column("version", Integer, nullable=False),
     Column("fence", BigInteger, nullable=True),
+)
+
+
+# -- accounts (perudo.server.accounts) ------------------------------------------------------
+
+players_t = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    # The name as compared (perudo.server.accounts.names.name_key); NULL once deleted, so the
+    # name is free again while the deleted player's games stay theirs.
+    Column("name_key", String(80), nullable=True),
+    Column("password_hash", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("deleted_at", Float, nullable=True),
+    Index("ix_players_name_key", "name_key", unique=True),
+)
+
+sessions_t = Table(
+    "sessions",
+    metadata,
+    # The SHA-256 of the cookie's token (the token itself is never stored).
+    Column("id", String(64), primary_key=True),
+    # What the account page names the session by (to revoke it), never the token.
+    Column("public_id", String(24), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("agent", String(200), nullable=False),
+    Index("ix_sessions_public_id", "public_id", unique=True),
+    Index("ix_sessions_player_id", "player_id"),
+)
+
+passkeys_t = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(400), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_passkeys_player_id", "player_id"),
+)
+
+sign_in_failures_t = Table(
+    "sign_in_failures",
+    metadata,
+    # ``name:<name key>`` or ``addr:<client>``: failed sign-ins counted since ``since``.
+    Column("key", String(120), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("since", Float, nullable=False),
 )
 
 
@@ -261,6 +317,26 @@ class TableRow:
     chat: list[ChatRow]
     creator: str | None = None
     """The client this waiting table counts against (``tables.creator``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    id: int
+    name: str
+    password_hash: str | None
+    created_at: float
+    deleted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    public_id: str
+    player: PlayerRow
+    csrf: str
+    created_at: float
+    seen_at: float
+    expires_at: float
+    agent: str
 
 
 T = TypeVar("T")
@@ -917,6 +993,231 @@ class Store:
                 (await conn.execute(select(func.count()).select_from(game_actions_t))).scalar_one()
             )
 
+    # -- accounts (perudo.server.accounts) ------------------------------------------------
+
+    async def create_player(
+        self, name: str, name_key: str, password_hash: str | None
+    ) -> int | None:
+        """A new player under ``name`` (compared as ``name_key``); ``None`` when a live player
+        has that key already (nothing written)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> int | None:
+            taken = await conn.execute(
+                select(players_t.c.id).where(players_t.c.name_key == name_key)
+            )
+            if taken.first() is not None:
+                return None
+            try:
+                # Two sign-ups of one name at once on PostgreSQL: the unique index refuses the
+                # second inside its savepoint, and the batch's other writes go on.
+                async with conn.begin_nested():
+                    result = await conn.execute(
+                        insert(players_t).values(
+                            name=name,
+                            name_key=name_key,
+                            password_hash=password_hash,
+                            created_at=now,
+                        )
+                    )
+            except IntegrityError:
+                return None
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+        found: int | None = await self._write(op)
+        return found
+
+    async def player_by_key(self, name_key: str) -> PlayerRow | None:
+        """The live player whose name compares as ``name_key``."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(select(players_t).where(players_t.c.name_key == name_key))
+            ).first()
+        return None if row is None else _player_row(row)
+
+    async def create_session(
+        self,
+        token_hash: str,
+        public_id: str,
+        player_id: int,
+        csrf: str,
+        lifetime: float,
+        agent: str,
+        replacing: str | None = None,
+    ) -> None:
+        """A new sign-in session; the session ``replacing`` (the hash of the token the
+        browser held, if any) is ended in the same transaction (no session fixation)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            if replacing is not None:
+                await conn.execute(delete(sessions_t).where(sessions_t.c.id == replacing))
+            await conn.execute(
+                insert(sessions_t).values(
+                    id=token_hash,
+                    public_id=public_id,
+                    player_id=player_id,
+                    csrf=csrf,
+                    created_at=now,
+                    seen_at=now,
+                    expires_at=now + lifetime,
+                    agent=agent[:200],
+                )
+            )
+
+        await self._write(op)
+
+    async def session(self, token_hash: str) -> SessionRow | None:
+        """The live session of a token's hash (``None``: unknown, ended, expired, or its
+        player deleted)."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(
+                    select(sessions_t, *_player_columns())
+                    .join(players_t, players_t.c.id == sessions_t.c.player_id)
+                    .where(
+                        sessions_t.c.id == token_hash,
+                        sessions_t.c.expires_at > time.time(),
+                        players_t.c.deleted_at.is_(None),
+                    )
+                )
+            ).first()
+        return None if row is None else _session_row(row)
+
+    async def touch_session(self, token_hash: str, seen_at: float) -> None:
+        """Note when a session was last used (the account page shows it)."""
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(sessions_t).where(sessions_t.c.id == token_hash).values(seen_at=seen_at)
+            )
+
+        await self._write(op)
+
+    async def sessions_of(self, player_id: int) -> list[SessionRow]:
+        """A player's live sessions, the most recently used first."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(sessions_t, *_player_columns())
+                    .join(players_t, players_t.c.id == sessions_t.c.player_id)
+                    .where(
+                        sessions_t.c.player_id == player_id,
+                        sessions_t.c.expires_at > time.time(),
+                    )
+                    .order_by(sessions_t.c.seen_at.desc())
+                )
+            ).all()
+        return [_session_row(r) for r in rows]
+
+    async def end_sessions(
+        self,
+        player_id: int,
+        *,
+        token_hash: str | None = None,
+        public_id: str | None = None,
+        keeping: str | None = None,
+    ) -> int:
+        """End a player's session by its token's hash or its public id, or (neither given)
+        every session of theirs but ``keeping``; returns how many ended."""
+
+        async def op(conn: AsyncConnection) -> int:
+            where = [sessions_t.c.player_id == player_id]
+            if token_hash is not None:
+                where.append(sessions_t.c.id == token_hash)
+            elif public_id is not None:
+                where.append(sessions_t.c.public_id == public_id)
+            elif keeping is not None:
+                where.append(sessions_t.c.id != keeping)
+            result = await conn.execute(delete(sessions_t).where(*where))
+            return int(result.rowcount)
+
+        ended: int = await self._write(op)
+        return ended
+
+    async def set_password(self, player_id: int, password_hash: str, keeping: str) -> None:
+        """A player's new password; every other session of theirs ends with the change."""
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(players_t)
+                .where(players_t.c.id == player_id)
+                .values(password_hash=password_hash)
+            )
+            await conn.execute(
+                delete(sessions_t).where(
+                    sessions_t.c.player_id == player_id, sessions_t.c.id != keeping
+                )
+            )
+
+        await self._write(op)
+
+    async def delete_player(self, player_id: int, shown_as: str) -> None:
+        """Delete an account: its sessions and passkeys go, its name becomes ``shown_as``
+        and is free again (its games stay, under its id)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(delete(sessions_t).where(sessions_t.c.player_id == player_id))
+            await conn.execute(delete(passkeys_t).where(passkeys_t.c.player_id == player_id))
+            await conn.execute(
+                update(players_t)
+                .where(players_t.c.id == player_id)
+                .values(name=shown_as, name_key=None, password_hash=None, deleted_at=now)
+            )
+
+        await self._write(op)
+
+    async def sign_in_failures(self, keys: Sequence[str], since: float) -> dict[str, int]:
+        """Failed sign-ins counted under each of ``keys`` in windows begun after ``since``."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(sign_in_failures_t).where(
+                        sign_in_failures_t.c.key.in_(list(keys)),
+                        sign_in_failures_t.c.since > since,
+                    )
+                )
+            ).all()
+        return {r.key: int(r.failures) for r in rows}
+
+    async def note_sign_in_failure(self, keys: Sequence[str], window_from: float) -> None:
+        """Count a failed sign-in under each of ``keys``: a count whose window began before
+        ``window_from`` starts again at one."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            for key in keys:
+                row = (
+                    await conn.execute(
+                        select(sign_in_failures_t).where(sign_in_failures_t.c.key == key)
+                    )
+                ).first()
+                if row is None:
+                    try:
+                        async with conn.begin_nested():
+                            await conn.execute(
+                                insert(sign_in_failures_t).values(key=key, failures=1, since=now)
+                            )
+                        continue
+                    except IntegrityError:
+                        pass  # another process counted one first: count on top of it
+                counted = update(sign_in_failures_t).where(sign_in_failures_t.c.key == key)
+                if row is not None and row.since <= window_from:
+                    await conn.execute(counted.values(failures=1, since=now))
+                else:
+                    await conn.execute(counted.values(failures=sign_in_failures_t.c.failures + 1))
+
+        await self._write(op)
+
+    async def clear_sign_in_failures(self, key: str) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(delete(sign_in_failures_t).where(sign_in_failures_t.c.key == key))
+
+        await self._write(op)
+
 
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
@@ -941,6 +1242,27 @@ def _no_fence(_table_id: str) -> int | None:
 def new_game_key() -> str:
     """An unguessable game id (96 random bits)."""
     return secrets.token_urlsafe(12)
+
+
+def _player_columns() -> list[Any]:
+    """The player's columns beside a session's (labelled: both tables have ``created_at``)."""
+    return [
+        players_t.c.name.label("p_name"),
+        players_t.c.password_hash.label("p_password_hash"),
+        players_t.c.created_at.label("p_created_at"),
+        players_t.c.deleted_at.label("p_deleted_at"),
+    ]
+
+
+def _player_row(r: Any) -> PlayerRow:
+    return PlayerRow(r.id, r.name, r.password_hash, r.created_at, r.deleted_at is not None)
+
+
+def _session_row(r: Any) -> SessionRow:
+    player = PlayerRow(
+        r.player_id, r.p_name, r.p_password_hash, r.p_created_at, r.p_deleted_at is not None
+    )
+    return SessionRow(r.public_id, player, r.csrf, r.created_at, r.seen_at, r.expires_at, r.agent)
 
 
 def _seat_values(s: SeatRow) -> dict[str, Any]:
