@@ -42,7 +42,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -74,6 +74,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from perudo.core import GameRecord
 from perudo.core.record import RECORD_FORMAT, RECORD_VERSION
+from perudo.ratings import Rating
+from perudo.ratings import pool as ratings_pool
+from perudo.ratings import update as rate_game
 from perudo.server import migrations
 
 __all__ = [
@@ -140,6 +143,8 @@ games_t = Table(
     Column("started_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     Column("winner", Integer, nullable=True),
+    # A rated game (its table was made rated): its seats' players' ratings change at its end.
+    Column("rated", Boolean, nullable=False, server_default=false()),
     Index("ix_games_key", "key", unique=True),
 )
 
@@ -222,6 +227,53 @@ sign_in_failures_t = Table(
     Column("key", String(120), primary_key=True),
     Column("failures", Integer, nullable=False),
     Column("since", Float, nullable=False),
+)
+
+
+game_players_t = Table(
+    "game_players",
+    metadata,
+    # The signed-in player in a seat of a game (seats of anonymous people and bots have none).
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="game_players_pk"),
+    Index("ix_game_players_player_id", "player_id"),
+)
+
+ratings_t = Table(
+    "ratings",
+    metadata,
+    # A player's rating in one variant (the table's preset) and pool (duel or table):
+    # OpenSkill's mu and sigma (perudo.ratings).
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("pool", String(8), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "variant", "pool", name="ratings_pk"),
+)
+
+rating_changes_t = Table(
+    "rating_changes",
+    metadata,
+    # One row per player of a rated game, written in the transaction that ends the game: its
+    # primary key is what makes the update happen once.
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("pool", String(8), nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("game_id", "player_id", name="rating_changes_pk"),
+    Index("ix_rating_changes_player_id", "player_id"),
 )
 
 
@@ -703,9 +755,12 @@ class Store:
         rolloff: Sequence[Sequence[int]],
         seats: Sequence[SeatRow],
         version: int,
+        players: Mapping[int, int] | None = None,
+        rated: bool = False,
     ) -> tuple[int, str]:
         """Start a game at a table (seats compacted, status ``playing``); returns its id and
-        its key (:attr:`GameRow.key`)."""
+        its key (:attr:`GameRow.key`). ``players``: the signed-in player of each seat that has
+        one (seat → player id); ``rated``: the game is rated (:meth:`finish_game`)."""
         now = time.time()
 
         game_key = new_game_key()
@@ -729,11 +784,17 @@ class Store:
                     names=json.dumps(list(names)),
                     rolloff=json.dumps([list(t) for t in rolloff]),
                     started_at=now,
+                    rated=rated,
                 )
             )
             key = result.inserted_primary_key
             assert key is not None
-            return int(key[0])
+            new_id = int(key[0])
+            for seat, player_id in sorted((players or {}).items()):
+                await conn.execute(
+                    insert(game_players_t).values(game_id=new_id, seat=seat, player_id=player_id)
+                )
+            return new_id
 
         game_id: int = await self._write(op)
         return game_id, game_key
@@ -759,10 +820,17 @@ class Store:
         version: int,
         moves: Sequence[tuple[int | None, str]] = (),
         first_seq: int = 0,
+        places: Sequence[int] = (),
+        variant: str = "",
     ) -> None:
         """Mark the game over and its table finished; ``moves`` (the game's last ones, from
         ``first_seq``) are appended in the same transaction, so a log never ends a game that
-        is not marked finished, nor the other way round."""
+        is not marked finished, nor the other way round.
+
+        A rated game's players' ratings in ``variant`` change in that same transaction, from
+        ``places`` (each seat's finishing place, :func:`perudo.ratings.update`): a game's
+        end and its rating update are one durable write, and a game already rated is never
+        rated again (:func:`_rate`)."""
         now = time.time()
         fence = self.fence_of(table_id)
         rows = _action_rows(game_id, first_seq, moves, version, now, fence)
@@ -775,6 +843,8 @@ class Store:
                 .where(games_t.c.id == game_id)
                 .values(finished_at=now, winner=winner)
             )
+            if places:
+                await _rate(conn, game_id, places, variant, now)
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
@@ -1218,6 +1288,37 @@ class Store:
 
         await self._write(op)
 
+    async def rating_changes(self, game_id: int) -> list[dict[str, Any]]:
+        """A rated game's changes, by seat: ``{seat, player, place, before, after}`` with
+        ratings as :class:`perudo.ratings.Rating` (empty: not rated, or not over)."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(rating_changes_t, players_t.c.name)
+                    .join(players_t, players_t.c.id == rating_changes_t.c.player_id)
+                    .where(rating_changes_t.c.game_id == game_id)
+                    .order_by(rating_changes_t.c.seat)
+                )
+            ).all()
+        return [
+            {
+                "seat": r.seat,
+                "player": r.name,
+                "place": r.place,
+                "before": Rating(r.mu_before, r.sigma_before),
+                "after": Rating(r.mu_after, r.sigma_after),
+            }
+            for r in rows
+        ]
+
+    async def ratings_of(self, player_id: int) -> dict[tuple[str, str], tuple[Rating, int]]:
+        """A player's ratings: (variant, pool) → (rating, games rated)."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(select(ratings_t).where(ratings_t.c.player_id == player_id))
+            ).all()
+        return {(r.variant, r.pool): (Rating(r.mu, r.sigma), int(r.games)) for r in rows}
+
 
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
@@ -1242,6 +1343,77 @@ def _no_fence(_table_id: str) -> int | None:
 def new_game_key() -> str:
     """An unguessable game id (96 random bits)."""
     return secrets.token_urlsafe(12)
+
+
+async def _rate(
+    conn: AsyncConnection, game_id: int, places: Sequence[int], variant: str, now: float
+) -> None:
+    """Apply a rated game's rating update, once: nothing when the game is not rated, has
+    fewer than two signed-in players, or has its changes written already (the primary key
+    of ``rating_changes`` would refuse them again anyway). On PostgreSQL the players'
+    rating rows are locked while they are read and written, so two games of one player
+    ending at once on two processes do not lose either update."""
+    rated = (await conn.execute(select(games_t.c.rated).where(games_t.c.id == game_id))).scalar()
+    if not rated:
+        return
+    done = await conn.execute(
+        select(rating_changes_t.c.game_id).where(rating_changes_t.c.game_id == game_id).limit(1)
+    )
+    if done.first() is not None:
+        return
+    seated = (
+        await conn.execute(
+            select(game_players_t.c.seat, game_players_t.c.player_id)
+            .where(game_players_t.c.game_id == game_id)
+            .order_by(game_players_t.c.seat)
+        )
+    ).all()
+    if len(seated) < 2:
+        return
+    kind = ratings_pool(len(places))
+    ids = [r.player_id for r in seated]
+    found = select(ratings_t).where(
+        ratings_t.c.player_id.in_(ids), ratings_t.c.variant == variant, ratings_t.c.pool == kind
+    )
+    if conn.dialect.name == "postgresql":
+        found = found.with_for_update()
+    held = {r.player_id: r for r in (await conn.execute(found)).all()}
+    before = [Rating(held[p].mu, held[p].sigma) if p in held else Rating() for p in ids]
+    seat_places = [places[r.seat] for r in seated]
+    after = rate_game(before, seat_places)
+    for (seat, player_id), old, new, place in zip(seated, before, after, seat_places, strict=True):
+        values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
+        if player_id in held:
+            await conn.execute(
+                update(ratings_t)
+                .where(
+                    ratings_t.c.player_id == player_id,
+                    ratings_t.c.variant == variant,
+                    ratings_t.c.pool == kind,
+                )
+                .values(games=ratings_t.c.games + 1, **values)
+            )
+        else:
+            await conn.execute(
+                insert(ratings_t).values(
+                    player_id=player_id, variant=variant, pool=kind, games=1, **values
+                )
+            )
+        await conn.execute(
+            insert(rating_changes_t).values(
+                game_id=game_id,
+                player_id=player_id,
+                seat=seat,
+                variant=variant,
+                pool=kind,
+                place=place,
+                mu_before=old.mu,
+                sigma_before=old.sigma,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+                at=now,
+            )
+        )
 
 
 def _player_columns() -> list[Any]:
