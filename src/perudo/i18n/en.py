@@ -345,4 +345,6 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.no_session": "There is no such session.",
     "account.password.wrong": "That is not your current password.",
     "account.deleted": "deleted player",
+    "account.no_player": "There is no player of that name.",
+    "account.no_variant": "There is no such variant.",
 }

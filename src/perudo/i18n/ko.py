@@ -345,4 +345,6 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.no_session": "그런 세션은 없습니다.",
     "account.password.wrong": "현재 비밀번호가 아닙니다.",
     "account.deleted": "삭제된 플레이어",
+    "account.no_player": "그런 이름의 플레이어는 없습니다.",
+    "account.no_variant": "그런 변형 규칙은 없습니다.",
 }

@@ -60,6 +60,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    case,
     delete,
     event,
     false,
@@ -145,6 +146,9 @@ games_t = Table(
     Column("winner", Integer, nullable=True),
     # A rated game (its table was made rated): its seats' players' ratings change at its end.
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # The table's preset (a profile's games and ratings are per variant); NULL for games
+    # started before it was kept.
+    Column("variant", String(40), nullable=True),
     Index("ix_games_key", "key", unique=True),
 )
 
@@ -757,10 +761,12 @@ class Store:
         version: int,
         players: Mapping[int, int] | None = None,
         rated: bool = False,
+        variant: str | None = None,
     ) -> tuple[int, str]:
         """Start a game at a table (seats compacted, status ``playing``); returns its id and
         its key (:attr:`GameRow.key`). ``players``: the signed-in player of each seat that has
-        one (seat → player id); ``rated``: the game is rated (:meth:`finish_game`)."""
+        one (seat → player id); ``rated``: the game is rated (:meth:`finish_game`);
+        ``variant``: the table's preset."""
         now = time.time()
 
         game_key = new_game_key()
@@ -785,6 +791,7 @@ class Store:
                     rolloff=json.dumps([list(t) for t in rolloff]),
                     started_at=now,
                     rated=rated,
+                    variant=variant,
                 )
             )
             key = result.inserted_primary_key
@@ -1318,6 +1325,135 @@ class Store:
                 await conn.execute(select(ratings_t).where(ratings_t.c.player_id == player_id))
             ).all()
         return {(r.variant, r.pool): (Rating(r.mu, r.sigma), int(r.games)) for r in rows}
+
+    async def player_by_name(self, name: str) -> PlayerRow | None:
+        """A live player by their name as written (``/@/<name>``), compared exactly."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(
+                    select(players_t).where(
+                        players_t.c.name == name, players_t.c.deleted_at.is_(None)
+                    )
+                )
+            ).first()
+        return None if row is None else _player_row(row)
+
+    async def player_games(
+        self, player_id: int, variant: str | None, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """A player's finished games of public tables (of ``variant``, or all), newest first:
+        how many in all, and those from ``offset`` (``{id, variant, rated, names, seat,
+        winner, won, finished_at}``, ``id`` the game's key)."""
+        where = [
+            game_players_t.c.player_id == player_id,
+            games_t.c.finished_at.is_not(None),
+            tables_t.c.private.is_(False),
+        ]
+        if variant is not None:
+            where.append(games_t.c.variant == variant)
+        joined = game_players_t.join(games_t, games_t.c.id == game_players_t.c.game_id).join(
+            tables_t, tables_t.c.id == games_t.c.table_id
+        )
+        async with self._reading() as conn:
+            total = (
+                await conn.execute(select(func.count()).select_from(joined).where(*where))
+            ).scalar_one()
+            rows = (
+                await conn.execute(
+                    select(
+                        games_t.c.key,
+                        games_t.c.variant,
+                        games_t.c.rated,
+                        games_t.c.names,
+                        games_t.c.winner,
+                        games_t.c.finished_at,
+                        game_players_t.c.seat,
+                    )
+                    .select_from(joined)
+                    .where(*where)
+                    .order_by(games_t.c.finished_at.desc(), games_t.c.id.desc())
+                    .offset(offset)
+                    .limit(limit)
+                )
+            ).all()
+        return int(total), [
+            {
+                "id": r.key,
+                "variant": r.variant,
+                "rated": bool(r.rated),
+                "names": json.loads(r.names),
+                "seat": r.seat,
+                "winner": r.winner,
+                "won": r.winner == r.seat,
+                "finished_at": r.finished_at,
+            }
+            for r in rows
+        ]
+
+    async def player_tally(self, player_id: int) -> dict[str, tuple[int, int]]:
+        """A player's finished games of public tables per variant: (played, won)."""
+        won = func.sum(case((games_t.c.winner == game_players_t.c.seat, 1), else_=0))
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(games_t.c.variant, func.count(), won)
+                    .select_from(
+                        game_players_t.join(games_t, games_t.c.id == game_players_t.c.game_id).join(
+                            tables_t, tables_t.c.id == games_t.c.table_id
+                        )
+                    )
+                    .where(
+                        game_players_t.c.player_id == player_id,
+                        games_t.c.finished_at.is_not(None),
+                        tables_t.c.private.is_(False),
+                    )
+                    .group_by(games_t.c.variant)
+                )
+            ).all()
+        return {(r[0] or ""): (int(r[1]), int(r[2] or 0)) for r in rows}
+
+    async def rating_history(
+        self, player_id: int
+    ) -> dict[tuple[str, str], list[tuple[float, Rating]]]:
+        """A player's rating after each rated game: (variant, pool) → [(at, rating)]."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(rating_changes_t)
+                    .where(rating_changes_t.c.player_id == player_id)
+                    .order_by(rating_changes_t.c.at, rating_changes_t.c.game_id)
+                )
+            ).all()
+        out: dict[tuple[str, str], list[tuple[float, Rating]]] = {}
+        for r in rows:
+            out.setdefault((r.variant, r.pool), []).append(
+                (r.at, Rating(r.mu_after, r.sigma_after))
+            )
+        return out
+
+    async def leaderboard(
+        self, variant: str, kind: str, active_since: float, most_sigma: float, limit: int
+    ) -> list[tuple[str, Rating, int]]:
+        """The best ``limit`` live players of a variant and pool whose rating is established
+        (``sigma`` at most ``most_sigma``) and changed after ``active_since``: (name, rating,
+        games rated), best ``mu`` first."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(players_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+                    .join(players_t, players_t.c.id == ratings_t.c.player_id)
+                    .where(
+                        ratings_t.c.variant == variant,
+                        ratings_t.c.pool == kind,
+                        ratings_t.c.sigma <= most_sigma,
+                        ratings_t.c.updated_at > active_since,
+                        players_t.c.deleted_at.is_(None),
+                    )
+                    .order_by(ratings_t.c.mu.desc(), players_t.c.name)
+                    .limit(limit)
+                )
+            ).all()
+        return [(r.name, Rating(r.mu, r.sigma), int(r.games)) for r in rows]
 
 
 SCHEMA_LOCK = 0x70657275646F

@@ -1,6 +1,7 @@
-"""Ratings: who sat in each seat of a game (signed-in players), whether the game is rated,
-each player's rating per variant and pool, and each rated game's changes (one row per player
-and game: the update is applied once, in the transaction that ends the game).
+"""Ratings: who sat in each seat of a game (signed-in players), whether the game is rated and
+its variant (the table's preset), each player's rating per variant and pool, and each rated
+game's changes (one row per player and game: the update is applied once, in the transaction
+that ends the game).
 
 Revision ID: 0003
 Revises: 0002
@@ -24,6 +25,7 @@ def upgrade() -> None:
     op.add_column(
         "games", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false())
     )
+    op.add_column("games", sa.Column("variant", sa.String(40), nullable=True))
     op.create_table(
         "game_players",
         sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
@@ -64,4 +66,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     for table in ("rating_changes", "ratings", "game_players"):
         op.drop_table(table)
+    op.drop_column("games", "variant")
     op.drop_column("games", "rated")
