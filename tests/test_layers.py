@@ -4,6 +4,7 @@ Arrows point down only::
 
     core  ←  bots  ←  sim, arena, bench, testing  ←  cli, server, research
                   ↖  solve (may import core and bots)  ←  registry (every bot by level)
+    ratings (OpenSkill alone)  ←  arena, train, server, research, cli
 
 ``perudo.core`` imports only the standard library and itself. ``import perudo`` counts as
 importing the core: the root package re-exports the core and nothing else (checked here
@@ -24,7 +25,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src" / "perudo"
 
 _TOOLS = frozenset(
-    {"core", "bots", "sim", "arena", "solve", "registry", "bench", "i18n", "testing"}
+    {"core", "bots", "sim", "arena", "solve", "registry", "bench", "i18n", "testing", "ratings"}
 )
 """Everything below the front ends (the server, the terminal, the research adapters)."""
 
@@ -39,9 +40,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "sim": frozenset({"core", "bots", "sim"}),
     "bench": frozenset({"core", "bots", "sim", "bench"}),
     "testing": frozenset({"core", "bots", "sim", "testing"}),
-    "arena": frozenset({"core", "bots", "sim", "registry", "arena"}),
+    # OpenSkill's update over a game's places, shared by the arena and the rated tables.
+    "ratings": frozenset({"ratings"}),
+    "arena": frozenset({"core", "bots", "sim", "registry", "ratings", "arena"}),
     # perudo train: self-play through the core, the solver's exact measurement, the references.
-    "train": frozenset({"core", "bots", "sim", "arena", "solve", "registry", "train"}),
+    "train": frozenset({"core", "bots", "sim", "arena", "solve", "registry", "ratings", "train"}),
     "research": _TOOLS | {"research"},
     "server": _TOOLS | {"server"},
     # The terminal is the top: it launches the server (perudo serve) and the research tools.

@@ -325,4 +325,27 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.move_action": "Move {move} of the record: {cause}",
     "word.chance": "the dice",
+    # Accounts (perudo.server.accounts): refusals of the sign-up and sign-in forms.
+    "account.name.length": "A name has 3 to 20 letters or digits.",
+    "account.name.chars": "A name may hold letters, digits, _ and - only (no spaces).",
+    "account.name.invisible": (
+        "A name may not hold invisible characters or " "characters that reverse the text."
+    ),
+    "account.name.mixed": "A name may not mix alphabets that look alike (Latin, Greek, Cyrillic).",
+    "account.name.reserved": (
+        "That name is kept for the game itself (bots, " "spectators). Please choose another."
+    ),
+    "account.name.taken": "That name, or one that looks like it, is taken. Please choose another.",
+    "account.password.short": "A password has at least 8 characters.",
+    "account.password.long": "A password has at most 256 characters.",
+    "account.password.is_name": "A password must not be your name.",
+    "account.sign_in.failed": "Wrong name or password.",
+    "account.sign_in.limited": "Too many attempts. Please wait a few minutes and try again.",
+    "account.signed_out": "You are not signed in.",
+    "account.forbidden": "This request did not come from this site's page. Please reload the page.",
+    "account.no_session": "There is no such session.",
+    "account.password.wrong": "That is not your current password.",
+    "account.deleted": "deleted player",
+    "account.no_player": "There is no player of that name.",
+    "account.no_variant": "There is no such variant.",
 }

@@ -348,4 +348,29 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.move_action": "Mossa {move} della registrazione: {cause}",
     "word.chance": "i dadi",
+    # Accounts (perudo.server.accounts): refusals of the sign-up and sign-in forms.
+    "account.name.length": "Un nome ha da 3 a 20 lettere o cifre.",
+    "account.name.chars": "Un nome può contenere solo lettere, cifre, _ e - (niente spazi).",
+    "account.name.invisible": (
+        "Un nome non può contenere caratteri " "invisibili o che invertono il testo."
+    ),
+    "account.name.mixed": (
+        "Un nome non può mescolare alfabeti che si " "somigliano (latino, greco, cirillico)."
+    ),
+    "account.name.reserved": "Quel nome è riservato al gioco (bot, spettatori). Scegline un altro.",
+    "account.name.taken": "Quel nome, o uno che gli somiglia, è già preso. Scegline un altro.",
+    "account.password.short": "Una password ha almeno 8 caratteri.",
+    "account.password.long": "Una password ha al massimo 256 caratteri.",
+    "account.password.is_name": "La password non può essere il tuo nome.",
+    "account.sign_in.failed": "Nome o password sbagliati.",
+    "account.sign_in.limited": "Troppi tentativi. Aspetta qualche minuto e riprova.",
+    "account.signed_out": "Non hai effettuato l'accesso.",
+    "account.forbidden": (
+        "Questa richiesta non viene dalla pagina di " "questo sito. Ricarica la pagina."
+    ),
+    "account.no_session": "Questa sessione non esiste.",
+    "account.password.wrong": "Non è la tua password attuale.",
+    "account.deleted": "giocatore eliminato",
+    "account.no_player": "Non c'è nessun giocatore con quel nome.",
+    "account.no_variant": "Questa variante non esiste.",
 }

@@ -327,4 +327,27 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.move_action": "기록의 {move}번째 수: {cause}",
     "word.chance": "주사위",
+    # Accounts (perudo.server.accounts): refusals of the sign-up and sign-in forms.
+    "account.name.length": "이름은 글자나 숫자 3~20자입니다.",
+    "account.name.chars": "이름에는 글자, 숫자, _ 와 - 만 쓸 수 있습니다(띄어쓰기 불가).",
+    "account.name.invisible": "이름에 보이지 않는 문자나 글의 방향을 바꾸는 문자는 쓸 수 없습니다.",
+    "account.name.mixed": (
+        "이름에 비슷하게 생긴 문자(라틴, 그리스, 키릴 문자)를 섞어 쓸 수 없습니다."
+    ),
+    "account.name.reserved": "게임이 쓰는 이름입니다(봇, 관전자). 다른 이름을 골라 주세요.",
+    "account.name.taken": (
+        "이미 쓰이는 이름이거나 그와 비슷해 보이는 이름입니다. 다른 이름을 골라 주세요."
+    ),
+    "account.password.short": "비밀번호는 8자 이상입니다.",
+    "account.password.long": "비밀번호는 256자 이하입니다.",
+    "account.password.is_name": "비밀번호는 이름과 달라야 합니다.",
+    "account.sign_in.failed": "이름이나 비밀번호가 틀렸습니다.",
+    "account.sign_in.limited": "시도가 너무 많습니다. 몇 분 뒤에 다시 해 주세요.",
+    "account.signed_out": "로그인하지 않았습니다.",
+    "account.forbidden": "이 사이트의 페이지에서 온 요청이 아닙니다. 페이지를 새로 고쳐 주세요.",
+    "account.no_session": "그런 세션은 없습니다.",
+    "account.password.wrong": "현재 비밀번호가 아닙니다.",
+    "account.deleted": "삭제된 플레이어",
+    "account.no_player": "그런 이름의 플레이어는 없습니다.",
+    "account.no_variant": "그런 변형 규칙은 없습니다.",
 }

@@ -150,6 +150,11 @@ class Settings(BaseSettings):
     reverse proxies in front of the app. Only a request whose peer is one of them has its
     client address and scheme taken from ``X-Forwarded-For`` / ``X-Forwarded-Proto``; from
     anyone else those headers are ignored. Empty (the default): no proxy is trusted."""
+    argon2_memory_kib: int = Field(default=65536, ge=8192, le=1048576)
+    """Accounts: the memory argon2id takes per password hashed or checked (KiB; RFC 9106's
+    low-memory profile, 64 MiB, by default). Stored hashes keep their own parameters."""
+    argon2_time_cost: int = Field(default=3, ge=1, le=10)
+    """Accounts: argon2id's passes over that memory."""
     public_url: str | None = None
     """The address friends open, e.g. ``https://dice.example.org`` or
     ``http://192.168.1.20:8000``: invite links are built on it. Unset: links are built from

@@ -14,6 +14,9 @@
   messages; a bad message gets an ``error`` reply and changes nothing, the connection and the
   table live on;
 * :mod:`.wire`: ``GET /api/protocol.schema.json`` (the JSON Schema of the wire);
+* :mod:`perudo.server.accounts.routes`: the account API (``/api/account…``);
+* :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
+  (``/api/players/{name}``, ``/api/players/{name}/games``, ``/api/leaderboard``);
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
   the settings of a request).
 """
@@ -66,4 +69,10 @@ def register_routes(app: FastAPI) -> None:
 
     for module in (health, tables, games, pages, socket, wire):
         app.include_router(module.router)
+    # Imported here: the accounts' routes use .common, which imports this package.
+    from ..accounts import players
+    from ..accounts import routes as accounts
+
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     pages.mount_static(app)

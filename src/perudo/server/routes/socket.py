@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 
 from .. import protocol as p
+from ..accounts.sessions import COOKIE, same_origin
 from ..cluster.bus import BusDown
 from ..connection import Connection
 from ..guard import ClientLimits
@@ -63,6 +64,11 @@ message is then handled when it comes, like any other)."""
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     settings = settings_of(ws)
+    if COOKIE in ws.cookies and not same_origin(ws, settings):
+        # Another site's page opening the socket with a signed-in visitor's cookie: refused
+        # at the handshake (403), whatever the socket would have been used for.
+        await ws.close(1008)
+        return
     lobby = lobby_of(ws)
     client = client_host(ws)
     direct = (ws.scope.get("extensions") or {}).get(WRITE_NOW)
