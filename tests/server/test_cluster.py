@@ -38,6 +38,7 @@ from tests.server.cluster import (
 from tests.server.harness import ROOT, ServerProcess, create_at_once, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
+from perudo.server.cluster.bus import Bus, BusDown, NoListener, channel
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
 from perudo.server.cluster.limits import SharedLimits, SharedWaitingTables
 from perudo.server.cluster.node import Node
@@ -282,6 +283,47 @@ def test_a_socket_counted_while_redis_was_away_is_not_taken_off_redis(redis_url:
         finally:
             await redis.delete(key)
             await redis.aclose()
+
+    run(go())
+
+
+def test_a_publish_nobody_receives_or_any_redis_failure_is_said_never_lost(
+    redis_url: str,
+) -> None:
+    """``Bus.send`` tells the caller when no process received the message (Redis counts the
+    receivers: 0 when the process listening there died), so that the caller answers it rather
+    than the message vanishing (a move, a call: refused at once, not after a timeout); and any
+    failure of redis-py (an ``AttributeError`` from a connection closed under it while Redis
+    restarts escaped to the socket's handler) is :class:`BusDown`."""
+
+    async def nothing(_data: dict[str, Any]) -> None:
+        return None
+
+    async def back() -> None:
+        return None
+
+    class Broken:
+        async def publish(self, *_args: Any) -> int:
+            raise AttributeError("'NoneType' object has no attribute 'send_command'")
+
+    async def go() -> None:
+        bus = Bus(redis_url, "n-here", nothing, back)
+        await bus.open()
+        publisher = bus.publisher
+        try:
+            await bus.send("n-here", {"op": "nothing"})  # this process listens: received
+            with pytest.raises(NoListener, match=channel("n-gone")):
+                await bus.send("n-gone", {"op": "msg"})
+            started = time.monotonic()
+            with pytest.raises(NoListener):
+                await bus.call("n-gone", {"what": "info"}, 30.0)
+            assert time.monotonic() - started < 10, "a call to nobody waited for its timeout"
+            bus.publisher = Broken()  # type: ignore[assignment]
+            with pytest.raises(BusDown, match="send_command"):
+                await bus.send("n-here", {"op": "nothing"})
+        finally:
+            bus.publisher = publisher
+            await bus.close()
 
     run(go())
 
@@ -735,13 +777,20 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
 def test_postgresql_restart_refuses_moves_then_play_resumes(
     cluster: Callable[..., Processes], pg_server: Any
 ) -> None:
-    """PostgreSQL restarts under play: a move meanwhile is refused (never half-applied), the
+    """PostgreSQL restarts under play: a move meanwhile is refused (never half-applied), a
+    socket opened at a process that must look the table's owner up is refused saying the
+    database is out of reach (not "reconnecting to its other processes": Redis is fine), the
     processes reconnect by themselves and the game goes on with the same player."""
     procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
 
     async def go() -> None:
-        _, _, _, ann, bo = await two_people(procs)
+        tid, _, _, ann, bo = await two_people(procs)
         pg_server.stop()
+        watcher = Player(Endpoint(procs.servers[1].ws_url), tid)
+        await watcher.connect(hello=False)
+        err = await watcher.error()
+        assert err["code"] == "unavailable" and "database" in err["message"], err
+        assert "other processes" not in err["message"], err
         mover = ann if ann.my_turn() else bo
         await mover.until(mover.my_turn)
         assert mover.view is not None
@@ -752,5 +801,50 @@ def test_postgresql_restart_refuses_moves_then_play_resumes(
         await asyncio.to_thread(pg_server.start)
         players = [ann, bo]
         await play_on(players, keep_going, lambda: min(p.version for p in players) > version + 4)
+
+    run(go())
+
+
+def test_a_move_sent_while_its_tables_owner_dies_is_refused_in_words_then_played(
+    cluster: Callable[..., Processes],
+) -> None:
+    """Bo's socket is at the process that does not drive the table. The owner is killed
+    (-9): Bo's move, sent before the lease runs out, reaches no process (Redis counts 0
+    receivers) and is refused at once with ``moved`` (the page says it in Bo's language),
+    not lost without an answer (a client waiting for it stalled); then Bo's socket is closed
+    by the lease scan, it resumes at the new owner and the move is played."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
+    a, b = procs.servers
+
+    async def go() -> None:
+        tid, _, _, ann, bo = await two_people(procs)
+        owner, _ = await procs.owner(tid)
+        assert procs.index_of(owner) == 0
+        if ann.my_turn():
+            assert ann.view is not None
+            await ann.act(ann.view["legal"][0])
+            await bo.until(bo.my_turn)
+        assert bo.view is not None and owner is not None
+        version = bo.version
+        a.kill()
+        redis = aioredis.from_url(procs.redis_url)
+        try:  # Redis has dropped the dead process's subscription with its connection
+            while (await redis.pubsub_numsub(channel(owner)))[0][1]:
+                await asyncio.sleep(0.02)
+        finally:
+            await redis.aclose()
+        await ann.close()
+        await bo.act(bo.view["legal"][0])
+        err = await bo.error()
+        assert err["code"] == "moved", err
+        words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
+        assert words.count('"error.moved":') == 3, "the refusal in en, ko and it"
+        await bo.until(lambda: bo.version == version and bo.my_turn() and not bo.alive, 15)
+        await bo.resume()
+        assert bo.version == version and bo.my_turn() and bo.view is not None
+        await bo.act(bo.view["legal"][0])
+        await bo.until(lambda: bo.version > version)
+        await bo.close()
+        assert "Traceback" not in procs.log(1)
 
     run(go())

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from .cluster.bus import BusDown
+from .cluster.bus import BusDown, NoListener
 from .guard import ClientLimits, Guard, client_key
 from .settings import Settings
 from .store import Store, StoreError, TooManyTables
@@ -242,6 +242,10 @@ class Lobby:
             return None
         try:
             answer = await self.node.bus.call(where, {**data, "table": table_id}, 5.0)
+        except NoListener:
+            raise TableError(
+                "moved", "the table is moving to another process; try again in a moment"
+            ) from None
         except BusDown as err:
             raise TableError("unavailable", f"the table cannot be reached now: {err}") from None
         if not answer.get("ok"):

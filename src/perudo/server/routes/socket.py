@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 
 from .. import protocol as p
-from ..cluster.bus import BusDown
+from ..cluster.bus import BusDown, NoListener
 from ..connection import Connection
 from ..guard import ClientLimits
 from ..proxy import base_url, client_host
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 from ..tables.presenter import refused
 from .common import lobby_of, settings_of
 
-__all__ = ["UNAVAILABLE", "handle", "router"]
+__all__ = ["NO_DATABASE", "OWNER_GONE", "UNAVAILABLE", "handle", "router"]
 
 log = logging.getLogger("perudo.server")
 
@@ -49,6 +49,17 @@ UNAVAILABLE = (
     "the server is reconnecting to its other processes: that was not done; try again in a moment"
 )
 """Why a message for a table driven by another process was refused while Redis is away."""
+
+OWNER_GONE = (
+    "the process driving this table stopped: that was not done; the table is moving to "
+    "another process (this page reconnects by itself), then try again"
+)
+"""Why a message for a table driven by another process was refused when no process received
+it (its owner died: the table is taken over within a lease, and this socket, closed by the
+lease scan, reconnects to the new owner)."""
+
+NO_DATABASE = "the server cannot reach its database to find this table: try again in a moment"
+"""Why a socket was refused when the table's owner could not be looked up (PostgreSQL away)."""
 
 
 ARRIVAL_WAIT = 0.3
@@ -99,7 +110,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                     where = await lobby.node.route(table_id)
                 except (SQLAlchemyError, OSError) as err:
                     log.warning("table %s cannot be routed: %s", table_id, err)
-                    await _refuse(conn, "unavailable", UNAVAILABLE, 1013)
+                    await _refuse(conn, "unavailable", NO_DATABASE, 1013)
                     return
                 if isinstance(where, LiveTable):
                     table = where
@@ -166,6 +177,9 @@ class _Remote:
     async def handle(self, conn: Connection, msg: p.ClientMessage, raw: str) -> None:
         try:
             await self.node.routes.forward(conn, self.table_id, self.owner, raw, self.base)
+        except NoListener:
+            # Every move gets an answer: this one reached nobody (its owner died).
+            conn.send(p.ErrorMessage(code="moved", message=OWNER_GONE).model_dump_json())
         except BusDown:
             conn.send(p.ErrorMessage(code="unavailable", message=UNAVAILABLE).model_dump_json())
 
