@@ -848,3 +848,50 @@ def test_a_move_sent_while_its_tables_owner_dies_is_refused_in_words_then_played
         assert "Traceback" not in procs.log(1)
 
     run(go())
+
+
+def test_a_seated_players_moves_never_wait_on_other_peoples_traffic_over_processes(
+    cluster: Callable[..., Processes],
+) -> None:
+    """The address's budgets are kept in Redis over every process; a person's are their own
+    there too: 30 spectator sockets from the players' address, at the process that does not
+    drive the table, chat and keep the address's budget spent (2 messages a second here);
+    Ann (at the owner) and Bo (at the other process, his messages forwarded, the owner
+    applying his budgets: it knows his seat) play on, nothing of theirs refused."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_CLIENT_RATE_PER_SECOND="2")
+    b = procs.servers[1]
+
+    async def go() -> None:
+        tid, _, _, ann, bo = await two_people(procs)
+        chatters = [await Player(Endpoint(b.ws_url), tid).connect() for _ in range(30)]
+        stop = asyncio.Event()
+
+        async def chat(w: Player) -> None:
+            i = 0
+            with contextlib.suppress(Exception):
+                while not stop.is_set():  # a line a second each
+                    await w.send({"type": "chat", "text": f"hello {i}"})
+                    i += 1
+                    await asyncio.sleep(1.0)
+
+        flood = [asyncio.create_task(chat(w)) for w in chatters]
+
+        def address_spent() -> bool:
+            return any(
+                m["type"] == "error" and "your address" in m["message"]
+                for w in chatters
+                for m in w.messages
+            )
+
+        await chatters[0].until(address_spent, 30)
+        start = ann.version
+        await play_on([ann, bo], keep_going, lambda: ann.version > start + 12)
+        stop.set()
+        await asyncio.gather(*flood)
+        for p in (ann, bo):
+            refused = [m for m in p.messages if m["type"] == "error"]
+            assert not [m for m in refused if m["code"] in ("rate_limited", "flooding")], refused
+        for w in [ann, bo, *chatters]:
+            await w.close()
+
+    run(go())

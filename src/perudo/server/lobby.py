@@ -49,7 +49,7 @@ class Lobby:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
-        self.guard = Guard(settings, None if node is None else node.shared)
+        self.guard: Guard = Guard(settings, None if node is None else node.shared)
         self.node = node
         """This process among several (``None``: the only one)."""
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)

@@ -3,7 +3,9 @@
 Each process listens on ``perudo:node:<its id>``. What travels (JSON, ``op`` names the kind):
 
 * ``msg`` (socket process → owner): a client message of a socket held elsewhere, already
-  read under that process's size and rate limits: ``{table, conn, text, base}``;
+  read under that process's connection limits: ``{table, conn, text, base, client}``
+  (``client``: its address; the owner, which knows the socket's seat, applies its sender's
+  budgets: :class:`perudo.server.guard.Budgets`);
 * ``gone`` (socket process → owner): that socket closed;
 * ``out`` (owner → socket process): messages for its sockets, ``[[conn, text]…]`` (``text``
   ``null``: close it, with ``code``), batched per turn of the owner's event loop;

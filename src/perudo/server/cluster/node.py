@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..connection import Connection
+from ..guard import Budgets
 from ..store import Store
 from ..tables import LiveTable
 from .bus import Bus, BusDown
@@ -78,7 +79,7 @@ class Node:
         self._renewed = time.monotonic()
         from ..routes.socket import handle
 
-        self.handle: Callable[[LiveTable, Connection, str, str], Awaitable[None]] = handle
+        self.handle: Callable[[LiveTable, Connection, str, str, Budgets], Awaitable[None]] = handle
         """How the owner handles a forwarded client message: the same function as for its
         own sockets' messages."""
 
