@@ -895,3 +895,58 @@ def test_a_seated_players_moves_never_wait_on_other_peoples_traffic_over_process
             await w.close()
 
     run(go())
+
+
+def test_a_takeover_keeps_away_people_away_so_play_resumes_within_a_lease(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """Ann has gone (her drop grace, 0.2 s at the owner, ran out: a stand-in plays her seat);
+    Bo plays at the other process, whose drop grace is a minute. The owner is killed (-9) on
+    Bo's turn; the other process takes the table over, Bo moves, and Ann's stand-in answers at
+    once: she is still away there (Redis told it who was away), not given a new minute of
+    grace (a table whose seat to act was an away person's stalled a whole grace)."""
+    procs = Processes(
+        tmp_path, postgres_url, redis_url, 2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="0.2"
+    )
+    procs.servers[1].env["PERUDO_DROP_GRACE"] = "60"
+    try:
+        procs.start()
+
+        async def go() -> None:
+            tid, _, _, ann, bo = await two_people(procs)
+            owner, _ = await procs.owner(tid)
+            assert procs.index_of(owner) == 0
+            await ann.close()
+
+            def ann_away() -> bool:
+                return bool(bo.table and bo.table["seats"][0]["away"])
+
+            await bo.until(lambda: ann_away() and bo.my_turn())
+            redis = aioredis.from_url(procs.redis_url)
+            try:  # the owner has told Redis she is away
+                async with asyncio.timeout(15):
+                    while await redis.hget(f"perudo:absent:{tid}", "0") != b"away":  # type: ignore[misc]
+                        await asyncio.sleep(0.05)
+            finally:
+                await redis.aclose()
+            version = bo.version
+            procs.servers[0].kill()
+            await procs.wait_owner(tid, not_=owner)
+            await bo.until(lambda: not bo.alive)  # the lease scan closed it: it reconnects
+            await bo.resume()
+            assert bo.version == version and bo.my_turn() and bo.view is not None
+            raise_ = next(a for a in bo.view["legal"] if "x" in a)
+            await bo.act(raise_)
+            await bo.until(lambda: bo.version > version)
+            moved = bo.version
+            # Ann's stand-in plays at once (a minute of grace restarted would stall here).
+            await bo.until(
+                lambda: bo.view is not None
+                and (bo.view["phase"] == "game_over" or (bo.my_turn() and bo.version > moved)),
+                15,
+            )
+            await bo.close()
+
+        run(go())
+    finally:
+        procs.stop()

@@ -109,6 +109,7 @@ class Lobby:
         public = not table.private and not table.closed and table.status != "finished"
         entry = {**table.lobby_entry(), "at": table.created_at} if public else None
         self._spawn(self.node.bus.publish_lobby(table.id, entry))
+        self.node.note_absent(table)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)

@@ -41,6 +41,10 @@ log = logging.getLogger("perudo.server")
 
 LOBBY = "perudo:lobby"
 
+ABSENT_FOR = 86400
+"""Seconds a table's record of absent people (:meth:`Bus.put_absent`) outlives its last
+change (a table driven on keeps it current; one closed lets it expire)."""
+
 
 class BusDown(RuntimeError):
     """Redis cannot be reached now: what needed it was not done."""
@@ -65,6 +69,10 @@ def channel(node: str) -> str:
 
 def alive_key(node: str) -> str:
     return f"perudo:alive:{node}"
+
+
+def absent_key(table_id: str) -> str:
+    return f"perudo:absent:{table_id}"
 
 
 class Bus:
@@ -229,6 +237,40 @@ class Bus:
                 await self.redis.hset(LOBBY, table_id, json.dumps(entry))  # type: ignore[misc]
         except Exception as err:
             log.warning("lobby entry of %s not published: %s", table_id, err)
+
+    async def put_absent(self, table_id: str, absent: dict[int, float | None]) -> None:
+        """Record who has no live connection at ``table_id`` (seat → ``None``: away, else
+        when its drop grace began; :meth:`perudo.server.tables.schedule.Scheduler.absent`),
+        for the process that takes the table over if this one dies.
+
+        :raises BusDown: Redis cannot be reached."""
+        key = absent_key(table_id)
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(key)
+                if absent:
+                    fields = {str(s): "away" if t is None else repr(t) for s, t in absent.items()}
+                    pipe.hset(key, mapping=fields)
+                    pipe.expire(key, ABSENT_FOR)
+                await pipe.execute()
+        except Exception as err:
+            raise down(err) from None
+
+    async def absent(self, table_id: str) -> dict[int, float | None]:
+        """What :meth:`put_absent` recorded for ``table_id`` (empty: nothing, or unreadable).
+
+        :raises BusDown: Redis cannot be reached."""
+        try:
+            raw = await self.redis.hgetall(absent_key(table_id))  # type: ignore[misc]
+        except Exception as err:
+            raise down(err) from None
+        out: dict[int, float | None] = {}
+        for seat, value in raw.items():
+            try:
+                out[int(seat)] = None if value == b"away" else float(value)
+            except ValueError:
+                continue
+        return out
 
     async def lobby(self) -> list[dict[str, Any]]:
         try:
