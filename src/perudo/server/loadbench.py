@@ -423,10 +423,10 @@ stay comparable with those before the pace existed."""
 
 
 def start_server(workdir: Path, **env: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``python -m perudo serve`` on a free loopback port with a fresh SQLite file in
-    ``workdir`` (bots without delay; ``env``: more ``PERUDO_…`` settings); returns the process
-    and its URL once it answers."""
-    port = _free_port()
+    """``python -m perudo serve`` on a free loopback port (or ``env``'s ``PERUDO_PORT``) with a
+    fresh SQLite file in ``workdir`` (bots without delay; ``env``: more ``PERUDO_…``
+    settings); returns the process and its URL once it answers."""
+    port = int(env["PERUDO_PORT"]) if "PERUDO_PORT" in env else _free_port()
     env = {
         **os.environ,
         "PERUDO_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'load.db'}",
