@@ -85,6 +85,7 @@ def register(app: typer.Typer) -> None:
         attack: list[str] = typer.Option(  # noqa: B008 (typer reads it, never mutates it)
             None,
             help="Run only this attack after the baseline (repeatable): chat crowd, "
+            "same-address chat, "
             "spectator crowd, table flood, slow headers, message flood.",
         ),
     ) -> None:
