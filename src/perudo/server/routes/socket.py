@@ -118,9 +118,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 else:
                     owner = where
             base = base_url(ws)
+            address = lobby.guard.of(client)
             target: _Local | _Remote
             if table is not None:
-                target = _Local(table, base, Budgets(lobby.guard, lobby.guard.of(client)))
+                target = _Local(table, base, Budgets(lobby.guard, address))
             elif owner is not None and lobby.node is not None:
                 target = _Remote(lobby.node, table_id, owner, base, client_key(client))
             else:
@@ -132,11 +133,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if first is None:
             return
         if first["type"] != "nothing":
-            await _take(conn, target, settings, first)
+            await _take(conn, target, settings, address, first)
         idle = IdleWatch(settings.ws_idle_seconds)
         try:
             while (message := await _next(ws, conn, settings, idle=idle)) is not None:
-                await _take(conn, target, settings, message)
+                await _take(conn, target, settings, address, message)
         finally:
             idle.stop()
     finally:
@@ -292,11 +293,16 @@ async def _next(
 
 
 async def _take(
-    conn: Connection, target: _Local | _Remote, settings: Settings, message: Message
+    conn: Connection,
+    target: _Local | _Remote,
+    settings: Settings,
+    address: ClientLimits,
+    message: Message,
 ) -> None:
     """Handle one message read from the socket, under the connection's limits (one refused
     gets an error reply and changes nothing); the table's process applies the sender's
-    budgets (:func:`_handle`)."""
+    budgets (:func:`_handle`). A message that cannot be read (too large, not a client
+    message) speaks for nobody: it draws on the ``address``'s budget."""
     limit = settings.max_message_bytes
     raw: str | bytes | None = message.get("text")
     if raw is None:
@@ -311,6 +317,8 @@ async def _take(
         )
         return
     if size > limit:
+        if not await _address_takes(conn, target, settings, address):
+            return
         _reply_error(
             conn,
             target.version,
@@ -321,10 +329,30 @@ async def _take(
     try:
         msg = p.parse_client_message(raw)
     except p.ProtocolError as err:
-        _reply_error(conn, target.version, err.code, str(err))
+        if await _address_takes(conn, target, settings, address):
+            _reply_error(conn, target.version, err.code, str(err))
         return
     text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
     await target.handle(conn, msg, text)
+
+
+async def _address_takes(
+    conn: Connection, target: _Local | _Remote, settings: Settings, address: ClientLimits
+) -> bool:
+    """Whether the address's budget takes a message that speaks for nobody (else it is
+    refused as over the limit)."""
+    if await address.messages.acquire():
+        return True
+    _rate_limited(conn, target.version, _over_address(settings))
+    return False
+
+
+def _over_address(settings: Settings) -> str:
+    """Why a message was refused for its address's budget."""
+    return (
+        f"too many messages from your address: at most {settings.client_rate_per_second:g} "
+        "a second over all its connections that hold no seat; this one was ignored"
+    )
 
 
 async def handle(
@@ -388,8 +416,7 @@ async def _within_budgets(
             f"too many messages from you: at most {s.person_rate_per_second:g} a second over "
             "all your connections; this one was ignored"
             if person
-            else f"too many messages from your address: at most {s.client_rate_per_second:g} "
-            "a second over all its connections that hold no seat; this one was ignored",
+            else _over_address(s),
         )
         return False
     if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
