@@ -46,7 +46,7 @@ from perudo.server.guard import Guard, WaitingTables
 from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
-from perudo.server.tables import TableConfig, TableError
+from perudo.server.tables import LiveTable, TableConfig, TableError
 
 
 @pytest.fixture
@@ -950,3 +950,58 @@ def test_a_takeover_keeps_away_people_away_so_play_resumes_within_a_lease(
         run(go())
     finally:
         procs.stop()
+
+
+def test_what_a_takeover_is_told_of_absent_people_is_what_the_table_goes_on_with(
+    tmp_path: Path,
+) -> None:
+    """``Scheduler.absent`` (what the owner records in Redis) and ``LiveTable.resume(absent)``
+    (what the process taking the table over does with it) agree: Bo was away, so he is away
+    at once; Cy's connection went 5 s ago with an 8 s drop grace, so his stand-in comes in
+    3 s, not 8; Ann, who was connected, gets the whole grace; and the table restored tells
+    the same absences again."""
+    from perudo.server.connection import Connection
+    from perudo.server.protocol import Hello
+
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 't.db'}", drop_grace=8.0)
+
+    async def go() -> None:
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        try:
+            cfg = TableConfig.build(preset="perudo", seats=3, dice=3, turn_seconds=0)
+            table, _, token = await lobby.create(name="t", player="Ann", config=cfg, private=True)
+            await lobby.join(table.id, "Bo")
+            await lobby.join(table.id, "Cy")
+
+            async def nothing(_x: Any) -> None:
+                return None
+
+            ann = Connection(nothing, nothing, rate=1e9, burst=10**9)
+            ann.start()
+            await table.hello(ann, Hello(type="hello", token=token))
+            await table.start(ann)
+            row = await store.load_table(table.id)
+            assert row is not None
+            taken = LiveTable.restore(row, store, settings)
+            since = time.time() - 5.0
+            await taken.resume({1: None, 2: since})
+            loop = asyncio.get_running_loop()
+            bo, cy, ann_seat = taken.seats[1], taken.seats[2], taken.seats[0]
+            assert bo is not None and bo.away and bo.drop_timer is None
+            assert cy is not None and not cy.away and cy.drop_timer is not None
+            assert abs(cy.drop_timer.when() - loop.time() - 3.0) < 0.5
+            assert ann_seat is not None and ann_seat.drop_timer is not None
+            assert abs(ann_seat.drop_timer.when() - loop.time() - 8.0) < 0.5
+            told = taken.schedule.absent()
+            assert told[1] is None and abs((told[2] or 0.0) - since) < 0.5
+            assert abs((told[0] or 0.0) - time.time()) < 0.5
+            await taken.close()
+            await ann.stop()
+        finally:
+            await lobby.close()
+            await store.close()
+
+    run(go())
