@@ -87,19 +87,25 @@ def test_ray_started_on_this_machine_gives_the_same_results(
     on_processes: tuple[bytes, str], tmp_path: Path
 ) -> None:
     # No address: `perudo arena` starts Ray here (ray.init) for the run and stops it after.
-    # RAY_TMPDIR gives that Ray a directory of its own, to see that nothing of it is left.
+    # RAY_TMPDIR gives that Ray a directory of its own, to see that nothing of it is left;
+    # as a user runs it (no RAY_AUTH_… set) in a home of its own, where Ray left the token it
+    # made, ~/.ray/auth_token.
     temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+    home = tmp_path / "home"
+    home.mkdir()
     try:
         out = tmp_path / "local-ray.json"
+        user = {k: v for k, v in ray_env().items() if not k.startswith("RAY_AUTH_")}
         ray = _perudo(
             *ARENA, "--backend", "ray", "--jobs", "2", "--out", str(out),
-            env={**ray_env(), "RAY_TMPDIR": temp},
+            env={**user, "RAY_TMPDIR": temp, "HOME": str(home)},
         )  # fmt: skip
         assert ray.returncode == 0, ray.stderr
         assert "on Ray on this machine, 2 games at a time" in ray.stdout
         assert out.read_bytes() == on_processes[0]
         assert _figures(ray.stdout) == on_processes[1]
         assert processes_naming(temp) == []
+        assert not (home / ".ray").exists(), list((home / ".ray").iterdir())
     finally:
         shutil.rmtree(temp, ignore_errors=True)
 

@@ -9,9 +9,11 @@ max, for the seat whose turn it then is and for the others; a phone on mobile da
 
 By default it starts its own server (``python -m perudo serve``) on a free loopback port with a
 fresh SQLite file in a temporary folder, and stops it afterwards; ``url`` points it at a
-running server instead (whose limits per client then apply: every client here comes from
-one address, docs/security.md). Counts and time are bounded (at most 500 tables, 300
-seconds).
+running server instead, which must be started with its limits per client lifted
+(:data:`ONE_ADDRESS_MANY_PEOPLE`, docs/scaling.md): every client here comes from one address.
+A server that refuses it (HTTP 429, a limit per client) stops the benchmark with
+:class:`ServerRefused`, in words naming those settings. Counts and time are bounded (at most
+500 tables, 300 seconds).
 """
 
 from __future__ import annotations
@@ -29,13 +31,21 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ONE_ADDRESS_MANY_PEOPLE", "LoadResult", "main", "run_load", "start_server"]
+__all__ = [
+    "ONE_ADDRESS_MANY_PEOPLE",
+    "LoadResult",
+    "ServerRefused",
+    "main",
+    "run_load",
+    "start_server",
+]
 
 MAX_TABLES = 500
 MAX_SECONDS = 300.0
@@ -134,9 +144,34 @@ def _http(
         method="GET" if body is None else "POST",
         headers={"content-type": "application/json"},
     )
-    with urllib.request.urlopen(req, timeout=30, context=tls) as r:
-        data: dict[str, Any] = json.loads(r.read())
-        return data
+    try:
+        with urllib.request.urlopen(req, timeout=30, context=tls) as r:
+            data: dict[str, Any] = json.loads(r.read())
+            return data
+    except urllib.error.HTTPError as err:
+        raise ServerRefused.of(base, path, err) from None
+
+
+class ServerRefused(RuntimeError):
+    """The server refused one of the benchmark's requests (said in words: what it answered
+    and, for a limit per client, the settings a server loaded with ``--url`` needs)."""
+
+    @classmethod
+    def of(cls, base: str, path: str, err: urllib.error.HTTPError) -> ServerRefused:
+        try:
+            body = json.loads(err.read())
+            said = f"{body.get('error')}: {body.get('message')}"
+        except (ValueError, OSError, AttributeError):
+            said = str(err.reason)
+        words = f"{base}{path} answered HTTP {err.code} ({said})"
+        if err.code == 429:
+            lifted = " ".join(f"{k}={v}" for k, v in ONE_ADDRESS_MANY_PEOPLE.items())
+            words += (
+                ". Every client of this benchmark comes from one address, so a server it "
+                f"loads must lift its limits per client: start it with {lifted} "
+                "(docs/scaling.md), or leave --url out to let the benchmark start one"
+            )
+        return cls(words)
 
 
 def _can_act(view: dict[str, Any]) -> bool:
@@ -425,10 +460,10 @@ stay comparable with those before the pace existed."""
 
 
 def start_server(workdir: Path, **env: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``python -m perudo serve`` on a free loopback port with a fresh SQLite file in
-    ``workdir`` (bots without delay; ``env``: more ``PERUDO_…`` settings); returns the process
-    and its URL once it answers."""
-    port = _free_port()
+    """``python -m perudo serve`` on a free loopback port (or ``env``'s ``PERUDO_PORT``) with a
+    fresh SQLite file in ``workdir`` (bots without delay; ``env``: more ``PERUDO_…``
+    settings); returns the process and its URL once it answers."""
+    port = int(env["PERUDO_PORT"]) if "PERUDO_PORT" in env else _free_port()
     env = {
         **os.environ,
         "PERUDO_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'load.db'}",

@@ -20,7 +20,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import orjson
@@ -204,14 +204,25 @@ class LiveTable:
             table.seq = len(game.moves)
         return table
 
-    async def resume(self) -> None:
-        """After a restart: finish what a crash interrupted and start the drivers again."""
+    async def resume(self, absent: Mapping[int, float | None] | None = None) -> None:
+        """After a restart: finish what a crash interrupted and start the drivers again.
+
+        ``absent``: after a takeover, the seats whose person had no live connection at the
+        process that drove the table before (:meth:`Scheduler.absent`): one away is away here
+        at once (its stand-in plays), one dropped keeps the rest of its grace; the others'
+        grace starts now (their pages reconnect meanwhile). A takeover no longer restarts the
+        grace of people already away (a table whose seat to act was an away person's stalled
+        a whole drop grace after the takeover)."""
+        absent = absent or {}
         async with self.lock:
             if self.status == "playing" and self.state is not None:
                 # A game over in its log but not marked finished is finished by the schedule.
                 for i, s in enumerate(self.seats):
                     if s is not None and s.kind == "human":
-                        self.schedule.start_drop_timer(i)
+                        if i in absent and absent[i] is None:
+                            s.away = True
+                        else:
+                            self.schedule.start_drop_timer(i, absent.get(i))
                 self.schedule.plan()
 
     # -- information ------------------------------------------------------------------------
