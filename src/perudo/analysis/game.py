@@ -51,6 +51,7 @@ from perudo.core import (
     start_round,
     view,
 )
+from perudo.core.bidding import wild_active
 from perudo.sim.driver import run
 from perudo.solve.expert import SHIPPED_BOOK, ExpertBot, StrategyBook
 from perudo.solve.match import Position
@@ -201,6 +202,8 @@ class Decision:
     label: Label | None = None
     own_chance: float | None = None
     """For a bid: the chance it holds given the decider's own dice."""
+    wild: int | None = None
+    """The face wild in the decision's round (P-15, P-31, V-2), for a display."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -222,6 +225,10 @@ class Decision:
             "rollouts": self.rollouts,
             "label": self.label,
             "own_chance": self.own_chance,
+            "wild": self.wild,
+            "bid_info": None if self.bid is None else action_to_json(self.bid),
+            "expert_info": None if self.expert is None else action_to_json(self.expert),
+            "policy_info": [[action_to_json(a), p] for a, p in self.policy.items()],
         }
 
 
@@ -285,6 +292,7 @@ def judge(
         tuple(v.hand) if v.seat is not None and v.hand else None,
         v.bid,
     )
+    d.wild = wild_active(v.rules, v.palifico)
     if v.bid is not None and v.passer is None:
         d.holds = bid_probability(v)
     if v.seat is None or not v.my_turn or isinstance(dv.action, ChoosePalifico):
@@ -479,6 +487,8 @@ def _calls(final: PlayerView) -> list[dict[str, Any]]:
                 "caller": r.caller,
                 "target": r.target,
                 "bid": None if r.bid is None else str(r.bid),
+                "bid_info": None if r.bid is None else action_to_json(r.bid),
+                "wild": wild_active(final.rules, past.palifico),
                 "count": r.count,
                 "worked": worked,
             }

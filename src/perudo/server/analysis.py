@@ -13,6 +13,7 @@ route asks for a seat only with the seat's token.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -55,7 +56,11 @@ class Analyses:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers)
+            # forkserver: the server has threads and an event loop, which a fork would copy
+            # half-way (a lock held by another thread stays held in the child).
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("forkserver")
+            )
         return self._pool
 
     def get(self, key: str, viewer: int | None, record: GameRecord) -> Job:
