@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import json
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -44,6 +45,7 @@ from perudo.core import (
     Phase,
     PlayerAction,
     PlayerView,
+    RuleSet,
     SetAside,
     action_to_json,
     apply,
@@ -350,13 +352,13 @@ def _rollout_bot(seed: int) -> ProbBot:
 
 def _wins_after(
     public: PlayerView, wins: dict[Any, float], games: int, rng: random.Random
-) -> tuple[list[float] | None, str]:
+) -> tuple[list[float] | None, str, int]:
     """Each seat's chance to win the game after a round, from the public view just after it
     (the dice counts, who opens, palifico): ``exact`` from the book's match values for a
     heads-up position it holds, else ``estimate`` from ``games`` games of self-play."""
     n = public.num_players
     if public.phase is Phase.GAME_OVER:
-        return [1.0 if s == public.winner else 0.0 for s in range(n)], "exact"
+        return [1.0 if s == public.winner else 0.0 for s in range(n)], "exact", 0
     alive = [s for s, c in enumerate(public.dice_counts) if c]
     if len(alive) == 2 and public.opener in alive:
         other = alive[0] if alive[1] == public.opener else alive[1]
@@ -370,13 +372,15 @@ def _wins_after(
             (public.palifico_used[public.opener], public.palifico_used[other]),
             kind,  # type: ignore[arg-type]
         )
-        w = wins.get((public.rules, pos))
+        w = wins.get((_rules_key(public.rules), pos))
         if w is not None:
             out = [0.0] * n
             out[public.opener], out[other] = w, 1.0 - w
-            return out, "exact"
+            return out, "exact", 0
     if games <= 0:
-        return None, "none"
+        return None, "none", 0
+    # Fewer players make shorter, cheaper games: more of them for the same time.
+    games = games * 6 // max(2, len(alive))
     counts = [0] * n
     bots = [ProbBot(s, temperature=0.0) for s in range(n)]
 
@@ -399,16 +403,22 @@ def _wins_after(
         end = run(start, rng, act, calza)
         assert end.winner is not None
         counts[end.winner] += 1
-    return [c / games for c in counts], "estimate"
+    return [c / games for c in counts], "estimate", games
+
+
+def _rules_key(rules: RuleSet) -> str:
+    return json.dumps(rules.to_dict(), sort_keys=True)
 
 
 @functools.cache
 def _match_wins() -> dict[Any, float]:
-    """The shipped book's match values: the opener's chance to win from each position."""
-    return read_book().wins
+    """The shipped book's match values: the opener's chance to win from each position, by
+    the rules' JSON and the position (a rule set that crossed to a worker process is found by
+    its fields, not by its identity)."""
+    return {(_rules_key(rules), pos): w for (rules, pos), w in read_book().wins.items()}
 
 
-def _point(args: tuple[PlayerView, int, int]) -> tuple[list[float] | None, str]:
+def _point(args: tuple[PlayerView, int, int]) -> tuple[list[float] | None, str, int]:
     public, games, seed = args
     return _wins_after(public, _match_wins(), games, random.Random(seed))
 
@@ -436,14 +446,9 @@ def chart(
     points: list[dict[str, Any]] = [
         {"round": 0, "wins": [1.0 / n] * n, "method": "exact", "games": 0}
     ]
-    for public, (w, method) in zip(after, results, strict=True):
+    for public, (w, method, played) in zip(after, results, strict=True):
         points.append(
-            {
-                "round": public.past[-1].round,
-                "wins": w,
-                "method": method,
-                "games": games if method == "estimate" else 0,
-            }
+            {"round": public.past[-1].round, "wins": w, "method": method, "games": played}
         )
     return points
 

@@ -107,6 +107,13 @@ class RuleSet:
         # Rule sets key the bid tables, looked up on every action: hash once.
         return self._hash
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through __init__ in the process that unpickles it: the cached hash is of
+        # strings, which each process hashes with its own seed, so a copied one would make an
+        # equal rule set miss in that process's dicts (a worker process's lookups).
+        fields = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "_hash"}
+        return (_rebuild, (fields,))
+
     def __post_init__(self) -> None:
         for name, allowed in SWITCHES.items():
             value = getattr(self, name)
@@ -311,3 +318,8 @@ def preset_name(rules: RuleSet) -> str | None:
         if preset == rules:
             return name
     return None
+
+
+def _rebuild(fields: dict[str, object]) -> RuleSet:
+    """A pickled :class:`RuleSet`, made afresh (see ``RuleSet.__reduce__``)."""
+    return RuleSet(**fields)  # type: ignore[arg-type]
