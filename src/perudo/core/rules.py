@@ -16,7 +16,7 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Final, Literal
 
 __all__ = [
@@ -112,7 +112,7 @@ class RuleSet:
         # strings, which each process hashes with its own seed, so a copied one would make an
         # equal rule set miss in that process's dicts (a worker process's lookups).
         fields = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "_hash"}
-        return (_rebuild, (fields,))
+        return (partial(type(self), **fields), ())
 
     def __post_init__(self) -> None:
         for name, allowed in SWITCHES.items():
@@ -318,8 +318,3 @@ def preset_name(rules: RuleSet) -> str | None:
         if preset == rules:
             return name
     return None
-
-
-def _rebuild(fields: dict[str, object]) -> RuleSet:
-    """A pickled :class:`RuleSet`, made afresh (see ``RuleSet.__reduce__``)."""
-    return RuleSet(**fields)  # type: ignore[arg-type]
