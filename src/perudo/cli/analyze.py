@@ -249,7 +249,7 @@ def _decision(console: Console, cat: Catalog, paint: Painter, d: object) -> None
                 "analysis.loss_estimate",
                 round=_pct(d.loss_round),
                 low=_pct(max(0.0, d.low or 0.0)),
-                high=_pct(min(1.0, d.high or 0.0)),
+                high=_pct(max(0.0, min(1.0, d.high or 0.0))),
                 n=d.rollouts,
             ),
             soft_wrap=True,
