@@ -241,3 +241,27 @@ def test_labels_follow_the_thresholds() -> None:
     assert label_of(0.05) == "inaccuracy"
     assert label_of(0.1) == "mistake"
     assert label_of(0.2) == "blunder"
+
+
+def test_the_p34_choice_is_judged_by_the_books_match_values() -> None:
+    """One die each, the opener chooses (P-34): a normal round is worth 17/36 of the game,
+    a palifico round 4/9 (docs/solver.md), so palifico gives up 1/36."""
+    import dataclasses
+
+    from perudo.core import ChoosePalifico, Phase
+
+    v = view(start_round(PERUDO, [[2], [5]], opener=0), 0)
+    v = dataclasses.replace(
+        v,
+        phase=Phase.CHOOSE_PALIFICO,
+        hand=(),
+        actions=(),
+        legal=(ChoosePalifico(True), ChoosePalifico(False)),
+    )
+    d = judge(DecisionView(0, 0, ChoosePalifico(True), v), book=BOOK, rollouts=0)
+    assert d.method == "exact"
+    assert d.expert == ChoosePalifico(False)
+    assert d.loss_game == pytest.approx(17 / 36 - 4 / 9, abs=1e-6)
+    assert d.label == "good"
+    d = judge(DecisionView(0, 0, ChoosePalifico(False), v), book=BOOK, rollouts=0)
+    assert d.loss_game == pytest.approx(0.0, abs=1e-12)

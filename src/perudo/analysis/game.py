@@ -297,7 +297,11 @@ def judge(
     d.wild = wild_active(v.rules, v.palifico)
     if v.bid is not None and v.passer is None:
         d.holds = bid_probability(v)
-    if v.seat is None or not v.my_turn or isinstance(dv.action, ChoosePalifico):
+    if isinstance(dv.action, ChoosePalifico):
+        if v.seat is not None and v.my_turn:
+            _judge_choice(d, v)
+        return d
+    if v.seat is None or not v.my_turn:
         return d
     if isinstance(dv.action, Bid):
         d.own_chance = bid_probability(v, dv.action)
@@ -338,6 +342,34 @@ def judge(
     # An estimate is labelled by its interval's low end: a label it is sure of.
     d.label = label_of(max(0.0, est.low))
     return d
+
+
+def _judge_choice(d: Decision, v: PlayerView) -> None:
+    """A P-34 choice, exactly where the book's match values hold both positions it leads to:
+    the opener's chance to win the game after choosing palifico or a normal round (making the
+    choice counts as the opener's palifico, P-30). Labelled by the game's chance: the choice
+    is no round of its own."""
+    alive = [s for s, c in enumerate(v.dice_counts) if c]
+    if len(alive) != 2 or v.seat != v.opener:
+        return
+    other = alive[0] if alive[1] == v.opener else alive[1]
+    dice = (v.dice_counts[v.opener], v.dice_counts[other])
+    used = (True, v.palifico_used[other])
+    wins = _match_wins()
+    key = _rules_key(v.rules)
+    values = {
+        choice: wins.get((key, Position(dice, used, "palifico" if choice else "normal")))
+        for choice in (True, False)
+    }
+    chosen = values[isinstance(d.action, ChoosePalifico) and d.action.palifico]
+    if chosen is None or any(w is None for w in values.values()):
+        return
+    best = max(values, key=lambda c: values[c] or 0.0)
+    d.method = "exact"
+    d.expert = ChoosePalifico(best)
+    d.policy = {ChoosePalifico(best): 1.0}
+    d.loss_game = max(0.0, (values[best] or 0.0) - chosen)
+    d.label = label_of(d.loss_game)
 
 
 def _rollout_bot(seed: int) -> ProbBot:

@@ -224,7 +224,7 @@ def _decision(console: Console, cat: Catalog, paint: Painter, d: object) -> None
         else:
             text = cat.t("analysis.holds_public", bid=bid, p=_pct(d.holds))
         console.print("    " + text, soft_wrap=True)
-    if d.hand is None:
+    if d.hand is None and d.method is None:
         if d.seat != paint.me:
             console.print("    " + cat.t("analysis.not_judged"), style="dim")
         return
@@ -240,6 +240,8 @@ def _decision(console: Console, cat: Catalog, paint: Painter, d: object) -> None
     if d.method == "exact" and d.loss_round is not None:
         game = _pct(d.loss_game) if d.loss_game is not None else "?"
         console.print("    " + cat.t("analysis.loss_exact", round=_pct(d.loss_round), game=game))
+    elif d.method == "exact" and d.loss_game is not None:
+        console.print("    " + cat.t("analysis.loss_game", game=_pct(d.loss_game)))
     elif d.method == "estimate" and d.loss_round is not None and not d.rollouts:
         console.print("    " + cat.t("analysis.same"))
     elif d.method == "estimate" and d.loss_round is not None:

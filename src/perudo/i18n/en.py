@@ -344,6 +344,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Loss: {round} of the round (95% interval " "{low} to {high}, {n} rollouts)"
     ),
     "analysis.not_judged": "Not judged: these dice were not seen.",
+    "analysis.loss_game": "Loss: {game} of the game (exact, solved)",
     "analysis.same": "The expert's own choice.",
     "analysis.label.good": "good",
     "analysis.label.inaccuracy": "inaccuracy",

@@ -367,6 +367,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Perdita: {round} del giro (intervallo al 95% da " "{low} a {high}, {n} simulazioni)"
     ),
     "analysis.not_judged": "Non giudicata: questi dadi non erano visti.",
+    "analysis.loss_game": "Perdita: {game} della partita (esatta, risolta)",
     "analysis.same": "La stessa scelta dell'esperto.",
     "analysis.label.good": "buona",
     "analysis.label.inaccuracy": "imprecisione",

@@ -339,6 +339,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "손실: 라운드 승리 확률 {round} " "(95% 구간 {low}~{high}, 시뮬레이션 {n}회)"
     ),
     "analysis.not_judged": "판단하지 않음: 이 주사위는 보이지 않았습니다.",
+    "analysis.loss_game": "손실: 게임 승리 확률 {game} (정확, 풀이됨)",
     "analysis.same": "전문가와 같은 선택.",
     "analysis.label.good": "좋음",
     "analysis.label.inaccuracy": "부정확",

@@ -67,6 +67,7 @@ function Decision({ d, names }) {
       ? d.policy_info.map(([info, p]) => `${short(info, d.wild)} ${pct(p)}`).join(", ")
       : short(d.expert_info, d.wild) })}</div>` : null}
     ${d.method === "exact" && d.loss_round !== null ? html`<div class="small">${t("analysis.loss_exact", { round: pct(d.loss_round), game: pct(d.loss_game || 0) })}</div>` : null}
+    ${d.method === "exact" && d.loss_round === null && d.loss_game !== null ? html`<div class="small">${t("analysis.loss_game", { game: pct(d.loss_game) })}</div>` : null}
     ${d.method === "estimate" && d.loss_round !== null && d.rollouts ? html`<div class="small">${t("analysis.loss_estimate", { round: pct(d.loss_round), low: pct(Math.max(0, d.interval[0])), high: pct(Math.max(0, Math.min(1, d.interval[1]))), n: d.rollouts })}</div>` : null}
     ${d.method === "estimate" && d.loss_round !== null && !d.rollouts ? html`<div class="small muted">${t("analysis.same")}</div>` : null}
   </li>`;
