@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -44,6 +45,11 @@ class Job:
         return {"status": "running", "done": self.done, "total": self.total}
 
 
+def _behind_the_players() -> None:
+    """A worker runs at the lowest priority: the players' turns come first on a busy host."""
+    os.nice(19)
+
+
 class Analyses:
     """The server's analyses: a process pool and the jobs by (game key, viewer)."""
 
@@ -59,7 +65,9 @@ class Analyses:
             # forkserver: the server has threads and an event loop, which a fork would copy
             # half-way (a lock held by another thread stays held in the child).
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("forkserver")
+                self.workers,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_behind_the_players,
             )
         return self._pool
 
