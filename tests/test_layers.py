@@ -45,10 +45,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "arena": frozenset({"core", "bots", "sim", "registry", "ratings", "arena"}),
     # perudo train: self-play through the core, the solver's exact measurement, the references.
     "train": frozenset({"core", "bots", "sim", "arena", "solve", "registry", "ratings", "train"}),
+    # Learning from a game: below the front ends, above the solver and the bots.
+    "analysis": frozenset({"core", "bots", "solve", "registry", "sim", "analysis"}),
     "research": _TOOLS | {"research"},
-    "server": _TOOLS | {"server"},
+    "server": _TOOLS | {"analysis", "server"},
     # The terminal is the top: it launches the server (perudo serve) and the research tools.
-    "cli": _TOOLS | {"research", "server", "train", "cli"},
+    "cli": _TOOLS | {"analysis", "research", "server", "train", "cli"},
     # ``import perudo`` re-exports the core only; ``python -m perudo`` runs the terminal.
     "__init__": frozenset({"core"}),
     "__main__": frozenset({"cli"}),

@@ -157,6 +157,9 @@ def test_two_people_and_two_bots_play_a_whole_game_through_the_page(
     assert winner_a and winner_b
     assert words["over"] in ann.inner_text("[data-testid=game-over]")
     assert seen_a.get("turn") or seen_b.get("turn"), "no person ever had a turn"
+    # The end screen links each person's own analysis of the game (docs/analysis.md).
+    href = ann.get_attribute("[data-testid=analysis-link]", "href") or ""
+    assert href.startswith("/analysis/") and "?seat=" in href and "&table=" in href, href
     # The replay of the finished game, from its record.
     ann.click("[data-testid=replay-link]")
     ann.wait_for_selector("[data-testid=replay-slider]")

@@ -16,7 +16,7 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Final, Literal
 
 __all__ = [
@@ -106,6 +106,13 @@ class RuleSet:
     def __hash__(self) -> int:
         # Rule sets key the bid tables, looked up on every action: hash once.
         return self._hash
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through __init__ in the process that unpickles it: the cached hash is of
+        # strings, which each process hashes with its own seed, so a copied one would make an
+        # equal rule set miss in that process's dicts (a worker process's lookups).
+        fields = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "_hash"}
+        return (partial(type(self), **fields), ())
 
     def __post_init__(self) -> None:
         for name, allowed in SWITCHES.items():

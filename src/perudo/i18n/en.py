@@ -348,4 +348,46 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.deleted": "deleted player",
     "account.no_player": "There is no player of that name.",
     "account.no_variant": "There is no such variant.",
+    # perudo analyze (the analysis of a finished game).
+    "analysis.title": "Analysis of a game of {players} players",
+    "analysis.own": (
+        "Judged from {who}'s view: their own dice, every bid and "
+        "call, the hands lifted at the table."
+    ),
+    "analysis.public": (
+        "Judged from what everyone saw: a seat's dice only " "where they were lifted at the table."
+    ),
+    "analysis.progress": "Analysing: {done} of {total}",
+    "analysis.decision": "{who}: {action}",
+    "analysis.holds": "{bid} holds: {p} with these dice, {q} reading the bids as the expert does",
+    "analysis.holds_public": "{bid} holds: {p} from the dice everyone could see",
+    "analysis.expert": "Expert: {action}",
+    "analysis.expert_mix": "Expert mixes: {mix}",
+    "analysis.loss_exact": "Loss: {round} of the round, {game} of the game (exact, solved)",
+    "analysis.loss_estimate": (
+        "Loss: {round} of the round (95% interval " "{low} to {high}, {n} rollouts)"
+    ),
+    "analysis.not_judged": "Not judged: these dice were not seen.",
+    "analysis.loss_game": "Loss: {game} of the game (exact, solved)",
+    "analysis.same": "The expert's own choice.",
+    "analysis.label.good": "good",
+    "analysis.label.inaccuracy": "inaccuracy",
+    "analysis.label.mistake": "mistake",
+    "analysis.label.blunder": "blunder",
+    "analysis.accuracy": "Accuracy of {who}: {value}",
+    "analysis.accuracy_none": "Accuracy of {who}: no decision judged",
+    "analysis.chart": "Chance of winning the game after each round",
+    "analysis.start": "start",
+    "analysis.exact": "exact",
+    "analysis.estimate": "estimate, {n} games",
+    "analysis.moments": "The moments that changed the game",
+    "analysis.moment": "Round {round}: {who} {before} → {after}",
+    "analysis.calls": "Calls",
+    "analysis.call_worked": "Round {round}: {who} called {kind} on {bid}: it worked",
+    "analysis.call_failed": "Round {round}: {who} called {kind} on {bid}: it failed",
+    "analysis.bluffs": "Bluffs",
+    "analysis.bluff_worked": "Round {round}: {who} bid {bid} at {p}: not caught",
+    "analysis.bluff_caught": "Round {round}: {who} bid {bid} at {p}: caught",
+    "analysis.none": "none",
+    "analysis.bad_seat": "There is no seat {n} in this game: the seats are 1 to {players}.",
 }

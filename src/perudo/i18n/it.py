@@ -373,4 +373,46 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.deleted": "giocatore eliminato",
     "account.no_player": "Non c'è nessun giocatore con quel nome.",
     "account.no_variant": "Questa variante non esiste.",
+    # perudo analyze (l'analisi di una partita finita).
+    "analysis.title": "Analisi di una partita a {players} giocatori",
+    "analysis.own": (
+        "Giudicata dal punto di vista di {who}: i suoi dadi, ogni "
+        "puntata e sfida, le mani scoperte al tavolo."
+    ),
+    "analysis.public": (
+        "Giudicata da ciò che tutti hanno visto: i dadi di un " "posto solo se scoperti al tavolo."
+    ),
+    "analysis.progress": "Analisi in corso: {done} di {total}",
+    "analysis.decision": "{who}: {action}",
+    "analysis.holds": "{bid} è vera: {p} con questi dadi, {q} leggendo le puntate come l'esperto",
+    "analysis.holds_public": "{bid} è vera: {p} dai dadi che tutti vedevano",
+    "analysis.expert": "Esperto: {action}",
+    "analysis.expert_mix": "L'esperto mescola: {mix}",
+    "analysis.loss_exact": "Perdita: {round} del giro, {game} della partita (esatta, risolta)",
+    "analysis.loss_estimate": (
+        "Perdita: {round} del giro (intervallo al 95% da " "{low} a {high}, {n} simulazioni)"
+    ),
+    "analysis.not_judged": "Non giudicata: questi dadi non erano visti.",
+    "analysis.loss_game": "Perdita: {game} della partita (esatta, risolta)",
+    "analysis.same": "La stessa scelta dell'esperto.",
+    "analysis.label.good": "buona",
+    "analysis.label.inaccuracy": "imprecisione",
+    "analysis.label.mistake": "errore",
+    "analysis.label.blunder": "errore grave",
+    "analysis.accuracy": "Precisione di {who}: {value}",
+    "analysis.accuracy_none": "Precisione di {who}: nessuna decisione giudicata",
+    "analysis.chart": "Probabilità di vincere la partita dopo ogni giro",
+    "analysis.start": "inizio",
+    "analysis.exact": "esatta",
+    "analysis.estimate": "stima, {n} partite",
+    "analysis.moments": "I momenti che hanno cambiato la partita",
+    "analysis.moment": "Giro {round}: {who} {before} → {after}",
+    "analysis.calls": "Sfide",
+    "analysis.call_worked": "Giro {round}: {who} ha chiamato {kind} su {bid}: riuscita",
+    "analysis.call_failed": "Giro {round}: {who} ha chiamato {kind} su {bid}: fallita",
+    "analysis.bluffs": "Bluff",
+    "analysis.bluff_worked": "Giro {round}: {who} ha puntato {bid} al {p}: non scoperto",
+    "analysis.bluff_caught": "Giro {round}: {who} ha puntato {bid} al {p}: scoperto",
+    "analysis.none": "nessuno",
+    "analysis.bad_seat": "In questa partita non c'è il posto {n}: i posti vanno da 1 a {players}.",
 }

@@ -152,6 +152,11 @@ class Settings(BaseSettings):
     http_protocol: Literal["auto", "httptools", "h11"] = "auto"
     """uvicorn's HTTP implementation (``auto``: httptools when installed, else h11); the
     header timeout and the per-peer cap hold with either (:mod:`perudo.server.transport`)."""
+    analysis_workers: int = Field(default=1, ge=0, le=64)
+    """Worker processes that analyse finished games (``GET /api/games/{id}/analysis``), outside
+    the event loop; 0: analyses are refused (``unavailable``)."""
+    analysis_cache: int = Field(default=64, ge=1)
+    """Analyses kept in memory, per game and seat (the oldest are dropped)."""
     log_level: str = "info"
     trusted_proxies: str = ""
     """Comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``) of the

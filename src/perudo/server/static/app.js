@@ -10,6 +10,7 @@ import { LiveRegion, Missing, Toasts } from "./components/common.js";
 import { LobbyPage } from "./views/lobby.js";
 import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
+import { AnalysisPage } from "./views/analysis.js";
 
 function navigate(path) {
   history.pushState({}, "", path);
@@ -41,7 +42,7 @@ document.addEventListener("click", (e) => {
     document.getElementById(url.hash.slice(1))?.scrollIntoView({ behavior: "smooth" });
     return;
   }
-  navigate(url.pathname + url.hash);
+  navigate(url.pathname + url.search + url.hash);
 });
 
 // The first stop of the Tab key: past the header, to your move when you have one (the raise
@@ -84,6 +85,7 @@ function App() {
   let page;
   if ((m = /^\/t\/([\w-]+)$/.exec(path))) page = html`<${TablePage} key=${m[1]} id=${m[1]} navigate=${navigate} />`;
   else if ((m = /^\/replay\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${ReplayPage} key=${m[1]} gameId=${m[1]} />`;
+  else if ((m = /^\/analysis\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${AnalysisPage} key=${m[1]} gameId=${m[1]} />`;
   else if (path === "/") page = html`<${LobbyPage} navigate=${navigate} />`;
   else page = html`<${Missing} text=${t("page.missing")} testid="no-page" />`;
   useEffect(() => {

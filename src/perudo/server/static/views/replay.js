@@ -43,7 +43,8 @@ export function ReplayPage({ gameId }) {
   const reveal = resolved ? { ...resolved, round: before.round, wild: before.wild } : null;
   return html`<div class="tablepage replay">
     <div class="tablehead" data-box="head"><h1>${t("replay.title")} #${data.game_id}</h1>
-      ${data.winner !== null ? html`<span class="pill gold">${t("lobby.won", { name: displayName(names[data.winner]) })}</span>` : null}</div>
+      ${data.winner !== null ? html`<span class="pill gold">${t("lobby.won", { name: displayName(names[data.winner]) })}</span>` : null}
+      <a class="btn small" href=${`/analysis/${gameId}`} data-link data-testid="analysis-link">${t("analysis.link")}</a></div>
     <div class="tablegrid">
       <div class="main">
         <section class="card replaybar" data-box="replaybar" aria-label=${t("replay.title")}>

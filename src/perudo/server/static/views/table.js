@@ -224,6 +224,7 @@ function GameOver({ st, send }) {
     <div class="row">
       ${st.seat !== null ? html`<button class="btn primary" data-testid="rematch" onClick=${() => send({ type: "rematch" })}>${t("over.rematch")}</button>` : null}
       ${tb.game_id ? html`<a class="btn" href=${`/replay/${tb.game_id}`} data-link data-testid="replay-link">${t("over.replay")}</a>` : null}
+      ${tb.game_id ? html`<a class="btn" href=${st.seat !== null ? `/analysis/${tb.game_id}?seat=${st.seat}&table=${encodeURIComponent(tb.id)}` : `/analysis/${tb.game_id}`} data-link data-testid="analysis-link">${t("analysis.link")}</a>` : null}
       <a class="btn" href="/" data-link>${t("over.lobby")}</a>
     </div>
   </section>`;
