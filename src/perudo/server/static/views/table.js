@@ -14,6 +14,7 @@ import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
+import { TurnBanner } from "../components/turn.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
@@ -372,6 +373,7 @@ export function TablePage({ id }) {
   const mine = st.seat !== null ? tb.seats[st.seat] : null;
   return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
     <${TableHead} tb=${tb} seated=${st.seat !== null} />
+    <${TurnBanner} myTurn=${myTurn} onGo=${goToMove} />
     ${mine && mine.devices > 1 ? html`<div class="banner warn" role="alert" data-testid="two-devices">${t("seat.two_devices")}</div>` : null}
     <div class="tablegrid">
       <div class="main">
@@ -393,6 +395,12 @@ export function TablePage({ id }) {
       </aside>
     </div>
   </div>`;
+}
+
+// The turn banner's tap: the panel back in view, the focus on the move.
+function goToMove() {
+  document.querySelector("[data-testid=panel]")?.scrollIntoView({ block: "center" });
+  focusMove();
 }
 
 // A new turn of this seat: the keyboard's focus goes to the move (the first raise, else the
