@@ -10,6 +10,7 @@ import { LiveRegion, Missing, Toasts } from "./components/common.js";
 import { LobbyPage } from "./views/lobby.js";
 import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
+import "./install.js";
 
 function navigate(path) {
   history.pushState({}, "", path);
