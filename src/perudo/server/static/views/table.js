@@ -15,6 +15,7 @@ import { Guide } from "../components/guide.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
 import { TurnBanner } from "../components/turn.js";
+import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
@@ -273,6 +274,10 @@ export function TablePage({ id }) {
       onBack: () => toast(t("conn.back"), true),
       onMessage: (m) => {
         const before = stRef.current;
+        if (m.type === "reaction") {
+          reactionArrived(m);
+          return;
+        }
         if (m.type === "pong") {
           // A pong carries the table's version, not its changes. Ahead of the page, something
           // was missed: `sync` asks for it (what the page already has is skipped by version).
@@ -391,6 +396,7 @@ export function TablePage({ id }) {
           <${RoundLog} view=${st.view} table=${tb} /><${History} past=${st.past} table=${tb} /></section>` : null}
         <${SeatCard} st=${st} send=${send} onLeave=${leave} />
         ${st.seat !== null ? html`<${Prefs} />` : null}
+        ${playing ? html`<${Reactions} id=${id} tb=${tb} seated=${st.seat !== null} send=${send} />` : null}
         <${Chat} lines=${st.chat} onSend=${(text) => send({ type: "chat", text })} />
       </aside>
     </div>
