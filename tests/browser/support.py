@@ -295,6 +295,8 @@ class Watcher:
         self.view: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
         self.events: list[tuple[int, dict[str, Any]]] = []
+        self.reactions: list[dict[str, Any]] = []
+        """The quick reactions it was sent (``reaction``: no version)."""
         self._cond = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -312,7 +314,9 @@ class Watcher:
                         self.events += [(m["version"], e) for e in m["events"]]
                     elif m["type"] == "table":
                         self.table = m["table"]
-                    if m["type"] != "error":
+                    elif m["type"] == "reaction":
+                        self.reactions.append(m)
+                    if "version" in m and m["type"] != "error":
                         self.version = max(self.version, m["version"])
                     self._cond.notify_all()
         except ConnectionClosed:

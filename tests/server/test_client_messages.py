@@ -23,6 +23,7 @@ _FIELDS = [
     "token",
     "name",
     "options",
+    "emote",
     "x",
 ]
 

@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 perudo.server.protocol.ProtocolError: unknown message type 'fly'; known: hello, act, chat, \
 add_bot, fill_bots, remove_seat, leave, start, rematch, sync, ping, back, transfer_seat, \
-make_host, set_options
+make_host, set_options, react
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = [
     "ChatMessage",
     "ChatSend",
     "ClientMessage",
+    "Emote",
     "ErrorMessage",
     "FillBots",
     "Hello",
@@ -40,6 +41,8 @@ __all__ = [
     "Ping",
     "Pong",
     "ProtocolError",
+    "React",
+    "Reaction",
     "Rematch",
     "RemoveSeat",
     "SeatChanged",
@@ -100,6 +103,20 @@ class Act(_Msg):
 class ChatSend(_Msg):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=300)
+
+
+Emote = Literal["nice", "haha", "wow", "bluff", "ouch", "gg"]
+"""The quick reactions at a table (:mod:`perudo.server.tables.reactions`); the page draws and
+names each in the reader's language."""
+
+
+class React(_Msg):
+    """A quick reaction from one's seat, shown to everyone at the table for a moment: never
+    stored, never part of the game; each seat may send a few in a row, then one every couple
+    of seconds."""
+
+    type: Literal["react"]
+    emote: Emote
 
 
 class AddBot(_Msg):
@@ -202,7 +219,8 @@ ClientMessage = Annotated[
     | Back
     | TransferSeat
     | MakeHost
-    | SetOptions,
+    | SetOptions
+    | React,
     Field(discriminator="type"),
 ]
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -222,6 +240,7 @@ _TYPES = (
     "transfer_seat",
     "make_host",
     "set_options",
+    "react",
 )
 
 
@@ -330,6 +349,15 @@ class ChatMessage(_Msg):
     entry: ChatEntry
 
 
+class Reaction(_Msg):
+    """Seat ``seat`` reacted with ``emote`` (:class:`React`): to everyone at the table, once;
+    a page may mute a table's reactions (it then shows none)."""
+
+    type: Literal["reaction"] = "reaction"
+    seat: int
+    emote: Emote
+
+
 class ErrorMessage(_Msg):
     """The sender's message was refused; nothing changed. ``message`` names the rule broken
     (the core's own English message, with its rule id, for developers and a "why?" detail)
@@ -390,7 +418,8 @@ ServerMessage = Annotated[
     | ErrorMessage
     | Pong
     | SeatTransfer
-    | SeatChanged,
+    | SeatChanged
+    | Reaction,
     Field(discriminator="type"),
 ]
 

@@ -493,5 +493,7 @@ async def _dispatch(base: str, table: LiveTable, conn: Connection, msg: p.Client
         await table.transfer_seat(conn, base)
     elif isinstance(msg, p.MakeHost):
         await table.make_host(conn, msg.seat)
+    elif isinstance(msg, p.React):
+        table.reactions.post(conn, msg.emote)
     elif isinstance(msg, p.SetOptions):
         await table.set_options(conn, msg.model_dump(exclude={"type"}, exclude_none=True))

@@ -11,6 +11,7 @@ import { LobbyPage } from "./views/lobby.js";
 import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
 import { AnalysisPage } from "./views/analysis.js";
+import "./install.js";
 
 function navigate(path) {
   history.pushState({}, "", path);

@@ -54,6 +54,7 @@ from . import presenter
 from .backlog import Backlog
 from .chat import TableChat
 from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token, store_refused
+from .reactions import TableReactions
 from .schedule import Scheduler
 from .text import check_person_name, name_key
 
@@ -105,6 +106,7 @@ class LiveTable:
         self.conns: set[Connection] = set()
         self.backlog = Backlog(settings.replay_buffer)
         self.chat = TableChat(self, settings.chat_history)
+        self.reactions = TableReactions(self)
         self.schedule = Scheduler(self)
         self.rng: random.Random = SystemDice()
         """Where the dice come from (the roll-off, every deal and re-roll): the system's

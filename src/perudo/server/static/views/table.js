@@ -14,6 +14,8 @@ import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
+import { TurnBanner } from "../components/turn.js";
+import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
@@ -273,6 +275,10 @@ export function TablePage({ id }) {
       onBack: () => toast(t("conn.back"), true),
       onMessage: (m) => {
         const before = stRef.current;
+        if (m.type === "reaction") {
+          reactionArrived(m);
+          return;
+        }
         if (m.type === "pong") {
           // A pong carries the table's version, not its changes. Ahead of the page, something
           // was missed: `sync` asks for it (what the page already has is skipped by version).
@@ -373,6 +379,7 @@ export function TablePage({ id }) {
   const mine = st.seat !== null ? tb.seats[st.seat] : null;
   return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
     <${TableHead} tb=${tb} seated=${st.seat !== null} />
+    <${TurnBanner} myTurn=${myTurn} onGo=${goToMove} />
     ${mine && mine.devices > 1 ? html`<div class="banner warn" role="alert" data-testid="two-devices">${t("seat.two_devices")}</div>` : null}
     <div class="tablegrid">
       <div class="main">
@@ -390,10 +397,17 @@ export function TablePage({ id }) {
           <${RoundLog} view=${st.view} table=${tb} /><${History} past=${st.past} table=${tb} /></section>` : null}
         <${SeatCard} st=${st} send=${send} onLeave=${leave} />
         ${st.seat !== null ? html`<${Prefs} />` : null}
+        ${playing ? html`<${Reactions} id=${id} tb=${tb} seated=${st.seat !== null} send=${send} />` : null}
         <${Chat} lines=${st.chat} onSend=${(text) => send({ type: "chat", text })} />
       </aside>
     </div>
   </div>`;
+}
+
+// The turn banner's tap: the panel back in view, the focus on the move.
+function goToMove() {
+  document.querySelector("[data-testid=panel]")?.scrollIntoView({ block: "center" });
+  focusMove();
 }
 
 // A new turn of this seat: the keyboard's focus goes to the move (the first raise, else the
