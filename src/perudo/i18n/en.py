@@ -126,6 +126,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "“{text}”: write the faces to set aside, for example aside 55.",
     "err.illegal": "Not allowed: {reason}",
+    "err.encoding": (
+        "That line cannot be read: this terminal's input is {encoding}. Type plain letters and "
+        "digits (3x5, dudo, q), or use a UTF-8 locale."
+    ),
     "err.empty": "Type a bid such as 3x5, or {dudo}, or help.",
     # Help: one line per thing that can be typed (only what these rules have), aligned by
     # the terminal; {wild} is the wild face's name (aces, or Bluff's 6★).

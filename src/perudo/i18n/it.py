@@ -129,6 +129,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "«{text}»: scrivi i valori da mettere da parte, per esempio scopri 55.",
     "err.illegal": "Non consentito: {reason}",
+    "err.encoding": (
+        "Impossibile leggere la riga: l'input di questo terminale è {encoding}. Scrivi con "
+        "lettere e cifre semplici (3x5, dudo, q), oppure usa una localizzazione UTF-8."
+    ),
     "err.empty": "Scrivi una puntata come 3x5, oppure {dudo}, oppure aiuto.",
     "help.title": "Come si gioca:",
     "help.bid": "puntata: almeno tre 5 sul tavolo, jolly ({wild}) compresi",

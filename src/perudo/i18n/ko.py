@@ -127,6 +127,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "“{text}”: 내려놓을 눈을 적으세요. 예: 내려놓기 55.",
     "err.illegal": "허용되지 않음: {reason}",
+    "err.encoding": (
+        "입력한 줄을 읽을 수 없습니다: 이 터미널의 입력은 {encoding}입니다. 3x5, dudo, q처럼 "
+        "영문자와 숫자로 입력하거나 UTF-8 로케일을 쓰세요."
+    ),
     "err.empty": "3x5 같은 비드나 {dudo}, 도움말을 입력하세요.",
     "help.title": "하는 법:",
     "help.bid": "비드: 테이블 전체에 5가 적어도 세 개 ({wild} 포함)",

@@ -276,9 +276,11 @@ class Replayer:
         if not self.pause or last:
             return
         while True:
-            text = self.read(self.cat.t("replay.next"))
             try:
-                got = read_input(text)
+                got = read_input(self.read(self.cat.t("replay.next")))
+            except UnicodeDecodeError as err:  # a line the input's encoding cannot read
+                self.console.print(self.cat.t("err.encoding", encoding=err.encoding), style="red")
+                continue
             except InputError:
                 got = Command("skip")
             if isinstance(got, Command) and got.kind == "quit":
