@@ -9,8 +9,14 @@ resumes that name players, memory mode kept in the record, the files a command w
 from __future__ import annotations
 
 import random
+import re
 
-from perudo import PERUDO
+import pytest
+
+from perudo import BLUFF, PERUDO, Bid, RoundResolved
+from perudo.cli.tui.render import Painter
+from perudo.core import Reveal
+from perudo.i18n import load_catalog
 from perudo.registry import make_bot
 from perudo.sim.match import play_game
 
@@ -56,3 +62,104 @@ def test_a_replay_read_the_input_encoding_cannot_read_is_told(terminal, english,
     term.sendline("q")
     term.finish()
     assert "Traceback" not in term.text
+
+
+# The person spoken to: one sentence for them and for everyone else --------------------------
+
+
+def _bluff_loss(target: int, quantity: int, count: int, lost: int) -> RoundResolved:
+    return RoundResolved(
+        kind="dudo",
+        caller=1 - target,
+        target=target,
+        bid=Bid(quantity, 3),
+        reveals=(Reveal(0, (3,), 1), Reveal(1, (2,), 0)),
+        hidden=(),
+        count=count,
+        holds=False,
+        changes=((target, -lost),),
+        eliminated=(),
+        next_opener=1 - target,
+        palifico=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        ("en", "The bid was 2 too high, so you lose 2 dice (loss by the difference)."),
+        ("ko", "비드가 2개 많았으므로 내가 주사위 2개를 잃습니다 (차이만큼 잃기)."),
+        (
+            "it",
+            "La puntata superava di 2 i dadi trovati: tu perdi 2 dadi (perdita per differenza).",
+        ),
+    ],
+)
+def test_a_sentence_about_the_person_agrees_with_you_v4(lang, sentence):
+    cat = load_catalog(lang)
+    painter = Painter(cat, BLUFF, [cat.you(), cat.t("seat.bot", n=1)], me=0)
+    lines = [str(x) for x in painter.resolution(_bluff_loss(0, 3, 1, 2), (3, 5))]
+    assert sentence in lines, lines
+
+
+@pytest.mark.parametrize(
+    ("lang", "announce"),
+    [
+        ("en", "Palifico round for you, down to one die"),
+        ("ko", "팔라피코 라운드! 내 주사위가 하나 남았습니다"),
+        ("it", "Giro palifico: tu hai un solo dado."),
+    ],
+)
+def test_the_palifico_announcement_about_the_person_p30(lang, announce):
+    cat = load_catalog(lang)
+    assert cat.t("palifico.announce", who=cat.you()).startswith(announce)
+    other = cat.t("palifico.announce", who="Ana")
+    assert "Ana" in other and "you" not in other
+
+
+def test_winning_and_losing_agree_with_you_and_with_a_name():
+    en, it = load_catalog("en"), load_catalog("it")
+    assert en.t("over.winner", who=en.you()) == "You win the game!"
+    assert en.t("over.winner", who="Bot 2") == "Bot 2 wins the game!"
+    assert it.t("over.winner", who=it.you()) == "Tu vinci la partita!"
+    assert it.t("loss.exact", who=it.you()).endswith("tutti tranne te perdono un dado.")
+    assert en.t("loss.exact", who=en.you()).endswith("everyone but you loses one die.")
+    ko = load_catalog("ko")
+    assert ko.t("reveal.concede", who=ko.you()).startswith("내가 기권했습니다")
+    assert ko.t("reveal.concede", who="봇 2").startswith("봇 2가 기권했습니다")
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        (
+            "en",
+            "The bid was 4 too high: the loss by the difference is 4 dice, but Bot 1 has "
+            "only 1 die to lose.",
+        ),
+        (
+            "ko",
+            "비드가 4개 많았으므로 차이만큼 주사위 4개를 잃어야 하지만, 봇 1에게 남은 "
+            "주사위는 1개뿐입니다.",
+        ),
+        (
+            "it",
+            "La puntata superava di 4 i dadi trovati: la perdita per differenza è di 4 "
+            "dadi, ma Bot 1 ha solo 1 dado da perdere.",
+        ),
+    ],
+)
+def test_a_loss_by_the_difference_takes_only_the_dice_the_player_had_v4(lang, sentence):
+    cat = load_catalog(lang)
+    painter = Painter(cat, BLUFF, [cat.you(), cat.t("seat.bot", n=1)], me=0)
+    lines = [str(x) for x in painter.resolution(_bluff_loss(1, 5, 1, 1), (3, 0))]
+    assert sentence in lines, lines
+    assert not any("4 dice (loss" in x or "4개를 잃습니다" in x for x in lines)
+
+
+def test_a_whole_game_never_says_you_loses_or_you_wins(terminal, scripted, english):
+    args = ["play", "--rules", "bluff", "--players", "2", "--dice", "3", *QUICK]
+    text = scripted(terminal([*args, "--lang", "en"]), english).play()
+    assert "wins the game!" in text or "You win the game!" in text
+    assert not re.search(r"\bYou (loses|wins|has|concedes)\b", text), text[-1500:]
+    assert not re.search(r"so You\b", text)

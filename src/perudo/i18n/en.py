@@ -27,6 +27,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # Seats.
     "seat.you": "You",
+    # The person spoken to in a sentence (perudo.i18n.grammar.Addressee): subject, object.
+    "seat.you_subject": "you",
+    "seat.you_object": "you",
     "seat.you_mark": "(you)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Seat {n}",
@@ -75,7 +78,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "Round {round} · memory mode",
     "round.opens": "Opener: {who}.",
     "palifico.announce": (
-        "Palifico round for {who}, down to one die: aces are not wild, and the face of the "
+        "Palifico round for {who:obj}, down to one die: aces are not wild, and the face of the "
         "opening bid stays."
     ),
     "palifico.open": "Palifico: the opener ({who}) may bid any face, aces included.",
@@ -146,8 +149,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "this help · leave the game",
     # The challenge.
     "reveal.title": "Checking {bid} (bid: {who} · {call}: {caller})",
-    "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown.",
-    "reveal.concede": "{who} concedes the game: the round is void, nobody reveals.",
+    "reveal.pass": "Checking a pass (pass: {who} · dudo: {caller}): the passer's dice are shown.",
+    "reveal.concede": "{who:concedes/concede} the game: the round is void, nobody reveals.",
     "reveal.count": "{n} count · running {running}",
     "reveal.distinct": "{n:different face/different faces}",
     "reveal.hidden": "Kept hidden, never shown: {who}",
@@ -173,14 +176,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "elim.you_last": "You are out of the game.",
     "save.exists": "{path} already exists. Replace it? (y/N) ",
     "save.again": "Try another file name (Enter to skip): ",
-    "loss.short": "The bid was {n} too high, so {who} loses {n:die/dice} (loss by the difference).",
-    "loss.over": (
-        "There were {n} more than the bid, so {who} loses {n:die/dice} (loss by the difference)."
+    "loss.short": (
+        "The bid was {n} too high, so {who:loses/lose} {n:die/dice} (loss by the difference)."
     ),
-    "loss.exact": "The bid was exactly right, so everyone but {who} loses one die.",
+    "loss.short_capped": (
+        "The bid was {n} too high: the loss by the difference is {n:die/dice}, but "
+        "{who:has/have} only {had:die/dice} to lose."
+    ),
+    "loss.over": (
+        "There were {n} more than the bid, so {who:loses/lose} {n:die/dice} (loss by the "
+        "difference)."
+    ),
+    "loss.over_capped": (
+        "There were {n} more than the bid: the loss by the difference is {n:die/dice}, but "
+        "{who:has/have} only {had:die/dice} to lose."
+    ),
+    "loss.exact": "The bid was exactly right, so everyone but {who:obj} loses one die.",
     "next_opener": "Next round's opener: {who}.",
     # The end.
-    "over.winner": "{who} wins the game!",
+    "over.winner": "{who:wins/win} the game!",
     "over.you_win": "You win the game!",
     "bye": "Goodbye!",
     "save.prompt": ("Save the game record? File name, " "or y for a dated one (Enter to skip): "),
@@ -207,7 +221,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.bad_move": "Move {n} ({who}: {action}) is not legal: {error}",
     "replay.chance": "chance",
     "replay.round": "Round {round}",
-    "replay.reroll": "{who} re-rolls: {dice}",
+    "replay.reroll": "{who:re-rolls/re-roll}: {dice}",
     "replay.in_play": "round not finished",
     "replay.revealed": "revealed at the table (#{n})",
     "replay.hidden": "never revealed at the table",

@@ -27,6 +27,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # Posti.
     "seat.you": "Tu",
+    "seat.you_subject": "tu",
+    "seat.you_object": "te",
     "seat.you_mark": "(tu)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Posto {n}",
@@ -75,7 +77,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "Giro {round} · modalità memoria",
     "round.opens": "Apertura: {who}.",
     "palifico.announce": (
-        "Giro palifico: {who} ha un solo dado. Le teste d'Azteco non sono jolly e il valore "
+        "Giro palifico: {who:ha/hai} un solo dado. Le teste d'Azteco non sono jolly e il valore "
         "della prima puntata resta fisso."
     ),
     "palifico.open": (
@@ -147,8 +149,13 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "questo aiuto · esci dalla partita",
     # La sfida.
     "reveal.title": "Verifica di {bid} (puntata: {who} · {call}: {caller})",
-    "reveal.pass": "Verifica del passo di {who} ({caller}: dubito): si mostrano i dadi.",
-    "reveal.concede": "{who} abbandona la partita: il giro è annullato, nessuno mostra i dadi.",
+    "reveal.pass": (
+        "Verifica di un passo (passo: {who} · dubito: {caller}): si mostrano i dadi di chi ha "
+        "passato."
+    ),
+    "reveal.concede": (
+        "{who:abbandona/abbandoni} la partita: il giro è annullato, nessuno mostra i dadi."
+    ),
     "reveal.count": "{n:valido/validi} · totale {running}",
     "reveal.distinct": "{n:valore diverso/valori diversi}",
     "reveal.hidden": "Rimasti coperti, mai mostrati: {who}",
@@ -175,17 +182,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.exists": "{path} esiste già. Sostituirlo? (s/N) ",
     "save.again": "Prova un altro nome di file (Invio per saltare): ",
     "loss.short": (
-        "La puntata superava di {n} i dadi trovati: {who} perde {n:dado/dadi} (perdita per "
-        "differenza)."
+        "La puntata superava di {n} i dadi trovati: {who:perde/perdi} {n:dado/dadi} (perdita "
+        "per differenza)."
+    ),
+    "loss.short_capped": (
+        "La puntata superava di {n} i dadi trovati: la perdita per differenza è di "
+        "{n:dado/dadi}, ma {who:ha/hai} solo {had:dado/dadi} da perdere."
     ),
     "loss.over": (
-        "C'erano {n:dado/dadi} in più della puntata: {who} perde {n:dado/dadi} (perdita per "
-        "differenza)."
+        "C'erano {n:dado/dadi} in più della puntata: {who:perde/perdi} {n:dado/dadi} (perdita "
+        "per differenza)."
     ),
-    "loss.exact": "La puntata era esatta: tutti tranne {who} perdono un dado.",
+    "loss.over_capped": (
+        "C'erano {n:dado/dadi} in più della puntata: la perdita per differenza è di "
+        "{n:dado/dadi}, ma {who:ha/hai} solo {had:dado/dadi} da perdere."
+    ),
+    "loss.exact": "La puntata era esatta: tutti tranne {who:obj} perdono un dado.",
     "next_opener": "Apertura del prossimo giro: {who}.",
     # La fine.
-    "over.winner": "Vince la partita: {who}!",
+    "over.winner": "{who:vince/vinci} la partita!",
     "over.you_win": "Hai vinto la partita!",
     "bye": "Arrivederci!",
     "save.prompt": (
@@ -216,7 +231,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.bad_move": "La mossa {n} ({who}: {action}) non è valida: {error}",
     "replay.chance": "il caso",
     "replay.round": "Giro {round}",
-    "replay.reroll": "{who} rilancia: {dice}",
+    "replay.reroll": "{who:rilancia/rilanci}: {dice}",
     "replay.in_play": "giro non finito",
     "replay.revealed": "mostrati al tavolo (n. {n})",
     "replay.hidden": "mai mostrati al tavolo",

@@ -27,6 +27,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # 자리.
     "seat.you": "나",
+    "seat.you_subject": "나",
+    "seat.you_object": "나",
     "seat.you_mark": "(나)",
     "seat.bot": "봇 {n}",
     "seat.generic": "{n}번 자리",
@@ -75,7 +77,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "{round}라운드 · 기억 모드",
     "round.opens": "시작: {who}",
     "palifico.announce": (
-        "팔라피코 라운드! {who}의 주사위가 하나 남았습니다: 조커는 와일드가 아니고, "
+        "팔라피코 라운드! {who:의} 주사위가 하나 남았습니다: 조커는 와일드가 아니고, "
         "첫 비드의 눈이 고정됩니다."
     ),
     "palifico.open": (
@@ -115,7 +117,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "may.aside": "내려놓기 + 보여줄 주사위, 예: 내려놓기 55",
     "may.normal": "일반",
     # 묻기.
-    "turn.rule": "{who}의 차례",
+    "turn.rule": "{who:의} 차례",
     "turn.must_raise": "주사위를 내려놓고 다시 굴렸습니다: 이제 비드를 올리세요.",
     "prompt.turn": "내 차례> ",
     "prompt.calza": "{bid}에 {calza}? ({calza} / Enter: 계속)> ",
@@ -145,7 +147,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "이 도움말 · 게임에서 나가기",
     # 도전.
     "reveal.title": "{bid} 확인 (비드: {who} · {call}: {caller})",
-    "reveal.pass": "{who}의 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
+    "reveal.pass": "{who:의} 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
     "reveal.concede": "{who:이/가} 기권했습니다: 이번 라운드는 무효이고 아무도 공개하지 않습니다.",
     "reveal.count": "해당 {n}개 · 누적 {running}",
     "reveal.distinct": "서로 다른 눈 {n}개",
@@ -177,6 +179,14 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "loss.short": "비드가 {n}개 많았으므로 {who:이/가} 주사위 {n}개를 잃습니다 (차이만큼 잃기).",
     "loss.over": (
         "비드보다 {n}개 더 있었으므로 {who:이/가} 주사위 {n}개를 잃습니다 (차이만큼 잃기)."
+    ),
+    "loss.short_capped": (
+        "비드가 {n}개 많았으므로 차이만큼 주사위 {n}개를 잃어야 하지만, {who}에게 남은 주사위는 "
+        "{had}개뿐입니다."
+    ),
+    "loss.over_capped": (
+        "비드보다 {n}개 더 있었으므로 차이만큼 주사위 {n}개를 잃어야 하지만, {who}에게 남은 "
+        "주사위는 {had}개뿐입니다."
     ),
     "loss.exact": "비드가 정확히 맞았으므로 {who}만 빼고 모두 주사위 하나를 잃습니다.",
     "next_opener": "다음 라운드 시작: {who}",

@@ -79,7 +79,7 @@ class Replayer:
         self.pause = pause
         names = [cat.t("seat.generic", n=s + 1) for s in range(record.num_players)]
         if record.seats:
-            names = [info.name for info in record.seats]
+            names = [cat.recorded_name(i.name, human=i.kind == "human") for i in record.seats]
         self.painter = Painter(
             cat, record.rules, names, me=None, ascii_only=ascii_only, width=min(console.width, 100)
         )

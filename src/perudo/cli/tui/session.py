@@ -178,9 +178,9 @@ class Session:
         }
         # Bots are numbered 1, 2, … around the table, skipping the person's seat.
         names = [self.cat.t("seat.bot", n=s + (s < self.me)) for s in range(players)]
-        names[self.me] = config.name or self.cat.t("seat.you")
+        names[self.me] = config.name or self.cat.you()
         if seats:
-            names = [info.name for info in seats]
+            names = [self.cat.recorded_name(i.name, human=i.kind == "human") for i in seats]
             if config.name:
                 names[self.me] = config.name
         self.names = names
