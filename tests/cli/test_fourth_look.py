@@ -8,8 +8,11 @@ resumes that name players, memory mode kept in the record, the files a command w
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -163,3 +166,105 @@ def test_a_whole_game_never_says_you_loses_or_you_wins(terminal, scripted, engli
     assert "wins the game!" in text or "You win the game!" in text
     assert not re.search(r"\bYou (loses|wins|has|concedes)\b", text), text[-1500:]
     assert not re.search(r"so You\b", text)
+
+
+# Replays and resumes name the record's players -------------------------------------------------
+
+SEATS = [
+    {"name": "You", "kind": "human", "level": None},
+    {"name": "Bot 1", "kind": "bot", "level": "easy"},
+    {"name": "Bot 2", "kind": "bot", "level": "easy"},
+]
+
+
+def _record(tmp_path: Path, tamper: Callable[[list[dict[str, object]]], None]) -> Path:
+    """A finished 3-player game with the seats above, its moves changed by ``tamper``."""
+    bots = [make_bot("easy", s) for s in range(3)]
+    data = json.loads(play_game(PERUDO, bots, random.Random(1)).record.dumps())
+    data["seats"] = SEATS
+    tamper(data["moves"])
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _bad_deal(moves: list[dict[str, object]]) -> None:
+    hands = str(moves[0]["action"]).split()
+    hands[2] = "7" + hands[2][1:]  # Bot 1's first die: no face 7 on a six-faced die
+    moves[0]["action"] = " ".join(hands)
+
+
+def _bot_out_of_turn(moves: list[dict[str, object]]) -> None:
+    k = next(i for i, m in enumerate(moves) if m["seat"] is not None and i > 1)
+    moves[k]["seat"] = 2 if moves[k]["seat"] != 2 else 1
+
+
+def test_a_replay_of_a_tampered_deal_names_the_hand_with_the_bad_die(terminal, tmp_path):
+    path = _record(tmp_path, _bad_deal)
+    term = terminal(["replay", str(path), "--all", "--lang", "en"])
+    assert term.finish() == 1
+    assert "Move 1 (chance: deal " in term.text
+    assert "is not legal: Bot 1 rolls 5 dice of 1–6, not 7 " in _flat(term.text)
+
+
+def test_a_replay_speaks_of_the_player_who_moved_out_of_turn_not_to_the_reader(terminal, tmp_path):
+    path = _record(tmp_path, _bot_out_of_turn)
+    term = terminal(["replay", str(path), "--all", "--lang", "en"])
+    assert term.finish() == 1
+    text = _flat(term.text)
+    assert re.search(r"It is (You|Bot \d)'s turn: Bot \d is not to move\.", text), text[-600:]
+    assert "not yours" not in text
+
+
+def test_resume_errors_name_the_player_as_replay_does(terminal, tmp_path):
+    path = _record(tmp_path, _bot_out_of_turn)
+    term = terminal(["play", "--resume", str(path)])
+    assert term.finish() == 2
+    text = _flat(term.text.replace("│", " "))
+    assert re.search(r"Move \d+ \(Bot \d: [^)]+\) is not legal: It is", text), text
+    assert "seat " not in text and "not yours" not in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--players", "4"],
+            "the recorded game has its own table (perudo, 3 players); leave " "--players out",
+        ),
+        (
+            ["--rules", "bluff"],
+            "the recorded game is played with its own rules (perudo, 3 "
+            "players); leave --rules out",
+        ),
+        (["--dice", "3"], "the recorded game started with 5 dice each; leave --dice out"),
+        (["--level", "hard"], "the recorded bots keep their levels (easy); leave --level out"),
+    ],
+)
+def test_resume_refuses_options_that_ask_for_another_table(terminal, tmp_path, args, message):
+    path = _record(tmp_path, lambda moves: moves.__delitem__(slice(6, None)))
+    term = terminal(["play", "--resume", str(path), *args])
+    assert term.finish() == 2
+    assert message in _flat(term.text.replace("│", " "))
+    assert "Roll-off" not in term.text and "Continuing" not in term.text
+
+
+def test_resume_with_the_record_s_own_values_is_fine(terminal, english, tmp_path):
+    path = _record(tmp_path, lambda moves: moves.__delitem__(slice(6, None)))
+    args = ["--players", "3", "--rules", "perudo", "--delay", "0"]
+    term = terminal(["play", "--resume", str(path), *args, "--lang", "en"])
+    term.expect([re.escape(english.t("prompt.turn")), re.escape(english.t("prompt.out"))])
+    assert "Continuing a recorded game" in term.text
+
+
+def test_a_game_saved_in_memory_mode_resumes_in_memory_mode_p40(terminal, english, tmp_path):
+    save = tmp_path / "game.json"
+    term = terminal([*GAME, "--memory", "--lang", "en", "--save", str(save)])
+    term.expect_text(english.t("prompt.turn"))
+    assert "memory mode" in term.text
+    term.sendline("quit")
+    assert term.finish() == 0
+    assert json.loads(save.read_text(encoding="utf-8"))["memory"] is True
+    term = terminal(["play", "--resume", str(save), "--delay", "0", "--lang", "en"])
+    term.expect_text(english.t("prompt.turn"))
+    assert "memory mode" in term.text and " dice in play" not in term.text

@@ -277,9 +277,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid} is not a legal bid now.",
     "refusal.deal.not_due": "No deal is due now.",
     "refusal.deal.hands": "A deal holds one hand per player ({players}).",
-    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}.",
+    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}, not {hand}.",
     "refusal.reroll.not_due": "No re-roll is due now.",
-    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}.",
+    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}, not {hand}.",
     "refusal.chance.not_due": "No dice are due to be rolled now.",
     "refusal.calza.off": "Calza is not played with these rules.",
     "refusal.calza.no_bid": "Calza needs a standing bid.",
@@ -336,10 +336,19 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Move {move} of the record: the seat must be a whole number or null."
     ),
     "refusal.record.software": "The record's software must be text.",
+    "refusal.record.memory": "The record's memory mode must be true or false.",
     "refusal.record.seats": "The record's seats must be a list of {players:seat/seats}.",
     "refusal.record.seat": (
         "Seat {number} of the record needs a name, a kind (human or bot) and a level."
     ),
     "refusal.record.move_action": "Move {move} of the record: {cause}",
     "word.chance": "the dice",
+    # A refusal of a recorded move is told of its player, not to the reader
+    # (perudo.i18n.refusal_text, about=True): the codes whose words speak to the player.
+    "of.refusal.turn.not_yours": "It is {to_act}'s turn: {seat:is/are} not to move.",
+    "of.refusal.seat.out": "{seat:is/are} out of the game.",
+    "of.refusal.pass.already": "{seat:has/have} already passed this round.",
+    "of.refusal.aside.not_held": (
+        "{seat:does/do} not hold {count:hidden die/hidden dice} showing {face}."
+    ),
 }

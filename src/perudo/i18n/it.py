@@ -290,9 +290,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid} non è una puntata valida ora.",
     "refusal.deal.not_due": "Ora non si tirano i dadi del giro.",
     "refusal.deal.hands": "Si tira una mano per giocatore ({players}).",
-    "refusal.deal.bad_hand": "{seat} tira {count:dado/dadi} da 1 a {faces}.",
+    "refusal.deal.bad_hand": "{seat} tira {count:dado/dadi} da 1 a {faces}, non {hand}.",
     "refusal.reroll.not_due": "Ora non c'è da rilanciare.",
-    "refusal.reroll.bad": "Il rilancio è di {count:dado/dadi} da 1 a {faces}.",
+    "refusal.reroll.bad": "Il rilancio è di {count:dado/dadi} da 1 a {faces}, non {hand}.",
     "refusal.chance.not_due": "Ora non ci sono dadi da tirare.",
     "refusal.calza.off": "Con queste regole non si gioca la calza.",
     "refusal.calza.no_bid": "La calza richiede una puntata in corso.",
@@ -357,6 +357,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Mossa {move} della registrazione: il posto deve essere un intero o null."
     ),
     "refusal.record.software": "Il software della registrazione deve essere un testo.",
+    "refusal.record.memory": "La modalità memoria della registrazione deve essere true o false.",
     "refusal.record.seats": (
         "I posti della registrazione devono essere una lista di {players:posto/posti}."
     ),
@@ -366,4 +367,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.move_action": "Mossa {move} della registrazione: {cause}",
     "word.chance": "i dadi",
+    # Il rifiuto di una mossa registrata parla di chi l'ha fatta, non a chi legge.
+    "of.refusal.turn.not_yours": "Tocca a {to_act}, non a {seat:obj}.",
+    "of.refusal.seat.out": "{seat:è/sei} fuori dal gioco.",
+    "of.refusal.pass.already": "{seat:ha/hai} già passato in questo giro.",
+    "of.refusal.aside.not_held": (
+        "{seat:non ha/non hai} {count:dado nascosto/dadi nascosti} con il valore {face}."
+    ),
 }

@@ -275,9 +275,13 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid}: 지금 낼 수 없는 비드입니다.",
     "refusal.deal.not_due": "지금은 주사위를 굴릴 때가 아닙니다.",
     "refusal.deal.hands": "주사위는 사람마다 한 벌씩입니다 ({players}명).",
-    "refusal.deal.bad_hand": "{seat:은/는} 1–{faces} 주사위 {count}개를 굴립니다.",
+    "refusal.deal.bad_hand": (
+        "{seat:은/는} 1–{faces} 주사위 {count}개를 굴립니다 ({hand:이/가} 아님)."
+    ),
     "refusal.reroll.not_due": "지금은 다시 굴릴 때가 아닙니다.",
-    "refusal.reroll.bad": "다시 굴리는 주사위는 1–{faces} 주사위 {count}개입니다.",
+    "refusal.reroll.bad": (
+        "다시 굴리는 주사위는 1–{faces} 주사위 {count}개입니다 ({hand:이/가} 아님)."
+    ),
     "refusal.chance.not_due": "지금은 굴릴 주사위가 없습니다.",
     "refusal.calza.off": "이 규칙에는 칼자가 없습니다.",
     "refusal.calza.no_bid": "칼자는 비드가 있을 때만 외칠 수 있습니다.",
@@ -332,10 +336,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.move": "기록의 {move}번째 수에 행동이 없습니다.",
     "refusal.record.move_seat": "기록의 {move}번째 수: 자리는 정수나 null이어야 합니다.",
     "refusal.record.software": "기록의 소프트웨어 정보는 글이어야 합니다.",
+    "refusal.record.memory": "기록의 기억 모드는 true나 false여야 합니다.",
     "refusal.record.seats": "기록의 자리 정보는 {players}개 자리의 목록이어야 합니다.",
     "refusal.record.seat": (
         "기록의 {number}번 자리에는 이름, 종류(사람 또는 봇), 수준이 있어야 합니다."
     ),
     "refusal.record.move_action": "기록의 {move}번째 수: {cause}",
     "word.chance": "주사위",
+    # 기록된 수의 거절은 읽는 사람이 아니라 그 수를 둔 사람에 대해 말합니다.
+    "of.refusal.turn.not_yours": "{to_act}의 차례입니다: {seat:은/는} 둘 차례가 아닙니다.",
+    "of.refusal.seat.out": "{seat:은/는} 이미 탈락했습니다.",
+    "of.refusal.pass.already": "{seat:은/는} 이번 라운드에 이미 패스했습니다.",
+    "of.refusal.aside.not_held": "{seat:의} 숨긴 주사위에 {face} 눈이 {count}개 없습니다.",
 }

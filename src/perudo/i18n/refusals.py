@@ -4,7 +4,10 @@ Every :class:`perudo.core.IllegalActionError` and :class:`perudo.core.NotationEr
 stable ``code`` and JSON-able ``params`` (see :mod:`perudo.core.errors`); the catalogs hold one
 template per code under ``refusal.<code>``, in English, Korean and Italian, without rule ids
 (players see words, never ``P-12``). A refusal is said to the player who tried the move, so
-the templates speak to them ("you"), and name the others. :func:`refusal_text` fills a
+the templates speak to them ("you"), and name the others; a recorded move's refusal (a
+replay, a resume: ``about=True``, and always inside a ``record.…`` refusal) is told *of* its
+player, to a reader, by the ``of.refusal.<code>`` template where the words would speak to the
+player ("It is Bo's turn: Ana is not to move", never "not yours"). :func:`refusal_text` fills a
 template:
 
 * ``seat``, ``to_act``, ``winner``: a seat index, written as the player's name
@@ -65,6 +68,7 @@ COUNT_PARAMS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
 """The refusals whose parameters tell how many dice are in play (P-16): for each code, those
 parameters and the developer message said in their place in memory mode (P-40)."""
 _MEMORY: Final = "memory."
+_ABOUT: Final = "of."
 _PREFIX: Final = "refusal."
 _FALLBACK: Final = "refusal.error"
 
@@ -99,16 +103,24 @@ def refusal_text(
     name_of_seat: Callable[[int], str],
     *,
     memory: bool = False,
+    about: bool = False,
 ) -> str:
     """The refusal ``code`` with ``params`` in ``lang``, naming seats with ``name_of_seat``.
 
     An unknown code (a newer core, another library's error) gets the catalog's general words
     for its kind (``illegal``, ``notation``), never an English sentence. ``memory``: the table
     plays in memory mode (P-40), and a refusal that would state the dice in play is said
-    without the count (:data:`COUNT_PARAMS`).
+    without the count (:data:`COUNT_PARAMS`). ``about``: the move is a record's, and the
+    refusal is told of its player rather than to them.
+
+    >>> names = ["Ana", "Bo", "Cy"].__getitem__
+    >>> refusal_text("en", "turn.not_yours", {"seat": 0, "to_act": 2}, names, about=True)
+    "It is Cy's turn: Ana is not to move."
     """
     cat = load_catalog(lang)
     key = _PREFIX + code
+    if (about or code.startswith("record.")) and _ABOUT + key in cat.messages:
+        key = _ABOUT + key
     if memory and code in COUNT_PARAMS:
         key = _MEMORY + key
         params, _ = hide_counts(code, params, "")
@@ -138,6 +150,7 @@ def refusal_text(
                 str(value.get("code", "")),
                 inner if isinstance(inner, Mapping) else {},
                 name_of_seat,
+                about=about or code.startswith("record."),
             )
         else:
             fields[name] = value

@@ -226,6 +226,7 @@ class Replayer:
             err.code,
             err.params,
             lambda s: names[s] if 0 <= s < len(names) else self.cat.t("seat.generic", n=s + 1),
+            about=True,  # told of the record's player, not to the reader
         )
 
     def _show_round(self, rnd: _Round) -> None:

@@ -463,7 +463,9 @@ class Session:
             SeatInfo(name, "human", None) if s == self.me else SeatInfo(name, "bot", self.levels[s])
             for s, name in enumerate(self.names)
         )
-        return GameRecord.from_state(state, seats=seats, software=f"perudo {__version__}")
+        return GameRecord.from_state(
+            state, seats=seats, software=f"perudo {__version__}", memory=self.cfg.memory
+        )
 
     def _save(self, *, leaving: bool) -> bool:
         """Save the record where ``--save`` says, or where the person answers; ``False`` only
