@@ -268,3 +268,30 @@ def test_a_game_saved_in_memory_mode_resumes_in_memory_mode_p40(terminal, englis
     term = terminal(["play", "--resume", str(save), "--delay", "0", "--lang", "en"])
     term.expect_text(english.t("prompt.turn"))
     assert "memory mode" in term.text and " dice in play" not in term.text
+
+
+# The files a command writes -----------------------------------------------------------------
+
+
+def test_arena_out_refuses_an_existing_file_unless_overwrite_as_play_save_does(terminal, tmp_path):
+    out = tmp_path / "figures.json"
+    out.write_text("{}", encoding="utf-8")
+    arena = ["arena", "--rules", "perudo", "--players", "2", "--bots", "random", "--games", "2"]
+    arena += ["--jobs", "1", "--out", str(out)]
+    term = terminal(arena)
+    assert term.finish() == 2
+    assert "already exists; choose another name, or add --overwrite" in _flat(term.text)
+    assert "games on" not in term.text and out.read_text(encoding="utf-8") == "{}"
+    term = terminal([*arena, "--overwrite"])
+    assert term.finish() == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["games"] == 2
+
+
+def test_a_save_where_the_system_refuses_writing_is_refused_before_the_game(terminal):
+    # /proc's folder looks writable to root's permission bits; the system refuses the file.
+    term = terminal([*GAME, "--save", "/proc/perudo-game.json"])
+    assert term.finish() == 2
+    text = _flat(term.text.replace("│", " "))
+    # (as root the permission bits say yes and only the system says no; else both say no)
+    assert re.search(r"perudo-game.json cannot be written|nothing can be written in /proc", text)
+    assert "Roll-off" not in term.text

@@ -3,7 +3,9 @@
 ``perudo play --save``, ``perudo arena --out`` and ``--plot`` call :func:`check_output` while
 reading their options, so a path that cannot be written is refused at once with a clear
 message (never found out after the game, never as a traceback), and an existing file is never
-overwritten unless asked (``--overwrite``).
+overwritten unless asked (``--overwrite``). The check opens the file as the command will (a new
+one is created and removed again), so a place where the permissions say yes but the system says
+no (``/proc``, a read-only mount) is refused too.
 """
 
 from __future__ import annotations
@@ -29,6 +31,25 @@ def output_problem(path: Path, *, overwrite: bool) -> str | None:
         return f"{path} cannot be written (permission denied)"
     if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
         return f"nothing can be written in {parent} (permission denied)"
+    return _try_writing(path)
+
+
+def _try_writing(path: Path) -> str | None:
+    """Open ``path`` for writing as the command will, and leave it as it was: permissions
+    alone do not tell (``/proc``, a read-only mount, root's rights), the system does. An
+    existing file is opened to append (nothing written, nothing cut); a new one is created
+    and removed."""
+    existed = path.exists()
+    try:
+        if existed:
+            with path.open("ab"):
+                pass
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.close(fd)
+            path.unlink()
+    except OSError as err:
+        return f"{path} cannot be written ({err.strerror or err})"
     return None
 
 
