@@ -15,8 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from perudo import BLUFF, PERUDO, Bid, RoundResolved
+from perudo.cli.main import app
 from perudo.cli.tui.render import Painter
 from perudo.core import Reveal
 from perudo.i18n import load_catalog
@@ -295,3 +297,24 @@ def test_a_save_where_the_system_refuses_writing_is_refused_before_the_game(term
     # (as root the permission bits say yes and only the system says no; else both say no)
     assert re.search(r"perudo-game.json cannot be written|nothing can be written in /proc", text)
     assert "Roll-off" not in term.text
+
+
+# solve and exploit ---------------------------------------------------------------------------
+
+
+def test_solve_gives_the_best_responses_as_exploit_does_the_responder_s_value():
+    args = ["--rules", "perudo", "--dice", "1,1", "--quiet"]
+    solved = " ".join(CliRunner().invoke(app, ["solve", *args]).output.replace("│", " ").split())
+    # v = -1/18 for the opener: the other seat's best response to the opener wins +1/18.
+    assert "best response to the opener +0.055555556 (the other seat's value;" in solved, solved
+    assert "best response to the other -0.055555556 (the opener's value;" in solved
+    exploited = CliRunner().invoke(app, ["exploit", "--bot", "prob", *args]).output
+    rows = [line.replace("│", " ").split() for line in exploited.splitlines()]
+    solver = {row[1]: row[2] for row in rows if row[:1] == ["solver"]}
+    assert solver == {"opener": "+0.055556", "other": "-0.055556"}, exploited
+
+
+def test_solve_match_keeps_the_palifico_flags_of_each_position(terminal):
+    term = terminal(["solve", "--rules", "perudo", "--match", "--max-dice", "2", "--quiet"])
+    assert term.finish() == 0
+    assert "1v1 normal [u-]" in term.text and "1v1 palifico [uu]" in term.text, term.text
