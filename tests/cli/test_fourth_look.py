@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +30,7 @@ from perudo.sim.match import play_game
 QUICK = ["--level", "easy", "--delay", "0", "--seed", "5"]
 GAME = ["play", "--rules", "perudo", "--players", "3", *QUICK]
 ASCII = {"PYTHONIOENCODING": "ascii", "LANG": "C"}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _flat(text: str) -> str:
@@ -318,3 +321,24 @@ def test_solve_match_keeps_the_palifico_flags_of_each_position(terminal):
     term = terminal(["solve", "--rules", "perudo", "--match", "--max-dice", "2", "--quiet"])
     assert term.finish() == 0
     assert "1v1 normal [u-]" in term.text and "1v1 palifico [uu]" in term.text, term.text
+
+
+# Charts are an extra ---------------------------------------------------------------------------
+
+
+def test_serving_and_playing_install_no_charting_library():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    for needs in (project["dependencies"], extras["server"]):
+        assert not [d for d in needs if d.startswith("matplotlib")], needs
+    for extra in ("plot", "train", "test"):
+        assert any(d.startswith("matplotlib") for d in extras[extra]), extra
+
+
+def test_arena_plot_without_matplotlib_names_the_plot_extra(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as when it is not installed
+    args = ["arena", "--games", "1", "--plot", str(tmp_path / "chart.png")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "pip install 'perudo[plot]'" in _flat(result.output.replace("│", " "))
+    assert not (tmp_path / "chart.png").exists()

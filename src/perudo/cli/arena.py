@@ -65,7 +65,6 @@ def arena(
 ) -> None:
     """Pit bots against each other and print win rates, places and ratings (the help text
     is :data:`ARENA_HELP`)."""
-    import importlib.util
     import os
     import time
 
@@ -78,7 +77,7 @@ def arena(
     from perudo.core import find_ruleset
     from perudo.sim.workers import BACKENDS
 
-    from .paths import check_output
+    from .paths import check_output, has_module
 
     console = Console()
     if not console.is_terminal:  # piped or captured: room for the whole table
@@ -93,9 +92,10 @@ def arena(
     plot = check_output(plot, "--plot", overwrite=overwrite)
     if plot is not None and plot.suffix.lower() != ".png":
         raise typer.BadParameter(f"{plot}: the chart is a PNG; name it ….png", param_hint="--plot")
-    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+    if plot is not None and not has_module("matplotlib"):
         raise typer.BadParameter(
-            "drawing needs matplotlib: pip install 'perudo[research]'", param_hint="--plot"
+            "drawing needs matplotlib, the plot extra: pip install 'perudo[plot]'",
+            param_hint="--plot",
         )
     names = _split(bots)
     if backend not in BACKENDS:

@@ -10,12 +10,13 @@ no (``/proc``, a read-only mount) is refused too.
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
 import typer
 
-__all__ = ["check_output", "output_problem"]
+__all__ = ["check_output", "has_module", "output_problem"]
 
 
 def output_problem(path: Path, *, overwrite: bool) -> str | None:
@@ -62,3 +63,13 @@ def check_output(path: Path | None, option: str, *, overwrite: bool = False) -> 
     if problem is not None:
         raise typer.BadParameter(problem, param_hint=option)
     return path
+
+
+def has_module(name: str) -> bool:
+    """Whether the optional package ``name`` can be imported (checked before any work, so a
+    missing extra is named at once: ``matplotlib`` for a chart, the ``plot`` extra)."""
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
