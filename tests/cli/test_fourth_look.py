@@ -342,3 +342,13 @@ def test_arena_plot_without_matplotlib_names_the_plot_extra(monkeypatch, tmp_pat
     assert result.exit_code == 2, result.output
     assert "pip install 'perudo[plot]'" in _flat(result.output.replace("│", " "))
     assert not (tmp_path / "chart.png").exists()
+
+
+def test_abstract_says_how_long_it_will_run_before_and_while_it_runs(tmp_path):
+    args = ["abstract", "--rules", "perudo", "--dice", "1,1", "--memory", "1"]
+    result = CliRunner().invoke(app, [*args, "--iterations", "20", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1] == "  dcfr for 20 iterations (--iterations, --minutes)", lines
+    assert lines[2].startswith("  then measured exactly in the full game: two arrays of ")
+    assert re.match(r"  10 iterations in \d+ s: about \d+ s for the solve$", lines[3]), lines
