@@ -352,3 +352,13 @@ def test_abstract_says_how_long_it_will_run_before_and_while_it_runs(tmp_path):
     assert lines[1] == "  dcfr for 20 iterations (--iterations, --minutes)", lines
     assert lines[2].startswith("  then measured exactly in the full game: two arrays of ")
     assert re.match(r"  10 iterations in \d+ s: about \d+ s for the solve$", lines[3]), lines
+
+
+# The docs' commands run anywhere ----------------------------------------------------------------
+
+
+def test_the_docs_run_the_benchmarks_with_the_venv_s_python_and_name_no_machine_paths():
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = doc.read_text(encoding="utf-8")
+        assert not re.search(r"(?<![/\w])python3? benchmarks/", text), doc.name
+        assert not re.search(r"/work/|/home/\w|<a checkout of", text), doc.name
