@@ -10,8 +10,9 @@ no (``/proc``, a read-only mount) is refused too.
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import typer
@@ -68,8 +69,6 @@ def check_output(path: Path | None, option: str, *, overwrite: bool = False) -> 
 def has_module(name: str) -> bool:
     """Whether the optional package ``name`` can be imported (checked before any work, so a
     missing extra is named at once: ``matplotlib`` for a chart, the ``plot`` extra)."""
-    try:
-        importlib.import_module(name)
-    except ImportError:
-        return False
-    return True
+    if name in sys.modules:  # imported already, or marked missing (None)
+        return sys.modules[name] is not None
+    return importlib.util.find_spec(name) is not None
