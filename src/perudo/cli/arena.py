@@ -33,7 +33,7 @@ ARENA_HELP = (
     # sentence after "mean" at 80 columns.
     "Seats rotate every game; the figures are win rates with 95% Wilson intervals, mean "
     "finishing places and OpenSkill ratings. The --out and --plot files are checked before any "
-    "game is played."
+    "game is played; an existing one is replaced only with --overwrite."
 )
 
 
@@ -73,10 +73,13 @@ def arena(
     dice: Annotated[int, typer.Option(help="Dice per player (0: the rule set's).")] = 0,
     out: Annotated[Path | None, typer.Option(help="Write the figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Draw the figures to this PNG.")] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", metavar="", help="Let --out and --plot replace files."),
+    ] = False,
 ) -> None:
     """Pit bots against each other and print win rates, places and ratings (the help text
     is :data:`ARENA_HELP`)."""
-    import importlib.util
     import os
     import time
 
@@ -89,7 +92,7 @@ def arena(
     from perudo.core import find_ruleset
     from perudo.sim.workers import BACKENDS
 
-    from .paths import check_output
+    from .paths import check_output, has_module
 
     console = Console()
     if not console.is_terminal:  # piped or captured: room for the whole table
@@ -100,13 +103,14 @@ def arena(
             ruleset = dataclasses.replace(ruleset, dice_per_player=dice)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--rules/--dice") from None
-    out = check_output(out, "--out", overwrite=True)
-    plot = check_output(plot, "--plot", overwrite=True)
+    out = check_output(out, "--out", overwrite=overwrite)
+    plot = check_output(plot, "--plot", overwrite=overwrite)
     if plot is not None and plot.suffix.lower() != ".png":
         raise typer.BadParameter(f"{plot}: the chart is a PNG; name it ….png", param_hint="--plot")
-    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+    if plot is not None and not has_module("matplotlib"):
         raise typer.BadParameter(
-            "drawing needs matplotlib: pip install 'perudo[research]'", param_hint="--plot"
+            "drawing needs matplotlib, the plot extra: pip install 'perudo[plot]'",
+            param_hint="--plot",
         )
     names = _split(bots)
     _importable_here()

@@ -556,7 +556,7 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
                 raise IllegalActionError(
                     f"seat {seat} rolls {count} dice of 1–{faces}, not {hand!r} (P-3)",
                     code="deal.bad_hand",
-                    params={"seat": seat, "count": count, "faces": faces},
+                    params={"seat": seat, "count": count, "faces": faces, "hand": _dice(hand)},
                 )
         return
     if state.phase is not Phase.REROLL:
@@ -570,8 +570,15 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
         raise IllegalActionError(
             f"the re-roll is {need} dice of 1–{faces} (V-9)",
             code="reroll.bad",
-            params={"count": need, "faces": faces},
+            params={"count": need, "faces": faces, "hand": _dice(action.dice)},
         )
+
+
+def _dice(hand: object) -> str:
+    """A hand as a refusal names it ("7 1 3 5 6"), whatever a tampered record put there."""
+    if isinstance(hand, tuple):
+        return " ".join(str(d) for d in hand)
+    return repr(hand)
 
 
 def _calza_error(state: GameState, seat: int) -> Refusal | None:

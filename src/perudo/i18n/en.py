@@ -27,6 +27,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # Seats.
     "seat.you": "You",
+    # The person spoken to in a sentence (perudo.i18n.grammar.Addressee): subject, object.
+    "seat.you_subject": "you",
+    "seat.you_object": "you",
     "seat.you_mark": "(you)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Seat {n}",
@@ -75,7 +78,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "Round {round} · memory mode",
     "round.opens": "Opener: {who}.",
     "palifico.announce": (
-        "Palifico round for {who}, down to one die: aces are not wild, and the face of the "
+        "Palifico round for {who:obj}, down to one die: aces are not wild, and the face of the "
         "opening bid stays."
     ),
     "palifico.open": "Palifico: the opener ({who}) may bid any face, aces included.",
@@ -126,6 +129,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "“{text}”: write the faces to set aside, for example aside 55.",
     "err.illegal": "Not allowed: {reason}",
+    "err.encoding": (
+        "That line cannot be read: this terminal's input is {encoding}. Type plain letters and "
+        "digits (3x5, dudo, q), or use a UTF-8 locale."
+    ),
     "err.empty": "Type a bid such as 3x5, or {dudo}, or help.",
     # Help: one line per thing that can be typed (only what these rules have), aligned by
     # the terminal; {wild} is the wild face's name (aces, or Bluff's 6★).
@@ -142,8 +149,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "this help · leave the game",
     # The challenge.
     "reveal.title": "Checking {bid} (bid: {who} · {call}: {caller})",
-    "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown.",
-    "reveal.concede": "{who} concedes the game: the round is void, nobody reveals.",
+    "reveal.pass": "Checking a pass (pass: {who} · dudo: {caller}): the passer's dice are shown.",
+    "reveal.concede": "{who:concedes/concede} the game: the round is void, nobody reveals.",
     "reveal.count": "{n} count · running {running}",
     "reveal.distinct": "{n:different face/different faces}",
     "reveal.hidden": "Kept hidden, never shown: {who}",
@@ -169,14 +176,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "elim.you_last": "You are out of the game.",
     "save.exists": "{path} already exists. Replace it? (y/N) ",
     "save.again": "Try another file name (Enter to skip): ",
-    "loss.short": "The bid was {n} too high, so {who} loses {n:die/dice} (loss by the difference).",
-    "loss.over": (
-        "There were {n} more than the bid, so {who} loses {n:die/dice} (loss by the difference)."
+    "loss.short": (
+        "The bid was {n} too high, so {who:loses/lose} {n:die/dice} (loss by the difference)."
     ),
-    "loss.exact": "The bid was exactly right, so everyone but {who} loses one die.",
+    "loss.short_capped": (
+        "The bid was {n} too high: the loss by the difference is {n:die/dice}, but "
+        "{who:has/have} only {had:die/dice} to lose."
+    ),
+    "loss.over": (
+        "There were {n} more than the bid, so {who:loses/lose} {n:die/dice} (loss by the "
+        "difference)."
+    ),
+    "loss.over_capped": (
+        "There were {n} more than the bid: the loss by the difference is {n:die/dice}, but "
+        "{who:has/have} only {had:die/dice} to lose."
+    ),
+    "loss.exact": "The bid was exactly right, so everyone but {who:obj} loses one die.",
     "next_opener": "Next round's opener: {who}.",
     # The end.
-    "over.winner": "{who} wins the game!",
+    "over.winner": "{who:wins/win} the game!",
     "over.you_win": "You win the game!",
     "bye": "Goodbye!",
     "save.prompt": ("Save the game record? File name, " "or y for a dated one (Enter to skip): "),
@@ -203,7 +221,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.bad_move": "Move {n} ({who}: {action}) is not legal: {error}",
     "replay.chance": "chance",
     "replay.round": "Round {round}",
-    "replay.reroll": "{who} re-rolls: {dice}",
+    "replay.reroll": "{who:re-rolls/re-roll}: {dice}",
     "replay.in_play": "round not finished",
     "replay.revealed": "revealed at the table (#{n})",
     "replay.hidden": "never revealed at the table",
@@ -260,9 +278,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid} is not a legal bid now.",
     "refusal.deal.not_due": "No deal is due now.",
     "refusal.deal.hands": "A deal holds one hand per player ({players}).",
-    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}.",
+    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}, not {hand}.",
     "refusal.reroll.not_due": "No re-roll is due now.",
-    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}.",
+    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}, not {hand}.",
     "refusal.chance.not_due": "No dice are due to be rolled now.",
     "refusal.calza.off": "Calza is not played with these rules.",
     "refusal.calza.no_bid": "Calza needs a standing bid.",
@@ -319,6 +337,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Move {move} of the record: the seat must be a whole number or null."
     ),
     "refusal.record.software": "The record's software must be text.",
+    "refusal.record.memory": "The record's memory mode must be true or false.",
     "refusal.record.seats": "The record's seats must be a list of {players:seat/seats}.",
     "refusal.record.seat": (
         "Seat {number} of the record needs a name, a kind (human or bot) and a level."
@@ -390,4 +409,12 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "analysis.bluff_caught": "Round {round}: {who} bid {bid} at {p}: caught",
     "analysis.none": "none",
     "analysis.bad_seat": "There is no seat {n} in this game: the seats are 1 to {players}.",
+    # A refusal of a recorded move is told of its player, not to the reader
+    # (perudo.i18n.refusal_text, about=True): the codes whose words speak to the player.
+    "of.refusal.turn.not_yours": "It is {to_act}'s turn: {seat:is/are} not to move.",
+    "of.refusal.seat.out": "{seat:is/are} out of the game.",
+    "of.refusal.pass.already": "{seat:has/have} already passed this round.",
+    "of.refusal.aside.not_held": (
+        "{seat:does/do} not hold {count:hidden die/hidden dice} showing {face}."
+    ),
 }

@@ -4,7 +4,10 @@ Every :class:`perudo.core.IllegalActionError` and :class:`perudo.core.NotationEr
 stable ``code`` and JSON-able ``params`` (see :mod:`perudo.core.errors`); the catalogs hold one
 template per code under ``refusal.<code>``, in English, Korean and Italian, without rule ids
 (players see words, never ``P-12``). A refusal is said to the player who tried the move, so
-the templates speak to them ("you"), and name the others. :func:`refusal_text` fills a
+the templates speak to them ("you"), and name the others; a recorded move's refusal (a
+replay, a resume: ``about=True``, and always inside a ``record.…`` refusal) is told *of* its
+player, to a reader, by the ``of.refusal.<code>`` template where the words would speak to the
+player ("It is Bo's turn: Ana is not to move", never "not yours"). :func:`refusal_text` fills a
 template:
 
 * ``seat``, ``to_act``, ``winner``: a seat index, written as the player's name
@@ -55,6 +58,7 @@ BID_PARAMS: Final = ("bid", "prev")
 FACE_PARAMS: Final = ("face", "wild")
 """Parameters holding a face (named by the ``wild`` parameter's face)."""
 _MEMORY: Final = "memory."
+_ABOUT: Final = "of."
 _PREFIX: Final = "refusal."
 _FALLBACK: Final = "refusal.error"
 
@@ -73,16 +77,24 @@ def refusal_text(
     name_of_seat: Callable[[int], str],
     *,
     memory: bool = False,
+    about: bool = False,
 ) -> str:
     """The refusal ``code`` with ``params`` in ``lang``, naming seats with ``name_of_seat``.
 
     An unknown code (a newer core, another library's error) gets the catalog's general words
     for its kind (``illegal``, ``notation``), never an English sentence. ``memory``: the table
     plays in memory mode (P-40), and a refusal that would state the dice in play is said by
-    its ``memory.refusal.<code>`` template, without the count.
+    its ``memory.refusal.<code>`` template, without the count. ``about``: the move is a
+    record's, and the refusal is told of its player rather than to them.
+
+    >>> names = ["Ana", "Bo", "Cy"].__getitem__
+    >>> refusal_text("en", "turn.not_yours", {"seat": 0, "to_act": 2}, names, about=True)
+    "It is Cy's turn: Ana is not to move."
     """
     cat = load_catalog(lang)
     key = _PREFIX + code
+    if (about or code.startswith("record.")) and _ABOUT + key in cat.messages:
+        key = _ABOUT + key
     if memory and _MEMORY + key in cat.messages:
         key = _MEMORY + key
     if key not in cat.messages:
@@ -111,6 +123,7 @@ def refusal_text(
                 str(value.get("code", "")),
                 inner if isinstance(inner, Mapping) else {},
                 name_of_seat,
+                about=about or code.startswith("record."),
             )
         else:
             fields[name] = value

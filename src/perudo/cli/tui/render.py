@@ -461,15 +461,20 @@ class Painter:
         return cat.t("verdict.dudo_fails", **fields)
 
     def _loss_reason(self, result: RoundResolved) -> str | None:
-        """Why the dice were lost under Bluff's loss by the difference (V-4)."""
+        """Why the dice were lost under Bluff's loss by the difference (V-4): a loss larger
+        than the dice the loser had takes what they had, and is told so."""
         if self.rules.loss != "difference" or result.kind != "dudo" or result.bid is None:
             return None
         q, count = result.bid.quantity, result.count
-        if count < q:
-            return self.cat.t("loss.short", n=q - count, who=self.who(result.target))
+        if count == q:
+            return self.cat.t("loss.exact", who=self.who(result.target))
+        key, n, loser = ("loss.short", q - count, result.target)
         if count > q:
-            return self.cat.t("loss.over", n=count - q, who=self.who(result.caller))
-        return self.cat.t("loss.exact", who=self.who(result.target))
+            key, n, loser = ("loss.over", count - q, result.caller)
+        had = next((-change for seat, change in result.changes if seat == loser), n)
+        if had < n:
+            return self.cat.t(f"{key}_capped", n=n, had=had, who=self.who(loser))
+        return self.cat.t(key, n=n, who=self.who(loser))
 
     def _change(self, seat: int, change: int, left: int | None) -> str:
         cat = self.cat

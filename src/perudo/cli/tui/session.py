@@ -179,9 +179,9 @@ class Session:
         }
         # Bots are numbered 1, 2, … around the table, skipping the person's seat.
         names = [self.cat.t("seat.bot", n=s + (s < self.me)) for s in range(players)]
-        names[self.me] = config.name or self.cat.t("seat.you")
+        names[self.me] = config.name or self.cat.you()
         if seats:
-            names = [info.name for info in seats]
+            names = [self.cat.recorded_name(i.name, human=i.kind == "human") for i in seats]
             if config.name:
                 names[self.me] = config.name
         self.names = names
@@ -291,7 +291,7 @@ class Session:
         ``unknown``: the message for such a line where a bid is not what is asked (the calza
         and knocked-out prompts), instead of "type a bid such as 3x5"."""
         while True:
-            text = self.read(self.cat.t(key, **fields))
+            text = self._line(self.cat.t(key, **fields))
             try:
                 return read_input(text)
             except InputError as err:
@@ -301,6 +301,15 @@ class Session:
                     self._refuse(err.refusal)
                 else:
                     self._error(err.key, text=err.text.strip())
+
+    def _line(self, prompt: str) -> str:
+        """One line the person typed; a line the input's encoding cannot read (``3×5`` or
+        Korean where the input is ASCII) is told in words and asked again, the game going on."""
+        while True:
+            try:
+                return self.read(prompt)
+            except UnicodeDecodeError as err:
+                self._error("err.encoding", encoding=err.encoding)
 
     def _refuse(self, err: PerudoError) -> None:
         """Why the core refused, in the person's language, naming players by name."""
@@ -457,7 +466,9 @@ class Session:
             SeatInfo(name, "human", None) if s == self.me else SeatInfo(name, "bot", self.levels[s])
             for s, name in enumerate(self.names)
         )
-        return GameRecord.from_state(state, seats=seats, software=f"perudo {__version__}")
+        return GameRecord.from_state(
+            state, seats=seats, software=f"perudo {__version__}", memory=self.cfg.memory
+        )
 
     def _save(self, *, leaving: bool) -> bool:
         """Save the record where ``--save`` says, or where the person answers; ``False`` only
@@ -476,14 +487,14 @@ class Session:
         key = "save.prompt_partial" if leaving and not state.is_over else "save.prompt"
         while True:
             try:
-                answer = self.read(self.cat.t(key)).strip()
+                answer = self._line(self.cat.t(key)).strip()
                 if not answer or answer.lower() in self._words("input.skip"):
                     return True
                 # "y" answers the question rather than names a file called "y".
                 yes = answer.lower() in self._words("input.yes")
                 path = _fresh_name() if yes else Path(answer).expanduser()
                 if path.is_file():
-                    reply = self.read(self.cat.t("save.exists", path=str(path))).strip().lower()
+                    reply = self._line(self.cat.t("save.exists", path=str(path))).strip().lower()
                     if reply not in self._words("input.yes"):
                         continue
             except (KeyboardInterrupt, EOFError):
