@@ -25,7 +25,7 @@ def _table() -> dict[str, str]:
         if not line.startswith("|"):
             break
         names_cell, default_cell = line.split("|")[1:3]
-        names = re.findall(r"`(PERUDO_[A-Z_]+)`", names_cell)
+        names = re.findall(r"`(PERUDO_[A-Z0-9_]+)`", names_cell)
         defaults = [d.strip().strip("`") for d in default_cell.split(" / ")]
         for k, name in enumerate(names):
             rows[name] = defaults[k] if k < len(defaults) else default_cell.strip()
