@@ -32,6 +32,8 @@ from tests.browser.support import (
 )
 from tests.server.harness import ServerProcess
 
+from perudo.core import legal_texts
+
 sync_api = require_chromium()
 
 
@@ -380,7 +382,7 @@ def test_p50_a_calza_tapped_as_a_raise_arrives_answers_the_bid_drawn_and_is_refu
             mover = others[v["to_act"]]
             mover.wait(lambda m=mover, v=version: m.version >= v, "the mover's view")
             assert mover.view is not None
-            mover.act(mover.view["legal"][0])
+            mover.act(legal_texts(mover.view["legal"])[0])
         bo.wait(lambda version=version: bo.version > version, "the move")
     seen = bo.view["bid"]
     drawn(ann, bo.version)
@@ -391,7 +393,7 @@ def test_p50_a_calza_tapped_as_a_raise_arrives_answers_the_bid_drawn_and_is_refu
     cy = others[2]
     cy.wait(lambda: cy.version >= bo.version, "Cy's view")
     assert cy.view is not None
-    cy.act(cy.view["legal"][0])
+    cy.act(legal_texts(cy.view["legal"])[0])
     bo.wait(lambda: bo.view is not None and bo.view["bid"] != seen, "Cy's raise")
     raised = bo.view["bid"]
     ann.wait_for_function(

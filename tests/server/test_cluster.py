@@ -825,7 +825,7 @@ def test_a_move_sent_while_its_tables_owner_dies_is_refused_in_words_then_played
         assert procs.index_of(owner) == 0
         if ann.my_turn():
             assert ann.view is not None
-            await ann.act(ann.view["legal"][0])
+            await ann.act(legal_texts(ann.view["legal"])[0])
             await bo.until(bo.my_turn)
         assert bo.view is not None and owner is not None
         version = bo.version
@@ -837,7 +837,7 @@ def test_a_move_sent_while_its_tables_owner_dies_is_refused_in_words_then_played
         finally:
             await redis.aclose()
         await ann.close()
-        await bo.act(bo.view["legal"][0])
+        await bo.act(legal_texts(bo.view["legal"])[0])
         err = await bo.error()
         assert err["code"] == "moved", err
         words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
@@ -845,7 +845,7 @@ def test_a_move_sent_while_its_tables_owner_dies_is_refused_in_words_then_played
         await bo.until(lambda: bo.version == version and bo.my_turn() and not bo.alive, 15)
         await bo.resume()
         assert bo.version == version and bo.my_turn() and bo.view is not None
-        await bo.act(bo.view["legal"][0])
+        await bo.act(legal_texts(bo.view["legal"])[0])
         await bo.until(lambda: bo.version > version)
         await bo.close()
         assert "Traceback" not in procs.log(1)
