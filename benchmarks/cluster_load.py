@@ -1,14 +1,19 @@
 """``perudo bench-load`` against 1, 2 and 3 ``perudo serve`` processes in the multi-process mode:
 ``python benchmarks/cluster_load.py [--processes 1 2 3] [--tables 100] [--seconds 20]
-[--think 0.5]``.
+[--think 0.5] [--database-url URL] [--redis-url URL] [--ports P …] [--balancer-ports HTTP
+HTTPS]``.
 
 For each count it starts Debian's PostgreSQL (its own defaults: every commit flushed) and Redis
 on loopback (tests/server/services.py), that many processes sharing them
 (``PERUDO_DATABASE_URL`` on a fresh database, ``PERUDO_REDIS_URL``), and nginx with
 ``deploy/nginx/cluster.conf`` in front (tests/server/nginx.py, HTTPS with a certificate made
-for the run). The clients reach the tables only through nginx. It prints the load
-benchmark's figures for each: actions per second, the latency p50/p90/p99, and CPU per
-action of the processes together, of PostgreSQL (with its backends), of Redis and of nginx.
+for the run). ``--database-url`` and ``--redis-url`` use running PostgreSQL and Redis instead
+(the database as it is, Redis's database flushed before each count; their CPU is then not
+measured); ``--ports`` gives the processes fixed ports (process *i* of every count on the
+*i*-th), ``--balancer-ports`` nginx's. The clients reach the tables only through nginx. It
+prints the load benchmark's figures for each: actions per second, the latency p50/p90/p99,
+and CPU per action of the processes together, of PostgreSQL (with its backends), of Redis and
+of nginx.
 
 Everything runs on this one machine: the figures show what the extra processes cost and where
 the CPU goes, not what more machines would hold (docs/scaling.md projects that).
@@ -41,16 +46,25 @@ def measure(
     tables: int,
     seconds: float,
     think: float,
-    pg: PostgresServer,
-    redis: RedisServer,
+    pg: PostgresServer | str,
+    redis: RedisServer | str,
     work: Path,
+    ports: list[int] | None = None,
+    balancer_ports: list[int] | None = None,
 ) -> LoadResult:
-    database = pg.create_database()
-    redis.flush()
+    """``pg``, ``redis``: the servers started here, or the URLs of running ones."""
+    if isinstance(redis, RedisServer):
+        redis.flush()
+    else:
+        import redis as redis_py
+
+        redis_py.Redis.from_url(redis).flushdb()
     env = {
         **ONE_ADDRESS_MANY_PEOPLE,
-        "PERUDO_DATABASE_URL": pg.database_url(database),
-        "PERUDO_REDIS_URL": redis.url,
+        "PERUDO_DATABASE_URL": (
+            pg.database_url(pg.create_database()) if isinstance(pg, PostgresServer) else pg
+        ),
+        "PERUDO_REDIS_URL": redis.url if isinstance(redis, RedisServer) else redis,
         "PERUDO_TRUSTED_PROXIES": "127.0.0.1",
     }
     servers = []
@@ -59,13 +73,21 @@ def measure(
         for i in range(processes):
             folder = work / f"n{processes}-p{i}"
             folder.mkdir()
-            servers.append(start_server(folder, **env))
-        ports = [int(url.rsplit(":", 1)[1]) for _, url in servers]
+            fixed = {} if ports is None else {"PERUDO_PORT": str(ports[i])}
+            servers.append(start_server(folder, **env, **fixed))
+        upstream = [int(url.rsplit(":", 1)[1]) for _, url in servers]
         (work / f"n{processes}-lb").mkdir()
-        balancer = NginxBalancer(work / f"n{processes}-lb", ports)
+        balancer = NginxBalancer(work / f"n{processes}-lb", upstream)
+        if balancer_ports is not None:
+            balancer.http_port, balancer.https_port = balancer_ports
         balancer.worker_connections = 4 * 6 * tables + 256
         balancer.start()
-        assert pg.proc is not None and redis.proc is not None and balancer.proc is not None
+        assert balancer.proc is not None
+        services = {"nginx": balancer.proc.pid}
+        for name, service in (("postgres", pg), ("redis", redis)):
+            proc = getattr(service, "proc", None)
+            if proc is not None:
+                services[name] = proc.pid
         return asyncio.run(
             run_load(
                 balancer.url,
@@ -73,11 +95,7 @@ def measure(
                 seconds,
                 think,
                 server_pids=[proc.pid for proc, _ in servers],
-                services={
-                    "postgres": pg.proc.pid,
-                    "redis": redis.proc.pid,
-                    "nginx": balancer.proc.pid,
-                },
+                services=services,
                 tls=balancer.tls(),
             )
         )
@@ -94,18 +112,31 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--database-url", help="a running PostgreSQL (its database as it is)")
+    parser.add_argument("--redis-url", help="a running Redis (its database is flushed)")
+    parser.add_argument("--ports", type=int, nargs="+", help="the processes' fixed ports")
+    parser.add_argument(
+        "--balancer-ports", type=int, nargs=2, metavar=("HTTP", "HTTPS"), help="nginx's ports"
+    )
     args = parser.parse_args()
-    pg = PostgresServer(durable=True).start()
-    redis = RedisServer().start()
+    if args.ports is not None and len(args.ports) < max(args.processes):
+        parser.error(f"--ports names {len(args.ports)} ports for {max(args.processes)} processes")
+    pg = args.database_url or PostgresServer(durable=True).start()
+    redis = args.redis_url or RedisServer().start()
     try:
         with tempfile.TemporaryDirectory(prefix="perudo-cluster-load-") as tmp:
             for n in args.processes:
-                result = measure(n, args.tables, args.seconds, args.think, pg, redis, Path(tmp))
+                result = measure(
+                    n, args.tables, args.seconds, args.think, pg, redis, Path(tmp),
+                    args.ports, args.balancer_ports,
+                )  # fmt: skip
                 print(f"{n} process{'es' if n > 1 else ''} behind nginx, PostgreSQL + Redis:")
                 print(result.report(), flush=True)
     finally:
-        redis.close()
-        pg.close()
+        if isinstance(redis, RedisServer):
+            redis.close()
+        if isinstance(pg, PostgresServer):
+            pg.close()
 
 
 if __name__ == "__main__":

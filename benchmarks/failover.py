@@ -1,13 +1,19 @@
 """Failover benchmark for the multi-process mode: ``python benchmarks/failover.py [--kills 5]
-[--tables 6] [--processes 3] [--lease 3]``.
+[--tables 6] [--processes 3] [--lease 3] [--drop-grace 8] [--database-url URL]
+[--redis-url URL] [--ports P …]``.
 
-Starts Debian's PostgreSQL and Redis on loopback and ``--processes`` ``perudo serve``
-processes in multi-process mode (tests/server/services.py, tests/server/cluster.py), with
-``--tables`` tables of bots playing (six seats, ten dice each, bots acting every 0.3 s). Then,
-``--kills`` times: ``kill -9`` the process that owns the most tables, and measure, for each of
-its tables, the time until another process holds its lease (**takeover**) and until the next
-move of that table is in the log (**resumed**: bots and timers carry on); the killed process
-is started again before the next kill. Prints every kill and the min / median / max.
+Starts Debian's PostgreSQL and Redis on loopback (or uses running ones: ``--database-url``, a
+PostgreSQL database of its own for the run, and ``--redis-url``, flushed first) and
+``--processes`` ``perudo serve`` processes in multi-process mode (tests/server/services.py,
+tests/server/cluster.py; on free loopback ports, or on ``--ports``), with ``--tables``
+tables of bots playing (six seats, ten dice each, bots acting every 0.3 s). Each table's host
+closes their page once the game starts: after the drop grace (``--drop-grace``, the server's
+own 8 s by default) a stand-in plays their seat, so every table has an away person in it.
+Then, ``--kills`` times: ``kill -9`` the process that owns the most tables, and measure, for
+each of its tables, the time until another process holds its lease (**takeover**) and until
+the next move of that table is in the log (**resumed**: bots, stand-ins and timers carry on);
+the killed process is started again before the next kill. Prints the conditions, every kill
+and the min / median / max.
 """
 
 from __future__ import annotations
@@ -55,22 +61,46 @@ async def _owners(dsn: str, tables: list[str]) -> dict[str, str | None]:
     return {r["table_id"]: (r["owner"] if r["live"] else None) for r in rows}
 
 
-async def run(kills: int, tables: int, processes: int, lease: float) -> None:
-    pg = PostgresServer().start()
-    redis = RedisServer().start()
+async def run(
+    kills: int,
+    tables: int,
+    processes: int,
+    lease: float,
+    drop_grace: float,
+    database_url: str | None,
+    redis_url: str | None,
+    ports: list[int] | None,
+) -> None:
+    if ports is not None and len(ports) != processes:
+        raise SystemExit(f"--ports names {len(ports)} ports for {processes} processes")
+    pg: PostgresServer | None = None
+    redis: RedisServer | None = None
+    if database_url is None:
+        pg = PostgresServer().start()
+        database_url = pg.url
+    if redis_url is None:
+        redis = RedisServer().start()
+        redis_url = redis.url
+    else:
+        import redis as redis_py
+
+        redis_py.Redis.from_url(redis_url).flushdb()  # a running Redis: its db of this run
     workdir = Path(tempfile.mkdtemp(prefix="perudo-failover-"))
     procs = Processes(
         workdir,
-        pg.url,
-        redis.url,
+        database_url,
+        redis_url,
         processes,
         PERUDO_LEASE_SECONDS=str(lease),
         PERUDO_BOT_DELAY="0.3",
-        PERUDO_DROP_GRACE="0.2",
+        PERUDO_DROP_GRACE=str(drop_grace),
         PERUDO_TURN_SECONDS="0",
         PERUDO_LOG_LEVEL="warning",
     )
-    dsn = plain_dsn(pg.url)
+    for srv, port in zip(procs.servers, ports or [], strict=False):
+        srv.port = port
+        srv.env["PERUDO_PORT"] = str(port)
+    dsn = plain_dsn(database_url)
     takeovers: list[float] = []
     resumes: list[float] = []
     try:
@@ -83,11 +113,12 @@ async def run(kills: int, tables: int, processes: int, lease: float) -> None:
             await host.send({"type": "fill_bots", "level": "easy"})
             await host.send({"type": "start"})
             await host.until(lambda h=host: h.view is not None)  # type: ignore[misc]
-            await host.close()  # a stand-in bot plays the host's seat from now on
+            await host.close()  # a stand-in bot plays the host's seat after the drop grace
             ids.append(t["table_id"])
-        await asyncio.sleep(2 * lease)
+        await asyncio.sleep(2 * lease + drop_grace)  # every host away
         print(
-            f"{processes} processes, {tables} tables of bots, lease {lease:g} s "
+            f"{processes} processes, {tables} tables of five bots and an away person each "
+            f"(a stand-in plays for them), drop grace {drop_grace:g} s, lease {lease:g} s "
             f"(renewed every {lease / 3:.2f} s); kill -9 of the busiest owner, {kills} times"
         )
         for k in range(kills):
@@ -132,8 +163,10 @@ async def run(kills: int, tables: int, processes: int, lease: float) -> None:
             )
     finally:
         procs.stop()
-        redis.close()
-        pg.close()
+        if redis is not None:
+            redis.close()
+        if pg is not None:
+            pg.close()
 
 
 if __name__ == "__main__":
@@ -142,5 +175,22 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--processes", type=int, default=3)
     parser.add_argument("--lease", type=float, default=3.0)
+    parser.add_argument(
+        "--drop-grace", type=float, default=8.0, help="PERUDO_DROP_GRACE (the server's 8 s)"
+    )
+    parser.add_argument("--database-url", help="a running PostgreSQL (its database for this run)")
+    parser.add_argument("--redis-url", help="a running Redis (its database is flushed)")
+    parser.add_argument("--ports", type=int, nargs="+", help="the processes' ports (fixed)")
     args = parser.parse_args()
-    asyncio.run(run(args.kills, args.tables, args.processes, args.lease))
+    asyncio.run(
+        run(
+            args.kills,
+            args.tables,
+            args.processes,
+            args.lease,
+            args.drop_grace,
+            args.database_url,
+            args.redis_url,
+            args.ports,
+        )
+    )

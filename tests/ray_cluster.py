@@ -27,6 +27,9 @@ from pathlib import Path
 
 __all__ = ["RAY_SETTINGS", "processes_naming", "ray_cluster", "ray_env"]
 
+REPO = Path(__file__).resolve().parent.parent
+"""The repository (its tests package is importable from here)."""
+
 
 def _free_ports(n: int) -> list[int]:
     socks = []
@@ -57,7 +60,10 @@ def ray_env() -> dict[str, str]:
     """This environment with :data:`RAY_SETTINGS`, without ``RAY_ADDRESS`` (a test says which
     cluster it means) or ``RAY_AUTH_TOKEN_PATH``."""
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "RAY_AUTH_TOKEN_PATH")}
-    return {**env, **RAY_SETTINGS}
+    # The cluster's workers import the tests' own bots (tests.arena.raising_bot) as a user's
+    # cluster imports the user's: from its Python path.
+    path = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    return {**env, **RAY_SETTINGS, "PYTHONPATH": path}
 
 
 def processes_naming(temp: str) -> list[int]:

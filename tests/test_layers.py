@@ -4,6 +4,7 @@ Arrows point down only::
 
     core  ←  bots  ←  sim, arena, bench, testing  ←  cli, server, research
                   ↖  solve (may import core and bots)  ←  registry (every bot by level)
+    ratings (OpenSkill alone)  ←  arena, train, server, research, cli
 
 ``perudo.core`` imports only the standard library and itself. ``import perudo`` counts as
 importing the core: the root package re-exports the core and nothing else (checked here
@@ -24,7 +25,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src" / "perudo"
 
 _TOOLS = frozenset(
-    {"core", "bots", "sim", "arena", "solve", "registry", "bench", "i18n", "testing"}
+    {"core", "bots", "sim", "arena", "solve", "registry", "bench", "i18n", "testing", "ratings"}
 )
 """Everything below the front ends (the server, the terminal, the research adapters)."""
 
@@ -39,13 +40,17 @@ ALLOWED: dict[str, frozenset[str]] = {
     "sim": frozenset({"core", "bots", "sim"}),
     "bench": frozenset({"core", "bots", "sim", "bench"}),
     "testing": frozenset({"core", "bots", "sim", "testing"}),
-    "arena": frozenset({"core", "bots", "sim", "registry", "arena"}),
+    # OpenSkill's update over a game's places, shared by the arena and the rated tables.
+    "ratings": frozenset({"ratings"}),
+    "arena": frozenset({"core", "bots", "sim", "registry", "ratings", "arena"}),
     # perudo train: self-play through the core, the solver's exact measurement, the references.
-    "train": frozenset({"core", "bots", "sim", "arena", "solve", "registry", "train"}),
+    "train": frozenset({"core", "bots", "sim", "arena", "solve", "registry", "ratings", "train"}),
+    # Learning from a game: below the front ends, above the solver and the bots.
+    "analysis": frozenset({"core", "bots", "solve", "registry", "sim", "analysis"}),
     "research": _TOOLS | {"research"},
-    "server": _TOOLS | {"server"},
+    "server": _TOOLS | {"analysis", "server"},
     # The terminal is the top: it launches the server (perudo serve) and the research tools.
-    "cli": _TOOLS | {"research", "server", "train", "cli"},
+    "cli": _TOOLS | {"analysis", "research", "server", "train", "cli"},
     # ``import perudo`` re-exports the core only; ``python -m perudo`` runs the terminal.
     "__init__": frozenset({"core"}),
     "__main__": frozenset({"cli"}),

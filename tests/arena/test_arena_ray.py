@@ -87,52 +87,73 @@ def test_ray_started_on_this_machine_gives_the_same_results(
     on_processes: tuple[bytes, str], tmp_path: Path
 ) -> None:
     # No address: `perudo arena` starts Ray here (ray.init) for the run and stops it after.
-    # RAY_TMPDIR gives that Ray a directory of its own, to see that nothing of it is left.
+    # RAY_TMPDIR gives that Ray a directory of its own, to see that nothing of it is left;
+    # as a user runs it (no RAY_AUTH_… set) in a home of its own, where Ray left the token it
+    # made, ~/.ray/auth_token.
     temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+    home = tmp_path / "home"
+    home.mkdir()
     try:
         out = tmp_path / "local-ray.json"
+        user = {k: v for k, v in ray_env().items() if not k.startswith("RAY_AUTH_")}
         ray = _perudo(
             *ARENA, "--backend", "ray", "--jobs", "2", "--out", str(out),
-            env={**ray_env(), "RAY_TMPDIR": temp},
+            env={**user, "RAY_TMPDIR": temp, "HOME": str(home)},
         )  # fmt: skip
         assert ray.returncode == 0, ray.stderr
         assert "on Ray on this machine, 2 games at a time" in ray.stdout
         assert out.read_bytes() == on_processes[0]
         assert _figures(ray.stdout) == on_processes[1]
         assert processes_naming(temp) == []
+        assert not (home / ".ray").exists(), list((home / ".ray").iterdir())
     finally:
         shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture
-def driver_only_bot() -> Iterator[str]:
-    """A bot registered in this process only: a worker process or a Ray worker, which
-    imports perudo afresh, does not know it, so the game raises there, not here."""
-    register_bot("driver-only", lambda seed: make_bot("random", seed))
-    yield "driver-only"
-    del BOTS["driver-only"]
+def raising_bot() -> Iterator[str]:
+    """A bot registered in this process whose workers make it from its module:Name
+    (tests.arena.raising_bot) and which raises there, mid-game."""
+    from tests.arena.raising_bot import RaisingBot
+
+    register_bot("raising", RaisingBot)
+    yield "raising"
+    del BOTS["raising"]
 
 
 def _raised(**backend: object) -> BaseException:
     with pytest.raises(ValueError) as info:
-        run_arena(PERUDO_CALZA, 3, ["random", "driver-only"], 6, seed=2, jobs=2, **backend)  # type: ignore[arg-type]
+        run_arena(PERUDO_CALZA, 3, ["random", "raising"], 6, seed=2, jobs=2, **backend)  # type: ignore[arg-type]
     return info.value
 
 
 def test_an_error_in_a_ray_worker_is_raised_as_on_local_processes(
-    ray_connected: str, driver_only_bot: str
+    ray_connected: str, raising_bot: str
 ) -> None:
     local = _raised(backend="process")
     remote = _raised(backend="ray", ray_address=ray_connected)
     assert type(remote) is type(local) is ValueError
     assert str(remote) == str(local)
-    assert "unknown bot 'driver-only'" in str(remote)
+    assert "this bot raises on purpose" in str(remote)
     # Which game to replay (the first to fail: any of them), on both backends; the worker's
     # traceback is the cause.
     for err in (local, remote):
         assert err.__notes__[0].startswith("in arena game "), err.__notes__
         assert "of seed 2 (seats: " in err.__notes__[0]
-        assert 'registry.py", line' in str(err.__cause__)  # where make_bot raised
+        assert 'raising_bot.py", line' in str(err.__cause__)  # where the bot raised
+
+
+def test_a_bot_registered_with_a_lambda_is_refused_before_any_game_on_either_backend() -> None:
+    # Workers cannot import a lambda: told up front, with what to do instead (issue 30, 6).
+    register_bot("driver-only", lambda seed: make_bot("random", seed))
+    try:
+        for backend in ("process", "ray"):
+            with pytest.raises(ValueError, match="cannot import .*package.module:Name"):
+                run_arena(PERUDO_CALZA, 3, ["random", "driver-only"], 6, jobs=2, backend=backend)
+        # One job plays in this process, where the lambda is known.
+        assert run_arena(PERUDO_CALZA, 3, ["random", "driver-only"], 3, jobs=1).games == 3
+    finally:
+        del BOTS["driver-only"]
 
 
 def test_ray_options_are_refused_where_they_do_not_apply() -> None:

@@ -74,6 +74,83 @@ READ_PAGE = """() => {
 }"""
 
 
+# An init script (:func:`watch_socket`): the page's WebSockets are kept in `window.__sockets`;
+# what the page sends on them in `window.__sent`; while `window.__hold` is true the messages
+# they receive wait in `window.__held` (delivered by :data:`RELEASE`); `window.__pongs` counts
+# the pongs the page has handled. The heartbeat is slowed to an hour (unless the test set its
+# own) so that every pong answers a ping a test sent (:func:`settle`).
+WATCH_SOCKET = """(() => {
+  window.PERUDO_HEARTBEAT = window.PERUDO_HEARTBEAT || { interval: 3600000, timeout: 3600000 };
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__sent = [];
+  window.__held = [];
+  window.__hold = false;
+  window.__pongs = 0;
+  class Watched extends Native {
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+    }
+    set onmessage(fn) {
+      super.onmessage = (e) => {
+        if (window.__hold) {
+          window.__held.push([this, fn, e]);
+          return;
+        }
+        fn.call(this, e);
+        if (String(e.data).includes('"type":"pong"')) window.__pongs += 1;
+      };
+    }
+    get onmessage() {
+      return super.onmessage;
+    }
+    send(data) {
+      window.__sent.push(String(data));
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Watched;
+})();"""
+
+# Delivers the held messages to the page, in order, in this one task.
+RELEASE = """() => {
+  window.__hold = false;
+  for (const [ws, fn, e] of window.__held.splice(0)) fn.call(ws, e);
+}"""
+
+
+# Whether every CSS animation and transition on the page has finished.
+ANIMATIONS_DONE = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+
+# Resolves once the page has drawn a frame and the work it queued after that frame has run
+# (Preact's effects run in a task queued from the frame's callbacks).
+AFTER_FRAME = "() => new Promise((r) => requestAnimationFrame(() => setTimeout(r)))"
+
+
+def watch_socket(ctx: Any) -> None:
+    """A ``prepare`` for :func:`new_page`: the page's sockets watched (:data:`WATCH_SOCKET`)."""
+    ctx.add_init_script(WATCH_SOCKET)
+
+
+def settle(page: Any) -> None:
+    """Wait until the server has answered everything ``page`` (watched: :func:`watch_socket`)
+    sent so far and the page has handled the answers: its socket sends a ping, and the
+    server answers a connection's messages in order, so its pong comes after them."""
+    n = page.evaluate(
+        '() => { window.__sockets.at(-1).send(\'{"type":"ping"}\'); return window.__pongs; }'
+    )
+    page.wait_for_function("(n) => window.__pongs > n", arg=n)
+
+
+def drawn(page: Any, version: int) -> None:
+    """Wait until ``page`` has drawn the table at ``version`` or later (the page notes the
+    version of each state it has drawn, after its frame, as ``<html data-drawn>``)."""
+    page.wait_for_function(
+        "(v) => Number(document.documentElement.dataset.drawn || -1) >= v", arg=version
+    )
+
+
 def require_chromium() -> Any:
     """Skip the calling test module (this is called at its import) without Debian's Chromium
     or without Playwright; else return ``playwright.sync_api``."""
@@ -209,18 +286,21 @@ def assert_page_shows(on_page: dict[str, Any], view: dict[str, Any], seat: int) 
 
 
 class Watcher:
-    """A spectator on a plain WebSocket: what the server says, independent of the page."""
+    """A spectator on a plain WebSocket: what the server says, independent of the page; or,
+    with a seat's ``token``, that seat's player (:meth:`act`)."""
 
-    def __init__(self, srv: ServerProcess, table_id: str) -> None:
+    def __init__(self, srv: ServerProcess, table_id: str, token: str | None = None) -> None:
         self.ws = connect(f"{srv.ws_url}/ws/tables/{table_id}", max_size=None)
         self.version = 0
         self.view: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
         self.events: list[tuple[int, dict[str, Any]]] = []
+        self.reactions: list[dict[str, Any]] = []
+        """The quick reactions it was sent (``reaction``: no version)."""
         self._cond = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self.ws.send(json.dumps({"type": "hello", "token": None}))
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
 
     def _read(self) -> None:
         try:
@@ -234,7 +314,9 @@ class Watcher:
                         self.events += [(m["version"], e) for e in m["events"]]
                     elif m["type"] == "table":
                         self.table = m["table"]
-                    if m["type"] != "error":
+                    elif m["type"] == "reaction":
+                        self.reactions.append(m)
+                    if "version" in m and m["type"] != "error":
                         self.version = max(self.version, m["version"])
                     self._cond.notify_all()
         except ConnectionClosed:
@@ -246,6 +328,14 @@ class Watcher:
                 f"the server never showed {what}; last: {self.table} {self.view} "
                 f"{self.events[-4:]}"
             )
+
+    def act(self, action: str) -> None:
+        """The seat's ``action``, on its latest view (its version, round and bid)."""
+        with self._cond:
+            assert self.view is not None
+            on = [self.view["round"], self.view["bid"]]
+            msg = {"type": "act", "action": action, "version": self.version, "on": on}
+        self.ws.send(json.dumps(msg))
 
     def close(self) -> None:
         self.ws.close()

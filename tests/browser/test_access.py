@@ -16,13 +16,16 @@ from typing import Any
 
 import pytest
 from tests.browser.support import (
+    drawn,
     fill_bots,
     new_page,
     require_chromium,
     serve,
+    settle,
     shot,
     start_with_bots,
     take_seat,
+    watch_socket,
 )
 from tests.server.harness import ServerProcess
 
@@ -74,7 +77,7 @@ def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_th
         page.keyboard.type("half-typed ¿qué? 안녕")
         start = watcher.version
         watcher.wait(lambda: watcher.version >= start + 8, "eight moves while Ann types")
-        page.wait_for_timeout(300)
+        drawn(page, watcher.version)  # the page has drawn those moves
         assert page.input_value("[data-testid=chat-input]") == "half-typed ¿qué? 안녕"
         assert page.evaluate("() => document.activeElement.dataset.testid") == "chat-input"
         # The live region has said the moves in words (a bid names its face: no "1×").
@@ -88,6 +91,17 @@ def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_th
             ".map((c) => c.dataset.count)"
         )
         assert counts and set(counts) == {"?"}
+        # P-40: nor a story of every round ("Earlier rounds"): each die lost, and each round's
+        # opener (the loser, P-22), would tell every count without remembering. Only the
+        # latest finished round is there.
+        watcher.wait(
+            lambda: watcher.view is not None and watcher.view["round"] >= 3, "two rounds over"
+        )
+        page.wait_for_function(  # the page is at round 3 or later too
+            "() => { const r = document.querySelector('[data-box=middle] .round');"
+            " return r !== null && Number((r.textContent.match(/\\d+/) || [0])[0]) >= 3; }"
+        )
+        assert page.locator(".history .histround").count() == 1
         # Dice have spoken names.
         page.wait_for_selector("[data-testid=my-hand] .die[data-face]", timeout=10_000)
         # Read the hand and the round's wild pill in one go (the bots move on meanwhile): in a
@@ -113,7 +127,7 @@ def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_th
 def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_a_replay(
     server: ServerProcess, browser: Any
 ) -> None:
-    page = new_page(browser)
+    page = new_page(browser, watch_socket)
     page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=create]")
     _axe(page, "the lobby")
@@ -126,13 +140,13 @@ def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_a_replay(
     _axe(page, "the table on the person's turn")
     # Keyboard play: the raise buttons and Dudo are buttons, reached and pressed by keys.
     for _ in range(400):
+        page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]")
         if page.locator("[data-testid=game-over]").count():
             break
-        if page.locator("[data-testid=your-turn]").count():
-            action = page.locator("[data-testid=actions] [data-action]").last
-            action.focus()
-            page.keyboard.press("Enter")
-        page.wait_for_timeout(150)
+        action = page.locator("[data-testid=actions] [data-action]").last
+        action.focus()
+        page.keyboard.press("Enter")
+        settle(page)  # the move answered and drawn: no pause decides what comes next
     assert page.locator("[data-testid=game-over]").count(), "the game did not end"
     _axe(page, "the table at the game's end")
     page.click("[data-testid=replay-link]")
@@ -177,4 +191,42 @@ def test_the_words_read_out_after_a_dudo_end_each_sentence_once(
         ), spoken["it"]
         assert not page.errors, page.errors
     finally:
+        page.context.close()
+
+
+def test_the_first_tab_is_a_skip_link_and_a_turn_brings_the_focus_to_the_move(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Keyboard play used to need ten Tabs to reach a bid: now the first Tab stops on a skip
+    link (to the move on one's turn, else to the content), and a new turn moves the focus to
+    the first raise, unless one is typing (the chat keeps its focus)."""
+    page = new_page(browser, watch_socket)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "skip"
+    assert page.get_by_test_id("skip").is_visible()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "app"
+    t = server.create_table(seats=2, dice=3, turn_seconds=0)
+    take_seat(page, server, t)
+    watcher = start_with_bots(page, server, t)
+    try:
+        is_move = "() => !!document.activeElement.closest('[data-testid=actions] [data-action]')"
+        page.wait_for_selector("[data-testid=your-turn]")
+        page.wait_for_function(is_move)  # her turn: the focus is on the move
+        page.keyboard.press("Enter")  # the first raise, by key
+        settle(page)
+        # The skip link, by key, goes to the move on her turn.
+        page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]")
+        if page.locator("[data-testid=your-turn]").count():
+            page.focus("[data-testid=chat-input]")
+            drawn(page, watcher.version)
+            assert page.evaluate("() => document.activeElement.dataset.testid") == "chat-input"
+            page.focus("[data-testid=skip]")
+            page.keyboard.press("Enter")
+            assert page.evaluate(is_move)
+        assert not page.errors, page.errors
+    finally:
+        watcher.close()
         page.context.close()

@@ -19,7 +19,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import ARTIFACTS, require_chromium, seated_page, serve, start_with_bots
+from tests.browser.support import (
+    AFTER_FRAME,
+    ARTIFACTS,
+    require_chromium,
+    seated_page,
+    serve,
+    start_with_bots,
+)
 from tests.server.harness import ServerProcess
 
 sync_api = require_chromium()
@@ -109,7 +116,7 @@ def test_the_table_fits_every_viewport_and_language_on_the_persons_turn(
             for w, h in VIEWPORTS:
                 page.set_viewport_size({"width": w, "height": h})
                 page.evaluate("() => window.scrollTo(0, 0)")
-                page.wait_for_timeout(50)
+                page.evaluate(AFTER_FRAME)  # drawn at the new size
                 g = page.evaluate(GEOMETRY)
                 where = f"{seats} seats, {w}x{h}, {lang}"
                 page.screenshot(path=str(out / f"table-{seats}-seats-{w}x{h}-{lang}.png"))

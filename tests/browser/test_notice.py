@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from tests.browser.support import (
     Watcher,
+    drawn,
     fill_and_start,
     new_page,
     require_chromium,
@@ -84,8 +85,10 @@ def _play_until_my_turn_again(page: Any, watcher: Watcher) -> None:
         return mine() > before and v is not None and (v["to_act"] == 0 or v["winner"] is not None)
 
     watcher.wait(again, "Ann's move, then her turn again")
-    page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]", timeout=20_000)
-    page.wait_for_timeout(200)  # the turn's effects (sound, vibration) run after the frame
+    # The page has drawn that turn, and so run the turn's effects (sound, vibration), which
+    # run with the note of what was drawn.
+    drawn(page, watcher.version)
+    page.wait_for_selector("[data-testid=your-turn], [data-testid=game-over]")
 
 
 def test_sound_and_vibration_on_your_turn_only_when_turned_on(

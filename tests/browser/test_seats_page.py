@@ -139,3 +139,23 @@ def test_a_name_already_at_the_table_is_refused_in_the_pages_language_not_as_a_b
     finally:
         bo.context.close()
         ann.context.close()
+
+
+def test_a_seat_open_on_two_devices_warns_on_both_in_their_words_until_one_closes(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Ann's seat open on her laptop and her phone at once used to say nothing (a move from
+    either counts): both now say so, each in its own language, until one of them closes."""
+    t = server.create_table(seats=3, dice=2, turn_seconds=0)
+    laptop = seated_page(browser, server, t)
+    laptop.wait_for_selector("ul[data-testid=seats]")
+    assert laptop.get_by_test_id("two-devices").count() == 0
+    phone = seated_page(browser, server, t, viewport=(390, 844), has_touch=True)
+    phone.select_option("[data-testid=lang]", "ko")
+    laptop.get_by_test_id("two-devices").get_by_text("open on another device").wait_for()
+    phone.get_by_test_id("two-devices").get_by_text("다른 기기나 탭에서도 열려").wait_for()
+    shot(phone, "ko-two-devices", full_page=False)
+    phone.context.close()
+    laptop.wait_for_selector("[data-testid=two-devices]", state="detached")
+    assert not laptop.errors
+    laptop.context.close()

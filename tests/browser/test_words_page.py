@@ -232,3 +232,44 @@ def test_the_options_choices_are_not_cut_on_a_360_px_phone_in_any_language(
     finally:
         lobby.context.close()
         page.context.close()
+
+
+# A dudo on a one-die bid, the odds hint, the P-34 choice's heading and the host, as the page
+# says them (its own modules, in its own language).
+SAY = """async (lang) => {
+  const i18n = await import('/static/i18n.js');
+  const felt = await import('/static/components/felt.js');
+  const dice = await import('/static/components/dice.js');
+  i18n.setLang(lang);
+  const table = { seats: [{ name: '민준', kind: 'human' }, { name: 'Bo', kind: 'human' }] };
+  const res = {
+    kind: 'dudo', caller: 0, target: 1, bid: '1x6',
+    bid_info: { kind: 'bid', quantity: 1, face: 6, text: '1x6' },
+    reveals: [], hidden: [], count: 2, holds: true, changes: [[0, -1]], eliminated: [],
+  };
+  const bid = dice.bidWords({ quantity: 1, face: 5 }, 1);
+  return {
+    reveal: felt.revealWords(res, table, null, 1),
+    hint: i18n.t('game.hint', { bid, holds: '40%', exact: '20%' }),
+    choice: i18n.t('game.palifico_choice'),
+    host: i18n.t('seat.host'),
+  };
+}"""
+
+
+def test_a_dudo_on_a_single_die_the_odds_hint_and_the_palifico_choice_read_well(
+    server: ServerProcess, browser: Any
+) -> None:
+    """English said "calls Dudo on Bo's a single six"; Korean "비드 5가 1개가 맞을 확률" (two
+    subject markers); Italian "padrone di casa" for the host and a lower-case "palifico?"."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    en, ko, it = (page.evaluate(SAY, lang) for lang in ("en", "ko", "it"))
+    assert en["reveal"].startswith("민준 calls Dudo on a single six, bid by Bo."), en
+    assert "'s a single" not in en["reveal"]
+    assert ko["hint"] == "비드 5가 1개 · 맞을 확률 40% · 정확히 맞을 확률 20%", ko
+    assert it["host"] == "organizzatore" and it["choice"] == "Giro palifico?", it
+    assert en["choice"] == "Palifico?" and ko["choice"] == "팔라피코 라운드?"
+    assert not page.errors, page.errors
+    page.context.close()

@@ -258,7 +258,7 @@ def test_two_player_palifico_choice_is_asked_of_the_person(terminal, english, tm
     term.expect([prompt])
     after = " ".join(term.before.split())
     assert "You: a palifico round." in after
-    assert "Palifico round for You, down to one die" in after
+    assert "Palifico round for you, down to one die" in after
     assert "aces are not wild this round" in after
     term.sendline("quit")
     term.expect_text(english.t("save.prompt_partial"))

@@ -29,11 +29,11 @@ from perudo.i18n import LANGS, load_catalog
 EN = load_catalog("en")
 
 
-def _painter(rules=PERUDO, n=3, *, memory=False, lang="en", me=0):
+def _painter(rules=PERUDO, n=3, *, lang="en", me=0):
     cat = load_catalog(lang)
     names = [cat.t("seat.bot", n=s) for s in range(n)]
     names[0] = cat.t("seat.you")
-    return Painter(cat, rules, names, me=me, memory=memory)
+    return Painter(cat, rules, names, me=me)
 
 
 def _resolved(events) -> RoundResolved:
@@ -143,7 +143,7 @@ def test_a_hand_marks_wild_aces_and_fits_80_columns_even_with_ten_dice():
 def test_memory_mode_hides_other_seats_dice_counts_p40():
     state = start_round(PERUDO, [[1, 2, 3], [4, 5], [6]])
     shown = _text(_painter().seats(view(state, 0)))
-    hidden = _text(_painter(memory=True).seats(view(state, 0)))
+    hidden = _text(_painter().seats(view(state, 0, memory=True)))
     assert "●●● 3" in shown and "●● 2" in shown and "● 1" in shown
     assert "●●● 3" in hidden and "●● 2" not in hidden and "● 1" not in hidden
     assert hidden.count("?") == 2
@@ -169,18 +169,24 @@ def test_an_elimination_and_memory_mode_in_the_reveal_p23():
     state = start_round(PERUDO, [[2, 2], [3]], opener=0)
     state, _ = apply(state, Bid(3, 2))
     state, events = apply(state, Dudo())
-    text = _text(
-        Group(*_painter(n=2, memory=True).resolution(_resolved(events), state.dice_counts))
-    )
+    seen = view(state, 0, memory=True).counts_seen
+    text = _text(Group(*_painter(n=2).resolution(_resolved(events), seen)))
     assert "You: −1 die (1 left)" in text
     state = start_round(PERUDO, [[2, 2], [3]], opener=1)
     state, _ = apply(state, Bid(2, 3))
     state, events = apply(state, Dudo())
-    text = _text(
-        Group(*_painter(n=2, memory=True).resolution(_resolved(events), state.dice_counts))
-    )
-    assert "Bot 1: −1 die\n" in text  # memory mode: no count left for others (P-40)
+    seen = view(state, 0, memory=True).counts_seen
+    text = _text(Group(*_painter(n=2).resolution(_resolved(events), seen)))
     assert "Bot 1 is out of the game." in text
+    # Memory mode: no count left for another seat still in (P-40).
+    state = start_round(PERUDO, [[2, 2], [3, 3], [4]], opener=1)
+    state, _ = apply(state, Bid(3, 3))
+    state, events = apply(state, Dudo())
+    seen = view(state, 0, memory=True).counts_seen
+    text = _text(Group(*_painter().resolution(_resolved(events), seen)))
+    assert "Bot 1: −1 die\n" in text
+    plain = _text(Group(*_painter().resolution(_resolved(events), state.dice_counts)))
+    assert "Bot 1: −1 die (1 left)" in plain
 
 
 def test_the_hint_is_the_exact_chance_from_the_persons_view():

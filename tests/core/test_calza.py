@@ -11,12 +11,14 @@ from perudo.core import (
     PERUDO,
     PERUDO_CALZA,
     ActionTaken,
+    Bid,
     Calza,
     Dudo,
     GameState,
     IllegalActionError,
     Phase,
     RuleSet,
+    answers,
     apply,
     calza_callers,
     is_legal,
@@ -228,3 +230,20 @@ def test_calza_around_a_set_aside() -> None:
     assert state.must_raise and state.to_act == 2
     assert calza_callers(state) == (3, 4, 0)
     assert not is_legal(state, Calza(), 2)
+
+
+def test_p50_a_call_answers_the_bid_it_was_chosen_on_and_no_later_one() -> None:
+    """``answers``: a calza (or a dudo) chosen while 5x3 stood answers 5x3 only: after the
+    raise to 8x3, or in the next round, it no longer does (a server refuses it then)."""
+    opened = play(start_round(PERUDO_CALZA, HANDS), "5x3")
+    assert answers(opened, opened.round, Bid(5, 3))
+    assert not answers(opened, opened.round, None) and not answers(
+        opened, opened.round + 1, Bid(5, 3)
+    )
+    raised = play(opened, "8x3")
+    assert answers(raised, raised.round, Bid(8, 3))
+    assert not answers(raised, opened.round, Bid(5, 3))
+    after, _ = apply(raised, Calza(), 3)
+    assert after.round == raised.round + 1
+    assert not answers(after, raised.round, Bid(8, 3))
+    assert answers(after, after.round, None)

@@ -42,12 +42,15 @@ from perudo.core import (
     Pass,
     Phase,
     RoundResolved,
+    RoundStarted,
     SetAside,
     apply,
     calza_callers,
+    event_seen,
     event_to_json,
     is_legal,
     legal_actions,
+    legal_texts,
     raise_error,
     view,
     views_json,
@@ -286,8 +289,61 @@ def test_a_record_replays_to_the_identical_state_random_rules(play: Playthrough)
 # --- hidden information (P-70) ------------------------------------------------------------
 
 
-def _view_json(state: GameState, seat: int | None) -> str:
-    return json.dumps(view(state, seat).to_json(), sort_keys=True)
+def _view_json(state: GameState, seat: int | None, *, memory: bool = False) -> str:
+    return json.dumps(view(state, seat, memory=memory).to_json(), sort_keys=True)
+
+
+def recounted_others(state: GameState, seat: int | None, rng: random.Random) -> GameState:
+    """``state`` with every other seat still in (and showing no dice, V-9) holding another
+    number of dice, from 1 to the starting number, freshly rolled: what memory mode (P-40)
+    must not tell apart."""
+    counts, hands = list(state.dice_counts), list(state.hands)
+    for s, count in enumerate(counts):
+        if s == seat or count == 0 or state.shown[s]:
+            continue
+        counts[s] = rng.randint(1, state.rules.dice_per_player)
+        if hands[s]:
+            faces = range(1, state.rules.faces + 1)
+            hands[s] = tuple(sorted(rng.choices(faces, k=counts[s])))
+    return state._replace(dice_counts=tuple(counts), hands=tuple(hands))
+
+
+def _check_memory_views(state: GameState, seat: int | None, rng: random.Random) -> None:
+    """P-40 through the core's view (the one door every display draws from): a memory-mode
+    view's JSON tells no other seat's count and nothing that gives the total of dice in play
+    (no total, bids offered to the dice at the start, no story of every round), and is
+    byte-identical whatever the other seats hold: their dice (P-70) or how many dice they
+    have."""
+    plain = view(state, seat)
+    memory = view(state, seat, memory=True)
+    data = memory.to_json()
+    assert data["dice_counts"] == [
+        c if s == seat or c == 0 else None for s, c in enumerate(state.dice_counts)
+    ]
+    assert memory.total_seen is None and plain.total_seen == state.total_dice
+    assert list(memory.counts_seen) == data["dice_counts"]
+    # The same seat, dice and actions but for the bids: those run to the dice at the start
+    # (and the dice it may set aside before raising, V-9, are offered as if those were there).
+    assert memory.hand == plain.hand
+    bids = [a for a in memory.legal if isinstance(a, Bid)]
+    assert [a for a in memory.legal if not isinstance(a, (Bid, SetAside))] == [
+        a for a in plain.legal if not isinstance(a, (Bid, SetAside))
+    ]
+    asides = {a for a in plain.legal if isinstance(a, SetAside)}
+    assert asides <= {a for a in memory.legal if isinstance(a, SetAside)}
+    start_total = state.rules.dice_per_player * state.num_players
+    assert all(b.quantity <= start_total for b in bids)
+    assert {b for b in bids if b.quantity <= state.total_dice} == {
+        a for a in plain.legal if isinstance(a, Bid)
+    }
+    text = _view_json(state, seat, memory=True)
+    # Nor does it tell the story of the rounds before the latest (each die lost, each round's
+    # opener: P-22, the loser), from which every count follows without remembering.
+    assert len(memory.past) == min(1, len(state.past))
+    assert _view_json(state._replace(past=state.past[-1:]), seat, memory=True) == text
+    for _ in range(2):
+        assert _view_json(rerolled_others(state, seat, rng), seat, memory=True) == text
+        assert _view_json(recounted_others(state, seat, rng), seat, memory=True) == text
 
 
 def _check_views(play: Playthrough) -> None:
@@ -302,17 +358,25 @@ def _check_views(play: Playthrough) -> None:
                 assert _view_json(other, seat) == text
             # The view never reads the record of past deals either.
             assert view(state._replace(log=None), seat) == before
+            # What the seat may do travels compactly: one run of quantities per face (in every
+            # rule set), the other actions each once; it lists exactly the legal actions.
+            for v in (before, view(state, seat, memory=True)):
+                legal = v.to_json()["legal"]
+                assert sorted(legal_texts(legal)) == sorted(str(a) for a in v.legal)
+                faces = [face for face, _, _ in legal["bids"]]
+                assert faces == sorted(set(faces))
             if seat is not None:
                 assert before.hand == state.hands[seat]
                 assert set(before.legal) == set(legal_actions(state, seat))
             else:
                 assert before.hand == () and before.legal == ()
+            _check_memory_views(state, seat, rng)
         # Every seat's view drawn at once (the server's updates) is each seat's own view:
         # the seats with nothing to do share the spectators' parts, never another's hand.
         seats = [None, *range(play.players), 0]
-        for past in (True, False):
-            assert views_json(state, seats, past=past) == [
-                view(state, seat).to_json(past=past) for seat in seats
+        for past, memory in itertools.product((True, False), (False, True)):
+            assert views_json(state, seats, past=past, memory=memory) == [
+                view(state, seat, memory=memory).to_json(past=past) for seat in seats
             ]
 
 
@@ -320,7 +384,21 @@ def _check_events(play: Playthrough) -> None:
     n = play.players
     for step in play.steps:
         for event in step.events:
-            json.dumps(event_to_json(event))
+            data = event_to_json(event)
+            json.dumps(data)
+            for seat in [None, *range(n)]:
+                # P-40: a memory-mode display is told no other seat's count by an event.
+                seen = event_seen(data, seat, memory=True)
+                if isinstance(event, RoundStarted):
+                    assert seen["dice_counts"] == [
+                        c if s == seat or c == 0 else None for s, c in enumerate(event.dice_counts)
+                    ]
+                    assert {k: v for k, v in seen.items() if k != "dice_counts"} == {
+                        k: v for k, v in data.items() if k != "dice_counts"
+                    }
+                else:
+                    assert seen == data
+                assert event_seen(data, seat, memory=False) == data
             audience = event.audience
             if audience is None:
                 assert all(visible_to(event, s) for s in [None, *range(n)])

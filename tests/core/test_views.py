@@ -27,6 +27,7 @@ from perudo.core import (
     apply,
     chance_action,
     legal_actions,
+    legal_texts,
     new_game,
     start_round,
     view,
@@ -83,7 +84,7 @@ def test_p70_public_actions_counts_and_the_seats_legal_actions() -> None:
     to_act = view(state, 2)
     assert to_act.my_turn and to_act.legal == tuple(legal_actions(state, 2))
     assert to_act.legal[-1] == Dudo()
-    assert mine.to_json()["legal"] == ["calza"]
+    assert mine.to_json()["legal"] == {"bids": [], "actions": [{"kind": "calza", "text": "calza"}]}
     assert mine.to_json()["actions"] == [[0, "2x4"], [1, "3x4"]]
 
 
@@ -165,8 +166,12 @@ def test_p70_views_drawn_at_once_give_each_seat_its_own_hand_and_actions() -> No
     assert spectators["hand"] == [] and spectators["seat"] is None
     assert [first["hand"], second["hand"], third["hand"]] == HANDS
     assert [first["seat"], second["seat"], third["seat"]] == [0, 1, 2]
-    assert first["legal"] and second["legal"] == third["legal"] == spectators["legal"] == []
-    assert "past" not in first and "past" not in second
+    nothing = {"bids": [], "actions": []}
+    assert first["legal"]["bids"] == [[f, 1, 15] for f in range(2, 7)]  # no opening on aces
+    assert second["legal"] == third["legal"] == spectators["legal"] == nothing
+    # A stream of views sends once what only grows or never changes in a game.
+    assert not {"past", "rules", "rolloff"} & (set(first) | set(second))
+    assert {"past", "rules", "rolloff"} <= set(views_json(state, [0])[0])
     assert [d["hand"] for d in views_json(state, [2, 1])] == [HANDS[2], HANDS[1]]
 
 
@@ -189,13 +194,12 @@ def test_the_view_names_this_rounds_wild_face_and_gives_each_action_structured()
     assert data["wild"] == 1
     assert data["bid_info"] == {"kind": "bid", "text": "2x4", "quantity": 2, "face": 4}
     assert data["actions_info"] == [data["bid_info"]]
-    assert [a["text"] for a in data["legal_info"]] == data["legal"]
-    assert {"kind": "dudo", "text": "dudo"} in data["legal_info"]
-    assert all(
-        (a["quantity"], a["face"]) == (int(a["text"].split("x")[0]), int(a["text"].split("x")[1]))
-        for a in data["legal_info"]
-        if a["kind"] == "bid"
-    )
+    # What the seat may do: the bids as runs per face (two numbers a face), then the others.
+    assert data["legal"]["actions"] == [{"kind": "dudo", "text": "dudo"}]
+    runs = [[1, 1, 15], [2, 3, 15], [3, 3, 15], [4, 3, 15], [5, 2, 15], [6, 2, 15]]
+    assert data["legal"]["bids"] == runs  # after 2 × 4: aces from 1, 3 of lower faces, 2 of higher
+    bids = sorted(view(perudo, 1).legal[:-1], key=lambda b: (b.face, b.quantity))  # type: ignore[union-attr]
+    assert legal_texts(data["legal"]) == [*map(str, bids), "dudo"]
     assert view(start_round(BLUFF, HANDS), 0).to_json()["wild"] == 6
     palifico = start_round(PERUDO, [[3], [1, 3, 3], [1, 1, 4]], palifico=True)
     assert view(palifico, 0).to_json()["wild"] is None
@@ -207,7 +211,7 @@ def test_a_views_legal_list_is_the_core_s_list_kept_as_one_tuple(rules: RuleSet)
     distinct list, so that its JSON is found by identity): the same actions, in the same
     order, as the lazy list; the same tuple object for the same list; and the JSON of the
     list is built afresh the same (``legal_json``)."""
-    from perudo.core import action_to_json, legal_json
+    from perudo.core import action_to_json, legal_json, legal_texts
 
     rng = random.Random(str(rules))
     state = new_game(rules, 4, rng)
@@ -221,9 +225,10 @@ def test_a_views_legal_list_is_the_core_s_list_kept_as_one_tuple(rules: RuleSet)
             assert listed == tuple(legal)
             assert legal_actions(state, seat).as_tuple() is listed
             assert view(state, seat).legal is listed
-            notations, infos = legal_json(listed)
-            assert notations == [str(a) for a in legal]
-            assert infos == [action_to_json(a) for a in legal]
+            data = legal_json(listed)
+            assert sorted(legal_texts(data)) == sorted(str(a) for a in legal)
+            assert data["actions"] == [action_to_json(a) for a in legal if not isinstance(a, Bid)]
+            assert legal_json(tuple(legal)) == data  # built afresh the same
             seen += 1
         seat = state.to_act
         choices = list(legal_actions(state)) if seat is not None else []
@@ -264,14 +269,17 @@ def test_a_views_json_of_the_parts_every_seat_shares_is_built_afresh_the_same() 
             )
             for key in ("actions", "actions_info", "dice_counts", "hand", "shown"):
                 data[key].append("mine")
-            for key in ("palifico_used", "rolloff", "legal", "legal_info"):
+            for key in ("palifico_used", "rolloff"):
                 data[key].append("mine")
+            for key in ("bids", "actions"):
+                data["legal"][key].append("mine")
             data["rules"]["faces"] = 0
         shared = view(state, 0).to_json()
         assert shared["actions"] == [[s, str(a)] for s, a in state.actions]
         assert shared["dice_counts"] == list(state.dice_counts)
         assert shared["shown"] == [list(s) for s in state.shown]
-        assert "mine" not in shared["palifico_used"] + shared["rolloff"] + shared["legal"]
+        legal = shared["legal"]["bids"] + shared["legal"]["actions"]
+        assert "mine" not in shared["palifico_used"] + shared["rolloff"] + legal
         assert view(state, 0).rules.to_dict()["faces"] == 6
         seat = state.to_act
         choices = list(legal_actions(state)) if seat is not None else []

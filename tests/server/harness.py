@@ -24,7 +24,15 @@ from typing import Any
 
 import websockets
 
-from perudo.core import DiceDealt, RoundResolved, RuleSet, apply, parse_action, start_game
+from perudo.core import (
+    DiceDealt,
+    RoundResolved,
+    RuleSet,
+    apply,
+    legal_texts,
+    parse_action,
+    start_game,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -297,14 +305,22 @@ class Client:
     async def error(self, timeout: float = 10.0) -> dict[str, Any]:
         return await self.next(lambda m: m["type"] == "error", timeout)
 
-    async def act(self, action: str, version: int | None = None) -> None:
-        await self.send(
-            {
-                "type": "act",
-                "action": action,
-                "version": self.version if version is None else version,
-            }
-        )
+    async def act(
+        self, action: str, version: int | None = None, on: Any = "view", **more: Any
+    ) -> None:
+        """Send ``action`` at ``version`` (the last one seen unless told), answering ``on``:
+        the ``[round, bid]`` of the latest view unless told (``None``: no ``on``, as a page
+        from before it)."""
+        msg: dict[str, Any] = {
+            "type": "act",
+            "action": action,
+            "version": self.version if version is None else version,
+        }
+        if on == "view":
+            on = [self.view["round"], self.view["bid"]] if self.view is not None else None
+        if on is not None:
+            msg["on"] = on
+        await self.send({**msg, **more})
 
     async def ping(self) -> dict[str, Any]:
         await self.send({"type": "ping"})
@@ -313,7 +329,10 @@ class Client:
     def my_turn(self) -> bool:
         v = self.view
         return bool(
-            v is not None and v["to_act"] == self.seat and v["legal"] and v["phase"] != "game_over"
+            v is not None
+            and v["to_act"] == self.seat
+            and legal_texts(v["legal"])
+            and v["phase"] != "game_over"
         )
 
     async def close(self) -> None:
@@ -341,7 +360,7 @@ async def heads_up(srv: ServerProcess, guest: str = "Bo", **table: Any) -> tuple
 def choose(view: dict[str, Any], rng: random.Random) -> str:
     """A quick test policy over the view's legal actions: dudo half the time when allowed,
     else the lowest raise (games with few dice end fast)."""
-    legal = view["legal"]
+    legal = legal_texts(view["legal"])
     if "dudo" in legal and rng.random() < 0.5:
         return "dudo"
     return legal[0]
@@ -377,7 +396,7 @@ async def play_until_over(clients: list[Client], rng: random.Random, timeout: fl
                 # turn timer.
                 assert c.view is not None
                 c.retried_at = c.version
-                legal = c.view["legal"]
+                legal = legal_texts(c.view["legal"])
                 await c.act("dudo" if "dudo" in legal else legal[0])
                 acted = True
         if time.monotonic() > deadline:

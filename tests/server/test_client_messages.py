@@ -12,7 +12,20 @@ from hypothesis import strategies as st
 
 from perudo.server import protocol as p
 
-_FIELDS = ["action", "version", "text", "level", "seat", "last", "token", "name", "options", "x"]
+_FIELDS = [
+    "action",
+    "version",
+    "on",
+    "text",
+    "level",
+    "seat",
+    "last",
+    "token",
+    "name",
+    "options",
+    "emote",
+    "x",
+]
 
 _json_values = st.recursive(
     st.none()
@@ -38,6 +51,8 @@ _GOOD: list[dict[str, Any]] = [
     {"type": "hello", "transfer": "xyz"},
     {"type": "act", "action": "3x5", "version": 7},
     {"type": "act", "action": "dudo", "version": 0},
+    {"type": "act", "action": "calza", "version": 9, "on": [2, "1x5"]},
+    {"type": "act", "action": "1x5", "version": 9, "on": [1, None]},
     {"type": "chat", "text": "hola"},
     {"type": "add_bot", "level": "easy", "seat": 2},
     {"type": "add_bot"},

@@ -38,6 +38,8 @@ from tests.server.cluster import (
 from tests.server.harness import ROOT, ServerProcess, create_at_once, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
+from perudo.core import legal_texts
+from perudo.server.cluster.bus import Bus, BusDown, NoListener, channel
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
 from perudo.server.cluster.limits import SharedLimits, SharedWaitingTables
 from perudo.server.cluster.node import Node
@@ -45,7 +47,7 @@ from perudo.server.guard import Guard, WaitingTables
 from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
-from perudo.server.tables import TableConfig, TableError
+from perudo.server.tables import LiveTable, TableConfig, TableError
 
 
 @pytest.fixture
@@ -66,7 +68,7 @@ def cluster(
 
 def keep_going(view: dict[str, Any]) -> str:
     """Raise (the lowest raise) most of the time: games last long enough to fail over."""
-    legal = view["legal"]
+    legal = legal_texts(view["legal"])
     if "dudo" in legal and random.random() < 0.25:
         return "dudo"
     raises = [a for a in legal if "x" in a]
@@ -82,10 +84,12 @@ async def fresh_view(endpoint: Endpoint, table_id: str, token: str | None) -> di
 
 
 def same_view(a: dict[str, Any] | None, b: dict[str, Any]) -> None:
-    """Views equal but for ``past`` (updates carry it as a tail, snapshots whole)."""
+    """Views equal but for what only snapshots carry: ``past`` (updates carry it as a tail),
+    ``rules`` and ``rolloff`` (a game never changes them)."""
     assert a is not None
-    assert {k: v for k, v in a.items() if k != "past"} == {
-        k: v for k, v in b.items() if k != "past"
+    once = ("past", "rules", "rolloff")
+    assert {k: v for k, v in a.items() if k not in once} == {
+        k: v for k, v in b.items() if k not in once
     }
 
 
@@ -286,6 +290,47 @@ def test_a_socket_counted_while_redis_was_away_is_not_taken_off_redis(redis_url:
     run(go())
 
 
+def test_a_publish_nobody_receives_or_any_redis_failure_is_said_never_lost(
+    redis_url: str,
+) -> None:
+    """``Bus.send`` tells the caller when no process received the message (Redis counts the
+    receivers: 0 when the process listening there died), so that the caller answers it rather
+    than the message vanishing (a move, a call: refused at once, not after a timeout); and any
+    failure of redis-py (an ``AttributeError`` from a connection closed under it while Redis
+    restarts escaped to the socket's handler) is :class:`BusDown`."""
+
+    async def nothing(_data: dict[str, Any]) -> None:
+        return None
+
+    async def back() -> None:
+        return None
+
+    class Broken:
+        async def publish(self, *_args: Any) -> int:
+            raise AttributeError("'NoneType' object has no attribute 'send_command'")
+
+    async def go() -> None:
+        bus = Bus(redis_url, "n-here", nothing, back)
+        await bus.open()
+        publisher = bus.publisher
+        try:
+            await bus.send("n-here", {"op": "nothing"})  # this process listens: received
+            with pytest.raises(NoListener, match=channel("n-gone")):
+                await bus.send("n-gone", {"op": "msg"})
+            started = time.monotonic()
+            with pytest.raises(NoListener):
+                await bus.call("n-gone", {"what": "info"}, 30.0)
+            assert time.monotonic() - started < 10, "a call to nobody waited for its timeout"
+            bus.publisher = Broken()  # type: ignore[assignment]
+            with pytest.raises(BusDown, match="send_command"):
+                await bus.send("n-here", {"op": "nothing"})
+        finally:
+            bus.publisher = publisher
+            await bus.close()
+
+    run(go())
+
+
 @contextlib.asynccontextmanager
 async def two_processes(settings: Settings) -> AsyncIterator[tuple[list[Store], list[Lobby]]]:
     """Two processes' stores and lobbies (in this one) on ``settings``' PostgreSQL and Redis,
@@ -466,7 +511,7 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
         tid, t, bo_token, ann, bo = await two_people(procs)
         if bo.my_turn():
             assert bo.view is not None
-            await bo.act(bo.view["legal"][0])
+            await bo.act(legal_texts(bo.view["legal"])[0])
             await ann.until(ann.my_turn)
         assert ann.my_turn() and ann.view is not None
         owner, token = await procs.owner(tid)
@@ -480,7 +525,7 @@ def test_a_paused_owner_that_lost_its_lease_cannot_write(
         await bo.until(lambda: not bo.alive, 10)
         await bo.resume()
         version = ann.version
-        move = ann.view["legal"][0]
+        move = legal_texts(ann.view["legal"])[0]
         await ann.act(move)  # waits in the paused process's socket
         await asyncio.sleep(0.3)
         a.proc.send_signal(signal.SIGCONT)
@@ -693,12 +738,12 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
         waiting = a.create_table(private=True)["table_id"]  # the game's table no longer waits
         if ann.my_turn():
             assert ann.view is not None
-            await ann.act(ann.view["legal"][0])
+            await ann.act(legal_texts(ann.view["legal"])[0])
             await bo.until(bo.my_turn)
         assert bo.view is not None
         version = bo.version
         redis_server.stop()
-        await bo.act(bo.view["legal"][0])
+        await bo.act(legal_texts(bo.view["legal"])[0])
         err = await bo.error()
         assert err["code"] == "unavailable"
         words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
@@ -711,7 +756,7 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
         await bo.until(lambda: not bo.alive, 15)  # the process reconnected: the socket resumes
         await bo.resume()
         assert bo.version == version and bo.my_turn() and bo.view is not None
-        await bo.act(bo.view["legal"][0])
+        await bo.act(legal_texts(bo.view["legal"])[0])
         await ann.until(lambda: ann.version > version)
         await ann.close()
         await bo.close()
@@ -735,22 +780,231 @@ def test_redis_restart_refuses_forwarded_moves_in_words_then_play_resumes(
 def test_postgresql_restart_refuses_moves_then_play_resumes(
     cluster: Callable[..., Processes], pg_server: Any
 ) -> None:
-    """PostgreSQL restarts under play: a move meanwhile is refused (never half-applied), the
+    """PostgreSQL restarts under play: a move meanwhile is refused (never half-applied), a
+    socket opened at a process that must look the table's owner up is refused saying the
+    database is out of reach (not "reconnecting to its other processes": Redis is fine), the
     processes reconnect by themselves and the game goes on with the same player."""
     procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
 
     async def go() -> None:
-        _, _, _, ann, bo = await two_people(procs)
+        tid, _, _, ann, bo = await two_people(procs)
         pg_server.stop()
+        watcher = Player(Endpoint(procs.servers[1].ws_url), tid)
+        await watcher.connect(hello=False)
+        err = await watcher.error()
+        assert err["code"] == "unavailable" and "database" in err["message"], err
+        assert "other processes" not in err["message"], err
         mover = ann if ann.my_turn() else bo
         await mover.until(mover.my_turn)
         assert mover.view is not None
         version = mover.version
-        await mover.act(mover.view["legal"][0])
+        await mover.act(legal_texts(mover.view["legal"])[0])
         err = await mover.next(lambda m: m["type"] == "error" or m["version"] > version, 10)
         assert err["type"] == "error" and err["code"] in ("store_error", "unavailable"), err
         await asyncio.to_thread(pg_server.start)
         players = [ann, bo]
         await play_on(players, keep_going, lambda: min(p.version for p in players) > version + 4)
+
+    run(go())
+
+
+def test_a_move_sent_while_its_tables_owner_dies_is_refused_in_words_then_played(
+    cluster: Callable[..., Processes],
+) -> None:
+    """Bo's socket is at the process that does not drive the table. The owner is killed
+    (-9): Bo's move, sent before the lease runs out, reaches no process (Redis counts 0
+    receivers) and is refused at once with ``moved`` (the page says it in Bo's language),
+    not lost without an answer (a client waiting for it stalled); then Bo's socket is closed
+    by the lease scan, it resumes at the new owner and the move is played."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="60")
+    a, b = procs.servers
+
+    async def go() -> None:
+        tid, _, _, ann, bo = await two_people(procs)
+        owner, _ = await procs.owner(tid)
+        assert procs.index_of(owner) == 0
+        if ann.my_turn():
+            assert ann.view is not None
+            await ann.act(legal_texts(ann.view["legal"])[0])
+            await bo.until(bo.my_turn)
+        assert bo.view is not None and owner is not None
+        version = bo.version
+        a.kill()
+        redis = aioredis.from_url(procs.redis_url)
+        try:  # Redis has dropped the dead process's subscription with its connection
+            while (await redis.pubsub_numsub(channel(owner)))[0][1]:
+                await asyncio.sleep(0.02)
+        finally:
+            await redis.aclose()
+        await ann.close()
+        await bo.act(legal_texts(bo.view["legal"])[0])
+        err = await bo.error()
+        assert err["code"] == "moved", err
+        words = (ROOT / "src/perudo/server/static/i18n.js").read_text()
+        assert words.count('"error.moved":') == 3, "the refusal in en, ko and it"
+        await bo.until(lambda: bo.version == version and bo.my_turn() and not bo.alive, 15)
+        await bo.resume()
+        assert bo.version == version and bo.my_turn() and bo.view is not None
+        await bo.act(legal_texts(bo.view["legal"])[0])
+        await bo.until(lambda: bo.version > version)
+        await bo.close()
+        assert "Traceback" not in procs.log(1)
+
+    run(go())
+
+
+def test_a_seated_players_moves_never_wait_on_other_peoples_traffic_over_processes(
+    cluster: Callable[..., Processes],
+) -> None:
+    """The address's budgets are kept in Redis over every process; a person's are their own
+    there too: 30 spectator sockets from the players' address, at the process that does not
+    drive the table, chat and keep the address's budget spent (2 messages a second here);
+    Ann (at the owner) and Bo (at the other process, his messages forwarded, the owner
+    applying his budgets: it knows his seat) play on, nothing of theirs refused."""
+    procs = cluster(2, PERUDO_TURN_SECONDS="0", PERUDO_CLIENT_RATE_PER_SECOND="2")
+    b = procs.servers[1]
+
+    async def go() -> None:
+        tid, _, _, ann, bo = await two_people(procs)
+        chatters = [await Player(Endpoint(b.ws_url), tid).connect() for _ in range(30)]
+        stop = asyncio.Event()
+
+        async def chat(w: Player) -> None:
+            i = 0
+            with contextlib.suppress(Exception):
+                while not stop.is_set():  # a line a second each
+                    await w.send({"type": "chat", "text": f"hello {i}"})
+                    i += 1
+                    await asyncio.sleep(1.0)
+
+        flood = [asyncio.create_task(chat(w)) for w in chatters]
+
+        def address_spent() -> bool:
+            return any(
+                m["type"] == "error" and "your address" in m["message"]
+                for w in chatters
+                for m in w.messages
+            )
+
+        await chatters[0].until(address_spent, 30)
+        start = ann.version
+        await play_on([ann, bo], keep_going, lambda: ann.version > start + 12)
+        stop.set()
+        await asyncio.gather(*flood)
+        for p in (ann, bo):
+            refused = [m for m in p.messages if m["type"] == "error"]
+            assert not [m for m in refused if m["code"] in ("rate_limited", "flooding")], refused
+        for w in [ann, bo, *chatters]:
+            await w.close()
+
+    run(go())
+
+
+def test_a_takeover_keeps_away_people_away_so_play_resumes_within_a_lease(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """Ann has gone (her drop grace, 0.2 s at the owner, ran out: a stand-in plays her seat);
+    Bo plays at the other process, whose drop grace is a minute. The owner is killed (-9) on
+    Bo's turn; the other process takes the table over, Bo moves, and Ann's stand-in answers at
+    once: she is still away there (Redis told it who was away), not given a new minute of
+    grace (a table whose seat to act was an away person's stalled a whole grace)."""
+    procs = Processes(
+        tmp_path, postgres_url, redis_url, 2, PERUDO_TURN_SECONDS="0", PERUDO_DROP_GRACE="0.2"
+    )
+    procs.servers[1].env["PERUDO_DROP_GRACE"] = "60"
+    try:
+        procs.start()
+
+        async def go() -> None:
+            tid, _, _, ann, bo = await two_people(procs)
+            owner, _ = await procs.owner(tid)
+            assert procs.index_of(owner) == 0
+            await ann.close()
+
+            def ann_away() -> bool:
+                return bool(bo.table and bo.table["seats"][0]["away"])
+
+            await bo.until(lambda: ann_away() and bo.my_turn())
+            redis = aioredis.from_url(procs.redis_url)
+            try:  # the owner has told Redis she is away
+                async with asyncio.timeout(15):
+                    while await redis.hget(f"perudo:absent:{tid}", "0") != b"away":  # type: ignore[misc]
+                        await asyncio.sleep(0.05)
+            finally:
+                await redis.aclose()
+            version = bo.version
+            procs.servers[0].kill()
+            await procs.wait_owner(tid, not_=owner)
+            await bo.until(lambda: not bo.alive)  # the lease scan closed it: it reconnects
+            await bo.resume()
+            assert bo.version == version and bo.my_turn() and bo.view is not None
+            raise_ = next(a for a in bo.view["legal"] if "x" in a)
+            await bo.act(raise_)
+            await bo.until(lambda: bo.version > version)
+            moved = bo.version
+            # Ann's stand-in plays at once (a minute of grace restarted would stall here).
+            await bo.until(
+                lambda: bo.view is not None
+                and (bo.view["phase"] == "game_over" or (bo.my_turn() and bo.version > moved)),
+                15,
+            )
+            await bo.close()
+
+        run(go())
+    finally:
+        procs.stop()
+
+
+def test_what_a_takeover_is_told_of_absent_people_is_what_the_table_goes_on_with(
+    tmp_path: Path,
+) -> None:
+    """``Scheduler.absent`` (what the owner records in Redis) and ``LiveTable.resume(absent)``
+    (what the process taking the table over does with it) agree: Bo was away, so he is away
+    at once; Cy's connection went 5 s ago with an 8 s drop grace, so his stand-in comes in
+    3 s, not 8; Ann, who was connected, gets the whole grace; and the table restored tells
+    the same absences again."""
+    from perudo.server.connection import Connection
+    from perudo.server.protocol import Hello
+
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 't.db'}", drop_grace=8.0)
+
+    async def go() -> None:
+        store = Store(settings.database_url)
+        await store.open()
+        lobby = Lobby(store, settings)
+        await lobby.open()
+        try:
+            cfg = TableConfig.build(preset="perudo", seats=3, dice=3, turn_seconds=0)
+            table, _, token = await lobby.create(name="t", player="Ann", config=cfg, private=True)
+            await lobby.join(table.id, "Bo")
+            await lobby.join(table.id, "Cy")
+
+            async def nothing(_x: Any) -> None:
+                return None
+
+            ann = Connection(nothing, nothing, rate=1e9, burst=10**9)
+            ann.start()
+            await table.hello(ann, Hello(type="hello", token=token))
+            await table.start(ann)
+            row = await store.load_table(table.id)
+            assert row is not None
+            taken = LiveTable.restore(row, store, settings)
+            since = time.time() - 5.0
+            await taken.resume({1: None, 2: since})
+            loop = asyncio.get_running_loop()
+            bo, cy, ann_seat = taken.seats[1], taken.seats[2], taken.seats[0]
+            assert bo is not None and bo.away and bo.drop_timer is None
+            assert cy is not None and not cy.away and cy.drop_timer is not None
+            assert abs(cy.drop_timer.when() - loop.time() - 3.0) < 0.5
+            assert ann_seat is not None and ann_seat.drop_timer is not None
+            assert abs(ann_seat.drop_timer.when() - loop.time() - 8.0) < 0.5
+            told = taken.schedule.absent()
+            assert told[1] is None and abs((told[2] or 0.0) - since) < 0.5
+            assert abs((told[0] or 0.0) - time.time()) < 0.5
+            await taken.close()
+            await ann.stop()
+        finally:
+            await lobby.close()
+            await store.close()
 
     run(go())

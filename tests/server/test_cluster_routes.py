@@ -11,6 +11,7 @@ from typing import Any
 from tests.server.harness import run
 
 from perudo.server.cluster.remote import MOVED, Routes
+from perudo.server.guard import Guard
 from perudo.server.settings import Settings
 
 
@@ -33,7 +34,7 @@ def owner_of(
     bus = FakeBus()
     handled: list[str] = []
 
-    async def handle(_table: Any, _conn: Any, text: str, _base: str) -> None:
+    async def handle(_table: Any, _conn: Any, text: str, _base: str, _budgets: Any) -> None:
         handled.append(json.loads(text)["type"])
 
     async def detach(_conn: Any) -> None:
@@ -44,7 +45,7 @@ def owner_of(
         settings=Settings(),
         bus=bus,
         handle=handle,
-        lobby=SimpleNamespace(join=join),
+        lobby=SimpleNamespace(join=join, guard=Guard(Settings())),
         local=lambda t: table if t == table_id else None,
     )
     return Routes(node), bus, handled  # type: ignore[arg-type]

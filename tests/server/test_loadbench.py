@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from tests.server.harness import ServerProcess
 
@@ -19,6 +20,9 @@ def test_client_bots_play_through_the_socket_and_the_figures_are_reported(
     assert not result.errors
     text = result.report()
     assert "2 tables × 6 seats" in text and "p99" in text and "per second" in text
+    # The bytes of a move's message to each seat (to the seat to act, and to the others).
+    assert result.turn_bytes and result.other_bytes
+    assert "bytes of a move's message per seat: to the seat to act median" in text
 
 
 def test_the_side_by_side_benchmark_reads_the_figures_bench_load_prints() -> None:
@@ -39,3 +43,29 @@ def test_the_side_by_side_benchmark_reads_the_figures_bench_load_prints() -> Non
     assert module._figures(result.report()) == (1.31, 1.18, 99.0)
     with pytest.raises(SystemExit, match="no figures"):
         module._figures(LoadResult(tables=1, seconds=1.0, think=0.5).report())
+
+
+def test_bench_load_at_a_server_with_its_limits_says_which_settings_it_needs(
+    tmp_path: Any,
+) -> None:
+    """``perudo bench-load --url`` at a server keeping its limits per client: the sixth table
+    is refused (HTTP 429, ``PERUDO_TABLES_PER_CLIENT``); the benchmark stops in words naming
+    the settings a loaded server must lift, exit status 1, no traceback (it stopped on a
+    traceback of ``urllib``'s HTTPError)."""
+    import subprocess
+    import sys
+
+    srv = ServerProcess(tmp_path, PERUDO_TABLES_PER_CLIENT="5").start()
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "perudo", "bench-load", "--url", srv.url, "--tables", "7"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        srv.stop()
+    assert out.returncode == 1, out
+    assert "Traceback" not in out.stderr, out.stderr
+    assert "HTTP 429" in out.stderr and "client_limit" in out.stderr, out.stderr
+    assert "PERUDO_TABLES_PER_CLIENT=" in out.stderr and "docs/scaling.md" in out.stderr

@@ -17,6 +17,8 @@ from tests.server.harness import (
     run,
 )
 
+from perudo.core import legal_texts
+
 
 def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProcess) -> None:
     async def go() -> None:
@@ -135,7 +137,11 @@ def test_a_spectator_sees_the_public_view_only(server: ServerProcess) -> None:
         updates = [m for m in watcher.messages if m["type"] == "update"]
         assert updates
         for m in updates:
-            assert m["view"]["hand"] == [] and m["view"]["legal"] == [] and m["hint"] is None
+            assert (
+                m["view"]["hand"] == []
+                and legal_texts(m["view"]["legal"]) == []
+                and m["hint"] is None
+            )
             assert all(e["type"] not in ("dice_dealt", "dice_rerolled") for e in m["events"])
         await ann.close()
         await watcher.close()
@@ -157,7 +163,7 @@ def test_p34_two_players_the_one_die_opener_chooses_palifico_through_the_page_pr
         opener = clients[a.view["to_act"]]
         other = clients[1 - a.view["to_act"]]
         await opener.until(opener.my_turn)
-        await opener.act(opener.view["legal"][0])
+        await opener.act(legal_texts(opener.view["legal"])[0])
         await other.next(lambda m: m["type"] == "update" and m["view"]["to_act"] == other.seat)
         await other.act("dudo")
         # Someone lost a die and now holds one: with two players, they choose (P-34).
@@ -166,7 +172,7 @@ def test_p34_two_players_the_one_die_opener_chooses_palifico_through_the_page_pr
             assert m["view"]["phase"] == "choose_palifico"
         chooser = clients[m["view"]["to_act"]]
         assert chooser.view is not None
-        assert sorted(chooser.view["legal"]) == ["normal", "palifico"]
+        assert sorted(legal_texts(chooser.view["legal"])) == ["normal", "palifico"]
         # The other seat may not choose for them.
         watcher_seat = clients[1 - chooser.seat]
         await watcher_seat.act("palifico")
@@ -200,7 +206,9 @@ def test_p50_a_person_calls_calza_out_of_turn(server: ServerProcess) -> None:
         await cs[opener].act("2x3")
         # The seat after the next one may call calza out of turn (P-50); the next may not.
         nxt, third = (opener + 1) % 3, (opener + 2) % 3
-        m = await cs[third].next(lambda m: m["type"] == "update" and "calza" in m["view"]["legal"])
+        m = await cs[third].next(
+            lambda m: m["type"] == "update" and "calza" in legal_texts(m["view"]["legal"])
+        )
         assert m["view"]["to_act"] == nxt
         await cs[third].act("calza")
         m = await cs[nxt].next(
@@ -211,6 +219,62 @@ def test_p50_a_person_calls_calza_out_of_turn(server: ServerProcess) -> None:
         assert res["kind"] == "calza" and res["caller"] == third
         # P-51: calza reveals everyone.
         assert len(res["reveals"]) == 3 and res["hidden"] == []
+        for c in cs:
+            await c.close()
+
+    run(go())
+
+
+def test_p50_a_calza_tapped_on_a_bid_that_was_raised_meanwhile_is_refused_not_judged(
+    server: ServerProcess,
+) -> None:
+    """A calza names the bid it answers (``on``): one sent after a raise it had not seen is
+    refused in words (``bid_changed``), even at the newest version (a page sent the version
+    it had received, not the one it had drawn); one without ``on`` (a page from before it)
+    is refused in every language (``old_page``); nothing changes either way (P-50)."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2, preset="perudo_calza", turn_seconds=0)
+        tid = t["table_id"]
+        toks = [t["token"], server.join(tid, "Bo")["token"], server.join(tid, "Cy")["token"]]
+        cs = [await Client(server, tid, tok).connect() for tok in toks]
+        await cs[0].send({"type": "start"})
+        await cs[0].next(lambda m: m["type"] == "update" and m["view"]["phase"] == "bidding")
+        opener = cs[0].view["to_act"]
+        nxt, third = (opener + 1) % 3, (opener + 2) % 3
+        await cs[opener].until(cs[opener].my_turn)
+        await cs[opener].act("1x5")
+        await cs[third].until(lambda: "calza" in cs[third].view["legal"])
+        seen = [cs[third].view["round"], cs[third].view["bid"]]
+        assert seen[1] == "1x5"
+        await cs[nxt].until(cs[nxt].my_turn)
+        await cs[nxt].act("3x4")
+        await cs[third].until(lambda: cs[third].view["bid"] == "3x4")
+        # The calza meant for 1x5 arrives at the newest version: refused, not judged on 3x4.
+        await cs[third].act("calza", on=seen)
+        err = await cs[third].error()
+        assert err["code"] == "bid_changed", err
+        assert "1x5" in err["message"] and "3x4" in err["message"]
+        # A page from before `on`: refused in the reader's words, never applied.
+        await cs[third].act("calza", on=None)
+        err = await cs[third].error()
+        assert err["code"] == "old_page", err
+        assert set(err["texts"]) == {"en", "ko", "it"} and "reload" in err["texts"]["en"]
+        await cs[third].act("1x5", on=[seen[0], "dudo"])
+        assert (await cs[third].error())["code"] == "notation"
+        # Nothing changed: 3x4 still stands, and a calza on it (now from the opener, no longer
+        # the bidder nor next) is judged on it.
+        version = cs[third].version
+        await cs[third].ping()
+        assert cs[third].view["bid"] == "3x4" and cs[third].version == version
+        await cs[opener].until(lambda: cs[opener].view["bid"] == "3x4")
+        await cs[opener].act("calza")
+        m = await cs[third].next(
+            lambda m: m["type"] == "update"
+            and any(e["type"] == "round_resolved" for e in m["events"])
+        )
+        res = next(e for e in m["events"] if e["type"] == "round_resolved")
+        assert res["kind"] == "calza" and res["caller"] == opener and res["bid"] == "3x4"
         for c in cs:
             await c.close()
 
@@ -350,7 +414,7 @@ def test_the_odds_hint_is_a_table_option_off_by_default_among_people(
             if m["type"] in ("update", "snapshot")
             and m["view"] is not None
             and m["view"]["bid"] is not None
-            and m["view"]["legal"]
+            and legal_texts(m["view"]["legal"])
         ]
         assert deciding
         assert all((m["hint"] is not None) is shown for m in deciding)

@@ -377,6 +377,28 @@ def test_a_seat_moves_to_another_device_and_the_old_one_watches(server: ServerPr
     run(go())
 
 
+def test_a_seat_open_on_two_devices_is_counted_for_everyone_to_see(server: ServerProcess) -> None:
+    """Each seat says how many live connections hold it (``devices``): the page warns both
+    devices of a seat open twice, and stops once one of them closes."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=2)
+        tid = t["table_id"]
+        laptop = await Client(server, tid, t["token"]).connect()
+        await laptop.until(
+            lambda: laptop.table is not None and laptop.table["seats"][0]["devices"] == 1
+        )
+        phone = await Client(server, tid, t["token"]).connect()
+        assert phone.seat == 0
+        for c in (laptop, phone):
+            await c.until(lambda c=c: _table(c)["seats"][0]["devices"] == 2)  # type: ignore[misc]
+        await phone.close()
+        await laptop.until(lambda: _table(laptop)["seats"][0]["devices"] == 1)
+        await laptop.close()
+
+    run(go())
+
+
 def test_a_transfer_link_expires(make_server: Callable[..., ServerProcess]) -> None:
     srv = make_server(PERUDO_TRANSFER_SECONDS="1").start()
 

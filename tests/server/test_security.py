@@ -6,6 +6,7 @@ held for good, no crash on odd input. Real server processes on loopback, real so
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import random
@@ -775,5 +776,73 @@ def test_a_crowd_arriving_at_one_version_costs_one_spectators_snapshot(
                 await conn.stop()
             await lobby.close()
             await store.close()
+
+    run(go())
+
+
+# Players, not just seats, point 6 ---------------------------------------------------------
+
+
+def test_a_seated_players_moves_never_wait_on_other_peoples_traffic_from_their_address(
+    make_server: Any,
+) -> None:
+    """100 spectator sockets from the players' own address (friends on one Wi-Fi, phones
+    behind a carrier's NAT) chat, a line a second each, and keep the address's budgets spent
+    (they are refused, ``rate_limited``: a small budget here, 2 messages a second, so that it
+    is spent whenever a player's message comes); meanwhile two people seated at that table
+    connect from the same address and play a whole game: every move is applied and none of
+    their messages is refused, for each person's budgets are their own
+    (:func:`perudo.server.guard.person_key`). The other limits are the defaults (100 sockets
+    from one address among them)."""
+    defaults = Settings()
+    assert defaults.connections_per_client > 100, "a shared address holds 100 sockets"
+    srv = make_server(
+        PERUDO_CONNECTIONS_PER_CLIENT=str(defaults.connections_per_client),
+        PERUDO_CLIENT_RATE_PER_SECOND="2",
+        PERUDO_CHAT_PER_SECOND=str(defaults.chat_per_second),
+        PERUDO_TABLE_CHAT_PER_SECOND=str(defaults.table_chat_per_second),
+        PERUDO_TABLE_SPECTATOR_RATE=str(defaults.table_spectator_rate),
+    ).start()
+
+    async def go() -> None:
+        t = srv.create_table(seats=2, dice=2, turn_seconds=0)
+        tid = t["table_id"]
+        bo_token = srv.join(tid, "Bo")["token"]
+        chatters = [await Client(srv, tid).connect() for _ in range(100)]
+        stop = asyncio.Event()
+
+        async def chat(w: Client) -> None:
+            i = 0
+            with contextlib.suppress(Exception):
+                while not stop.is_set():  # a line a second each: 100 from the address
+                    await w.send({"type": "chat", "text": f"hello {i}"})
+                    i += 1
+                    await asyncio.sleep(1.0)
+
+        flood = [asyncio.create_task(chat(w)) for w in chatters]
+
+        def address_spent() -> bool:
+            return any(
+                m["type"] == "error"
+                and m["code"] == "rate_limited"
+                and "your address" in m["message"]
+                for w in chatters
+                for m in w.messages
+            )
+
+        await chatters[0].until(address_spent, 30)
+        ann = await Client(srv, tid, t["token"]).connect()
+        bo = await Client(srv, tid, bo_token).connect()
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        await play_until_over([ann, bo], random.Random(6), timeout=120)
+        stop.set()
+        await asyncio.gather(*flood)
+        for p in (ann, bo):
+            refused = [m for m in p.messages if m["type"] == "error"]
+            assert not [m for m in refused if m["code"] in ("rate_limited", "flooding")], refused
+        assert ann.view is not None and ann.view["phase"] == "game_over"
+        for w in [ann, bo, *chatters]:
+            await w.close()
 
     run(go())

@@ -18,6 +18,7 @@ import pytest
 import uvicorn
 from tests.server.harness import Client, ServerProcess, heads_up, replay_game, run
 
+from perudo.core import legal_texts
 from perudo.i18n import LANGS, load_catalog
 from perudo.server import create_app
 from perudo.server.settings import Settings
@@ -151,7 +152,7 @@ def test_a_persons_move_refused_by_the_store_changes_nothing(
     async def go() -> None:
         mover, other = await heads_up(srv, dice=1, turn_seconds=0)
         # One die each: the first dudo ends the game (the move and the end are one write).
-        await mover.act(mover.view["legal"][0] if mover.view else "")  # type: ignore[index]
+        await mover.act(legal_texts(mover.view["legal"])[0] if mover.view else "")  # type: ignore[index]
         await other.until(other.my_turn)
         fail_once(srv, "finish_game")
         v = other.version

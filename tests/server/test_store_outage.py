@@ -14,6 +14,7 @@ import pytest
 from tests.server.harness import Client, ServerProcess, heads_up, run
 from tests.server.services import PostgresServer
 
+from perudo.core import legal_texts
 from perudo.server.store import Store
 
 
@@ -43,7 +44,7 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
     async def go() -> None:
         mover, other = await heads_up(srv, dice=3, turn_seconds=0)
         assert mover.view is not None
-        before_moves = [mover.view["legal"][0]]
+        before_moves = [legal_texts(mover.view["legal"])[0]]
         await mover.act(before_moves[0])
         await other.until(other.my_turn)
 
@@ -54,7 +55,7 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
         assert down["status"] == 503 and down["error"] == "store_error"
         assert other.view is not None
         before, version = other.view, other.version
-        await other.act(other.view["legal"][0])
+        await other.act(legal_texts(other.view["legal"])[0])
         err = await other.error()
         assert err["code"] == "store_error"
         # Nothing moved: same version, same view, still this seat's turn, for both players.
@@ -67,7 +68,7 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
         # replaced, so the first read after the restart answers.
         assert srv.http("GET", "/api/games") == {"games": []}
         # The same move again, once the database is back: the store reconnected by itself.
-        await other.act(other.view["legal"][0])
+        await other.act(legal_texts(other.view["legal"])[0])
         await mover.until(lambda: mover.version > version and mover.my_turn())
         assert not [m for m in other.messages[other.cursor :] if m["type"] == "error"]
         await mover.act("dudo")
@@ -83,7 +84,7 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
         # The log holds the accepted moves, the refused one once (when it was accepted).
         assert [(seat, str(a)) for seat, a in state.moves() if seat is not None] == [
             (mover.seat, before_moves[0]),
-            (other.seat, before["legal"][0]),
+            (other.seat, legal_texts(before["legal"])[0]),
             (mover.seat, "dudo"),
         ]
         seen = {c.seat: c.view for c in (mover, other)}
@@ -96,9 +97,11 @@ def test_a_move_during_a_postgres_restart_is_refused_and_play_resumes_after(
         for token in (mover.token, other.token):
             again = await Client(srv, mover.table_id, token).connect()
             assert again.view is not None
-            # ``past`` (the rounds before) comes with a snapshot only, never with an update.
+            # ``past`` (the rounds before), the rules and the roll-off come with a snapshot
+            # only, never with an update.
             assert again.view["past"][0]["actions"][-1] == [mover.seat, "dudo"]
-            assert {**again.view, "past": None} == seen[again.seat]
+            once = {"past": None, "rules": None, "rolloff": None}
+            assert {**again.view, **once} == seen[again.seat]
             await again.close()
 
     run(go())

@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 from tests.server.harness import Client, ServerProcess, heads_up, play_until_over, run
 
+from perudo.core import legal_texts
 from perudo.server.protocol import json_schema
 
 RULE_ID = re.compile(r"\b[PV]-\d+\b")
@@ -70,7 +71,8 @@ def test_every_message_of_whole_games_and_every_replay_match_the_published_schem
 
 def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerProcess) -> None:
     """P-40: other seats' counts are hidden, and so is the total (with two players left it
-    gives the other's count away) and the odds computed from it, in every message."""
+    gives the other's count away), the odds computed from it and the story of the earlier
+    rounds, in every message."""
 
     async def go() -> None:
         t = server.create_table(seats=3, dice=3, memory=True)
@@ -80,12 +82,20 @@ def test_p40_memory_mode_never_sends_the_total_of_dice_in_play(server: ServerPro
         await play_until_over([ann], random.Random(5))
         for raw in ann.raw:
             assert "total_dice" not in raw
+        rounds = 0
         for m in ann.messages:
             if m["type"] in ("snapshot", "update"):
                 assert m["hint"] is None
+                # Nor the story of every round (each die lost, each round's opener: the loser,
+                # P-22): only the latest finished round travels, whole each time.
+                assert not m.get("past_tail")
+                if m["view"] is not None:
+                    assert len(m["view"]["past"]) <= 1
+                    rounds = max(rounds, m["view"]["round"])
                 if m["view"] is not None and m["view"]["phase"] != "game_over":
                     counts = m["view"]["dice_counts"]
                     assert all(c is None or c == 0 for i, c in enumerate(counts) if i != ann.seat)
+        assert rounds >= 3
         await ann.close()
 
     run(go())
@@ -116,16 +126,18 @@ def test_p40_memory_mode_offers_bids_to_the_starting_dice_and_refuses_without_th
                 break
             v = ann.view
             assert v is not None
-            quantities = [a["quantity"] for a in v["legal_info"] if a["kind"] == "bid"]
+            quantities = [high for _, _, high in v["legal"]["bids"]]
             assert not quantities or max(quantities) == 9  # round 1: 9 dice in play
-            await ann.act("dudo" if "dudo" in v["legal"] else rng.choice(v["legal"]))
+            legal = legal_texts(v["legal"])
+            await ann.act("dudo" if "dudo" in legal else rng.choice(legal))
             await ann.until(lambda v=v: not ann.my_turn() or ann.view is not v)
         v = ann.view
         assert v is not None
-        bids = [a for a in v["legal_info"] if a["kind"] == "bid"]
-        assert max(b["quantity"] for b in bids) == 9  # 3 seats × 3 dice, not the dice in play
-        too_many = next(b for b in bids if b["quantity"] == 9)
-        await ann.act(too_many["text"])
+        bids = v["legal"]["bids"]
+        assert max(high for _, _, high in bids) == 9  # 3 seats × 3 dice, not the dice in play
+        face = next(face for face, _, high in bids if high == 9)
+        too_many = {"quantity": 9, "face": face}
+        await ann.act(f"9x{face}")
         err = await ann.error()
         assert err["code"] == "illegal" and err["refusal"] == "bid.too_many"
         assert "total" not in err["params"]

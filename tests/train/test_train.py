@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,33 @@ def test_perudo_train_runs_and_reports(tmp_path: Path) -> None:
     assert "checkpoint rounds 20" in result.output
     assert "vs_medium" in result.output
     assert (tmp_path / "report.md").read_text().startswith("# Training report")
+
+
+def test_perudo_train_stops_at_the_rounds_asked_for(tmp_path: Path) -> None:
+    """``--rounds 30`` plays 30 rounds, not a whole iteration of 200 ("rounds 200/30")."""
+    from typer.testing import CliRunner
+
+    from perudo.cli.main import app
+
+    args = ["train", "--out", str(tmp_path), "--rounds", "30", "--seats", "2"]
+    args += ["--eval-every", "1000", "--eval-rounds", "10", "--no-exploit", "--rules", "perudo"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "rounds 30/30 " in result.output and "rounds 200/" not in result.output
+    curves = json.loads((tmp_path / "curves.json").read_text())
+    assert curves["curves"][-1]["rounds"] == 30
+
+
+def test_perudo_train_without_scipy_says_what_to_install_before_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from perudo.cli.main import app
+
+    monkeypatch.setitem(sys.modules, "scipy", None)  # import scipy fails, as when not installed
+    monkeypatch.setitem(sys.modules, "scipy.optimize", None)
+    result = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "run"), "--rounds", "10"])
+    assert result.exit_code == 2
+    assert "pip install -e '.[research]', or add --no-exploit" in " ".join(result.output.split())
+    assert not (tmp_path / "run").exists()  # nothing ran

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from perudo.core import RuleSet, preset_name
-from perudo.registry import make_bot
+from perudo.registry import make_bot, sendable_name
 from perudo.sim.match import play_game
 from perudo.sim.workers import chunk_size, open_workers
 
@@ -48,14 +48,23 @@ def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"perudo-arena:{seed}:{index}")
 
 
-def play_arena_game(rules: RuleSet, lineup: Sequence[str], seed: int, index: int) -> GameOutcome:
+def play_arena_game(
+    rules: RuleSet,
+    lineup: Sequence[str],
+    seed: int,
+    index: int,
+    makers: Sequence[str] | None = None,
+) -> GameOutcome:
     """Play game ``index``: the line-up turned ``index`` seats, dice and bot seeds from
-    :func:`game_rng`."""
+    :func:`game_rng`. ``makers``: the names the bots are made from, seat for seat of the
+    line-up, where they differ from the names reported (a worker process makes a bot
+    registered in the caller from its ``module:Name``, :func:`perudo.registry.sendable_name`)."""
     n = len(lineup)
     seats = tuple(lineup[(s + index) % n] for s in range(n))
+    made = seats if makers is None else tuple(makers[(s + index) % n] for s in range(n))
     rng = game_rng(seed, index)
     try:
-        bots = [make_bot(name, rng.getrandbits(62)) for name in seats]
+        bots = [make_bot(name, rng.getrandbits(62)) for name in made]
         result = play_game(rules, bots, rng)
     except Exception as err:
         # Which game to replay (it depends on the seed and index alone), on every backend:
@@ -65,10 +74,12 @@ def play_arena_game(rules: RuleSet, lineup: Sequence[str], seed: int, index: int
     return GameOutcome(index, seats, result.places, result.rounds)
 
 
-def _play_chunk(args: tuple[dict[str, Any], tuple[str, ...], int, list[int]]) -> list[GameOutcome]:
-    rules_data, lineup, seed, indices = args
+def _play_chunk(
+    args: tuple[dict[str, Any], tuple[str, ...], tuple[str, ...], int, list[int]],
+) -> list[GameOutcome]:
+    rules_data, lineup, makers, seed, indices = args
     rules = RuleSet.from_dict(rules_data)
-    return [play_arena_game(rules, lineup, seed, i) for i in indices]
+    return [play_arena_game(rules, lineup, seed, i, makers) for i in indices]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +159,13 @@ def run_arena(
             if progress is not None:
                 progress(1)
     else:
+        # A fresh worker knows the built-in bots only: one registered here goes by its
+        # factory's module:Name (refused now, in words, when it has none).
+        makers = tuple(sendable_name(name) for name in lineup)
         with open_workers(backend, jobs=jobs, address=ray_address) as workers:
             size = chunk_size(games, workers.size)
             chunks = [list(range(i, min(games, i + size))) for i in range(0, games, size)]
-            tasks = [(rules.to_dict(), lineup, seed, c) for c in chunks]
+            tasks = [(rules.to_dict(), lineup, makers, seed, c) for c in chunks]
             for _, done in workers.run(_play_chunk, tasks):
                 outcomes.extend(done)
                 if progress is not None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from openskill.models import PlackettLuce
+from perudo.ratings import Rating, update
 
 __all__ = ["BotFigures", "GameOutcome", "tally", "wilson"]
 
@@ -89,24 +89,22 @@ def tally(lineup: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[BotFig
     mean of the copies' new ratings.
     """
     names = list(dict.fromkeys(lineup))
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in names}
+    ratings = {name: Rating() for name in names}
     games = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
     place_sum = dict.fromkeys(names, 0)
     for outcome in sorted(outcomes, key=lambda o: o.index):
-        teams = [[model.rating(mu=ratings[b].mu, sigma=ratings[b].sigma)] for b in outcome.seats]
-        rated = model.rate(teams, ranks=list(outcome.places))
+        rated = update([ratings[b] for b in outcome.seats], outcome.places)
         new: dict[str, list[tuple[float, float]]] = {}
-        for bot, team, place in zip(outcome.seats, rated, outcome.places, strict=True):
-            new.setdefault(bot, []).append((team[0].mu, team[0].sigma))
+        for bot, after, place in zip(outcome.seats, rated, outcome.places, strict=True):
+            new.setdefault(bot, []).append((after.mu, after.sigma))
             games[bot] += 1
             wins[bot] += place == 1
             place_sum[bot] += place
         for bot, values in new.items():
             mu = sum(v[0] for v in values) / len(values)
             sigma = sum(v[1] for v in values) / len(values)
-            ratings[bot] = model.rating(mu=mu, sigma=sigma, name=bot)
+            ratings[bot] = Rating(mu, sigma)
     players = len(lineup)
     out = []
     for name in names:

@@ -16,13 +16,24 @@ def _split(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+def _importable_here() -> None:
+    """Let ``--bots package.module:Name`` name a module of the current folder, as uvicorn does
+    for ``module:app`` (worker processes inherit the path)."""
+    import os
+    import sys
+
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
+
+
 ARENA_HELP = (
     "Pit bots against each other and print win rates, places and ratings.\n\n"
     # One line per paragraph: typer's help keeps a docstring's line breaks, cutting a
     # sentence after "mean" at 80 columns.
     "Seats rotate every game; the figures are win rates with 95% Wilson intervals, mean "
     "finishing places and OpenSkill ratings. The --out and --plot files are checked before any "
-    "game is played."
+    "game is played; an existing one is replaced only with --overwrite."
 )
 
 
@@ -32,7 +43,11 @@ def arena(
     ] = "perudo_calza",
     players: Annotated[int, typer.Option(help="Seats at the table.")] = 6,
     bots: Annotated[
-        str, typer.Option(help="Bots, comma-separated, cycled to fill the seats.")
+        str,
+        typer.Option(
+            help="Bots, comma-separated, cycled to fill the seats: levels, bot names, or your "
+            "own as package.module:Class (docs/bots.md)."
+        ),
     ] = "strong,prob",
     games: Annotated[int, typer.Option(help="Games to play.")] = 200,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
@@ -58,10 +73,13 @@ def arena(
     dice: Annotated[int, typer.Option(help="Dice per player (0: the rule set's).")] = 0,
     out: Annotated[Path | None, typer.Option(help="Write the figures as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Draw the figures to this PNG.")] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", metavar="", help="Let --out and --plot replace files."),
+    ] = False,
 ) -> None:
     """Pit bots against each other and print win rates, places and ratings (the help text
     is :data:`ARENA_HELP`)."""
-    import importlib.util
     import os
     import time
 
@@ -74,7 +92,7 @@ def arena(
     from perudo.core import find_ruleset
     from perudo.sim.workers import BACKENDS
 
-    from .paths import check_output
+    from .paths import check_output, has_module
 
     console = Console()
     if not console.is_terminal:  # piped or captured: room for the whole table
@@ -85,15 +103,17 @@ def arena(
             ruleset = dataclasses.replace(ruleset, dice_per_player=dice)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--rules/--dice") from None
-    out = check_output(out, "--out", overwrite=True)
-    plot = check_output(plot, "--plot", overwrite=True)
+    out = check_output(out, "--out", overwrite=overwrite)
+    plot = check_output(plot, "--plot", overwrite=overwrite)
     if plot is not None and plot.suffix.lower() != ".png":
         raise typer.BadParameter(f"{plot}: the chart is a PNG; name it ….png", param_hint="--plot")
-    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+    if plot is not None and not has_module("matplotlib"):
         raise typer.BadParameter(
-            "drawing needs matplotlib: pip install 'perudo[research]'", param_hint="--plot"
+            "drawing needs matplotlib, the plot extra: pip install 'perudo[plot]'",
+            param_hint="--plot",
         )
     names = _split(bots)
+    _importable_here()
     if backend not in BACKENDS:
         raise typer.BadParameter(
             f"{backend!r}: choose {' or '.join(BACKENDS)}", param_hint="--backend"
@@ -168,17 +188,18 @@ def bench_bots(
 
     from perudo.arena.timing import time_bot
     from perudo.core import find_ruleset
-    from perudo.registry import bot_names
+    from perudo.registry import make_bot
 
     try:
         ruleset = find_ruleset(rules)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--rules") from None
-    unknown = [name for name in _split(bots) if name not in bot_names()]
-    if unknown:
-        raise typer.BadParameter(
-            f"unknown bot {unknown[0]!r}; known: {', '.join(bot_names())}", param_hint="--bots"
-        )
+    _importable_here()
+    for name in _split(bots):
+        try:
+            make_bot(name, 0)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--bots") from None
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise typer.BadParameter(
             f"{players} players: these rules take {ruleset.min_players}–{ruleset.max_players}",

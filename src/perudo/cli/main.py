@@ -64,6 +64,7 @@ def bench(
 # Commands registered by their own modules: each module defines ``register(app)`` and keeps
 # its heavy imports inside the command function. One import line and one call line each.
 from perudo.cli.abstract import register as register_abstract  # noqa: E402
+from perudo.cli.analyze import register as register_analyze  # noqa: E402
 from perudo.cli.arena import register as register_arena  # noqa: E402
 from perudo.cli.play import register as register_play  # noqa: E402
 from perudo.cli.replay import register as register_replay  # noqa: E402
@@ -74,6 +75,7 @@ from perudo.server.cli import register as register_server  # noqa: E402
 register_server(app)
 register_play(app)
 register_replay(app)
+register_analyze(app)
 register_arena(app)
 register_solve(app)
 register_train(app)

@@ -14,14 +14,18 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from perudo.core import GameRecord, RuleSet
 
 __all__ = ["play", "register"]
 
 
 def play(
+    ctx: typer.Context,
     rules: Annotated[
         str, typer.Option(help="Rule set: perudo, perudo_calza, liars_dice, bluff, …")
     ] = "perudo",
@@ -93,9 +97,9 @@ def play(
     """Play Perudo against the computer."""
     from rich.console import Console
 
-    from perudo.core import GameRecord, PerudoError, find_ruleset
+    from perudo.core import GameRecord, NotationError, PerudoError, find_ruleset
     from perudo.core.rules import MAX_DICE
-    from perudo.i18n import LANGS, detect_lang, refusal_text
+    from perudo.i18n import LANGS, detect_lang, load_catalog, refusal_text
     from perudo.registry import bot_names
 
     from .paths import check_output
@@ -144,16 +148,30 @@ def play(
     start = None
     seat_index = seat - 1
     if resume is not None:
+        en = load_catalog("en")
         try:
             start = GameRecord.loads(resume.read_text(encoding="utf-8"))
-            start.replay()
-        except PerudoError as err:
+        except NotationError as err:
             why = refusal_text("en", err.code, err.params, lambda s: f"seat {s + 1}")
             raise typer.BadParameter(why, param_hint="--resume") from None
         except (OSError, UnicodeDecodeError) as err:
             raise typer.BadParameter(
                 f"cannot read {resume}: {err}", param_hint="--resume"
             ) from None
+        names = [en.recorded_name(i.name, human=i.kind == "human") for i in start.seats]
+        try:
+            start.replay()
+        except PerudoError as err:  # told of the record's players, by their names
+            why = refusal_text(
+                "en",
+                err.code,
+                err.params,
+                lambda s: names[s] if 0 <= s < len(names) else en.t("seat.generic", n=s + 1),
+                about=True,
+            )
+            raise typer.BadParameter(why, param_hint="--resume") from None
+        _refuse_a_second_table(ctx, start, ruleset, players, dice, level)
+        memory = memory or start.memory
         humans = [i for i, info in enumerate(start.seats) if info.kind == "human"]
         if humans and seat == 1:
             seat_index = humans[0]
@@ -187,6 +205,59 @@ def play(
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     code = Session(config, console, interactive=interactive).run()
     raise typer.Exit(code)
+
+
+def _refuse_a_second_table(
+    ctx: typer.Context,
+    start: GameRecord,
+    rules: RuleSet,
+    players: int,
+    dice: int | None,
+    level: str,
+) -> None:
+    """A resumed game keeps its recorded table: an option that asks for another one (other
+    rules, players, dice, or a level where the record names every bot's) is refused in words,
+    never ignored. The same value as the record's is fine."""
+    from perudo.core.rules import PRESETS
+
+    def given(name: str) -> bool:
+        source = ctx.get_parameter_source(name)  # typer's click or click's: by the name
+        return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+    dice_each = start.rules.dice_per_player
+    preset = next(
+        (
+            n
+            for n, p in PRESETS.items()
+            if dataclasses.replace(p, dice_per_player=dice_each) == start.rules
+        ),
+        "custom rules",
+    )
+    table = f"{preset}, {start.num_players} players"
+    same_dice = dataclasses.replace(rules, dice_per_player=start.rules.dice_per_player)
+    if given("rules") and same_dice != start.rules:
+        raise typer.BadParameter(
+            f"the recorded game is played with its own rules ({table}); leave --rules out",
+            param_hint="--rules",
+        )
+    if given("players") and players != start.num_players:
+        raise typer.BadParameter(
+            f"the recorded game has its own table ({table}); leave --players out",
+            param_hint="--players",
+        )
+    if given("dice") and dice != start.rules.dice_per_player:
+        raise typer.BadParameter(
+            f"the recorded game started with {start.rules.dice_per_player} dice each; leave "
+            "--dice out",
+            param_hint="--dice",
+        )
+    levels = {info.level for info in start.seats if info.kind == "bot"}
+    if given("level") and start.seats and None not in levels and levels != {level}:
+        raise typer.BadParameter(
+            f"the recorded bots keep their levels ({', '.join(sorted(str(x) for x in levels))});"
+            " leave --level out",
+            param_hint="--level",
+        )
 
 
 def register(app: typer.Typer) -> None:

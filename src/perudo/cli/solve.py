@@ -77,7 +77,15 @@ def _print_solution(sol: Solution, elapsed: float, peak_mib: float) -> None:
     lo, hi = sol.value_bounds
     table.add_row("value bounds", f"[{lo:+.9f}, {hi:+.9f}]")
     table.add_row("exploitability", f"{sol.exploitability:.3e}")
-    table.add_row("best responses (opener, other)", f"{sol.br[0]:+.9f}, {sol.br[1]:+.9f}")
+    # As ``perudo exploit`` prints them: the responder's value, by the seat responded to.
+    table.add_row(
+        "best response to the opener",
+        f"{sol.br[1]:+.9f} (the other seat's value; {-sol.value:+.9f} at the equilibrium)",
+    )
+    table.add_row(
+        "best response to the other",
+        f"{sol.br[0]:+.9f} (the opener's value; {sol.value:+.9f} at the equilibrium)",
+    )
     table.add_row("information states", f"{g.num_infostates():,}")
     its = f", {sol.iterations} iterations" if sol.iterations else ""
     precision = f" ({sol.info['dtype']})" if "dtype" in sol.info else ""
@@ -233,6 +241,7 @@ def _solve_match_cli(
 
     import numpy as np
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from perudo.solve import solve_round
@@ -269,16 +278,16 @@ def _solve_match_cli(
             raise typer.BadParameter(str(err)) from None
     table = Table(title=f"{rules}: the opener's chance to win the match")
     for col in ("position", "opener wins", "round value", "exploitability", "method", "time"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col == "position")
     for pos in positions:
         w = result.values[pos]
         sol = result.rounds.get(pos)
         if sol is None:
             choice = "palifico" if result.choices[pos] else "normal"
-            table.add_row(str(pos), f"{w:.6f}", f"choose {choice}", "", "", "")
+            table.add_row(escape(str(pos)), f"{w:.6f}", f"choose {choice}", "", "", "")
         else:
             table.add_row(
-                str(pos),
+                escape(str(pos)),  # "[u-]", "[uu]": the palifico flags, not rich markup
                 f"{w:.6f}",
                 f"{sol.value:+.6f}",
                 f"{sol.exploitability:.1e}",

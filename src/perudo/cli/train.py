@@ -5,7 +5,9 @@ rounds, prints progress and a checkpoint line (exact exploitability at 1v1, win 
 ``medium`` and ``hard``) every ``--eval-every`` rounds, and writes ``learned.npz`` with its
 manifest, ``curves.json``, ``curves.png`` and ``report.md`` into ``--out``. ``--ship`` copies the
 final weights into the package (``perudo/bots/weights/``), where ``expert`` loads them. Needs
-the ``train`` extra (PyTorch, CPU build): ``pip install -e '.[train]'``.
+the ``train`` extra (PyTorch, CPU build): ``pip install -e '.[train]'``, and for the
+exploitability (unless ``--no-exploit``) scipy's LP solver, from the ``research`` extra: both
+are checked before anything runs.
 """
 
 from __future__ import annotations
@@ -46,6 +48,27 @@ def train(
     except ImportError:
         typer.echo("perudo train needs PyTorch (CPU build): pip install -e '.[train]'", err=True)
         raise typer.Exit(2) from None
+    from .paths import has_module
+
+    if not has_module("matplotlib"):
+        typer.echo(
+            "perudo train draws curves.png with matplotlib: pip install -e '.[train]' (or the "
+            "plot extra)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if not no_exploit:
+        try:
+            import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
+        except ImportError:
+            # Without scipy's LP the 1v1 rounds would be solved by CFR to 1e-9: minutes of
+            # silence before the first round is played.
+            typer.echo(
+                "perudo train measures the exact exploitability at each checkpoint with scipy's "
+                "LP solver: pip install -e '.[research]', or add --no-exploit",
+                err=True,
+            )
+            raise typer.Exit(2) from None
     from perudo.bots.learned_bot import WEIGHTS_DIR
     from perudo.core import find_ruleset
     from perudo.train import TrainConfig

@@ -26,6 +26,7 @@ from .bidding import bid_refusal, count_bid, count_hand, ordered_bids, raise_err
 from .chance import SystemDice, chance_action, deal, new_game, roll_off
 from .engine import (
     LegalActions,
+    answers,
     apply,
     calza_callers,
     check_action,
@@ -64,7 +65,16 @@ from .rules import (
     unsupported,
 )
 from .state import GameState, LogEntry, Phase, RoundRecord
-from .views import PlayerView, legal_json, round_to_json, view, views_json
+from .views import (
+    PlayerView,
+    event_seen,
+    legal_json,
+    legal_texts,
+    refusal_seen,
+    round_to_json,
+    view,
+    views_json,
+)
 
 __all__ = [
     "BLUFF",
@@ -110,6 +120,7 @@ __all__ = [
     "SetAside",
     "SystemDice",
     "action_to_json",
+    "answers",
     "apply",
     "bid_refusal",
     "calza_callers",
@@ -118,11 +129,13 @@ __all__ = [
     "count_bid",
     "count_hand",
     "deal",
+    "event_seen",
     "event_to_json",
     "find_ruleset",
     "is_legal",
     "legal_actions",
     "legal_json",
+    "legal_texts",
     "new_game",
     "next_seat",
     "ordered_bids",
@@ -130,6 +143,7 @@ __all__ = [
     "preset_name",
     "raise_error",
     "raises_after",
+    "refusal_seen",
     "reveal_order",
     "roll_off",
     "round_to_json",

@@ -47,6 +47,7 @@ _BIDDING, _CHOOSE_PALIFICO, _DEAL, _GAME_OVER, _REROLL = (
 
 __all__ = [
     "LegalActions",
+    "answers",
     "apply",
     "calza_callers",
     "check_action",
@@ -392,6 +393,23 @@ def _left_of(n: int, seat: int) -> tuple[int, ...]:
     return tuple((seat + k) % n for k in range(1, n))
 
 
+def answers(state: GameState, round_: int, bid: Bid | None) -> bool:
+    """Whether ``bid`` (``None``: no bid yet) is still the bid standing in round ``round_``:
+    the moment a move chosen on an earlier view of the game answers.
+
+    A dudo or a calza judges the standing bid (P-11, P-50); one chosen while ``bid`` stood
+    must not be applied to a later one. Within a round every bid raises the one before
+    (P-12…P-14, V-1), so the round and its standing bid name that moment.
+
+    >>> import random
+    >>> from perudo.core import PERUDO, new_game
+    >>> st = new_game(PERUDO, 3, random.Random(7))
+    >>> answers(st, st.round, None), answers(st, st.round, Bid(1, 5))
+    (True, False)
+    """
+    return state.round == round_ and state.bid == bid
+
+
 def is_legal(state: GameState, action: Action, seat: int | None = None) -> bool:
     """Whether ``seat`` (default: the seat to act; chance for a deal) may take ``action``."""
     try:
@@ -563,7 +581,7 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
                 raise IllegalActionError(
                     f"seat {seat} rolls {count} dice of 1–{faces}, not {hand!r} (P-3)",
                     code="deal.bad_hand",
-                    params={"seat": seat, "count": count, "faces": faces},
+                    params={"seat": seat, "count": count, "faces": faces, "hand": _dice(hand)},
                 )
         return
     if state.phase is not _REROLL:
@@ -577,8 +595,15 @@ def _check_chance(state: GameState, action: Deal | Reroll) -> None:
         raise IllegalActionError(
             f"the re-roll is {need} dice of 1–{faces} (V-9)",
             code="reroll.bad",
-            params={"count": need, "faces": faces},
+            params={"count": need, "faces": faces, "hand": _dice(action.dice)},
         )
+
+
+def _dice(hand: object) -> str:
+    """A hand as a refusal names it ("7 1 3 5 6"), whatever a tampered record put there."""
+    if isinstance(hand, tuple):
+        return " ".join(str(d) for d in hand)
+    return repr(hand)
 
 
 _CALZA_OFF = Refusal("calza.off", "calza is not played with these rules (V-7)")

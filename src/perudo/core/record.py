@@ -49,7 +49,9 @@ class GameRecord:
     """A whole game: replay it with :meth:`replay`.
 
     ``seats`` (one :class:`SeatInfo` per seat, or none) and ``software`` (the program and
-    version that played it) are optional: they tell people who was who.
+    version that played it) are optional: they tell people who was who. ``memory``: the game
+    was shown in memory mode (P-40), how it was played rather than a rule, so that a resumed
+    game is shown the same way (written only when true).
     """
 
     rules: RuleSet
@@ -58,10 +60,16 @@ class GameRecord:
     moves: tuple[LogEntry, ...]
     seats: tuple[SeatInfo, ...] = ()
     software: str | None = None
+    memory: bool = False
 
     @classmethod
     def from_state(
-        cls, state: GameState, *, seats: tuple[SeatInfo, ...] = (), software: str | None = None
+        cls,
+        state: GameState,
+        *,
+        seats: tuple[SeatInfo, ...] = (),
+        software: str | None = None,
+        memory: bool = False,
     ) -> GameRecord:
         """The record of the game that led to ``state`` (with who sat where, if given).
 
@@ -72,7 +80,9 @@ class GameRecord:
             raise ValueError("a state made by start_round has no game record (no roll-off)")
         if seats and len(seats) != state.num_players:
             raise ValueError(f"{len(seats)} seats given for {state.num_players} players")
-        return cls(state.rules, state.num_players, state.rolloff, state.moves(), seats, software)
+        return cls(
+            state.rules, state.num_players, state.rolloff, state.moves(), seats, software, memory
+        )
 
     def replay(self, upto: int | None = None) -> GameState:
         """Apply the moves (the first ``upto`` of them) from the start.
@@ -112,6 +122,8 @@ class GameRecord:
             data["seats"] = [seat.to_json() for seat in self.seats]
         if self.software is not None:
             data["software"] = self.software
+        if self.memory:
+            data["memory"] = True
         return data
 
     def dumps(self) -> str:
@@ -210,6 +222,11 @@ class GameRecord:
         software = data.get("software")
         if software is not None and not isinstance(software, str):
             raise NotationError("the record's software must be text", code="record.software")
+        memory = data.get("memory", False)
+        if not isinstance(memory, bool):
+            raise NotationError(
+                "the record's memory must be true or false (P-40)", code="record.memory"
+            )
         return cls(
             rules,
             players,
@@ -217,6 +234,7 @@ class GameRecord:
             tuple(moves),
             _seats(data.get("seats", []), players),
             software,
+            memory,
         )
 
     @classmethod

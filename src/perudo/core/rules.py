@@ -16,7 +16,7 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Final, Literal
 
 __all__ = [
@@ -106,6 +106,13 @@ class RuleSet:
     def __hash__(self) -> int:
         # Rule sets key the bid tables, looked up on every action: hash once.
         return self._hash
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through __init__ in the process that unpickles it: the cached hash is of
+        # strings, which each process hashes with its own seed, so a copied one would make an
+        # equal rule set miss in that process's dicts (a worker process's lookups).
+        fields = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "_hash"}
+        return (partial(type(self), **fields), ())
 
     def __post_init__(self) -> None:
         for name, allowed in SWITCHES.items():
@@ -234,6 +241,31 @@ def unsupported(
         elif value not in allowed:  # type: ignore[operator]
             out.append(f"{f.name}={value}")
     return out
+
+
+PLAIN_PLAY: Final[Mapping[str, object]] = {
+    "raise_order": ("perudo", "monotone"),
+    "wild_face": ...,
+    "wild_conversion": ("perudo", "bluff", "none"),
+    "loss": ("one", "difference"),
+    "next_opener": ("loser", "winner"),
+    "palifico": ("on", "off", "not_two_players"),
+    "calza": ("off", "on", "to_act"),
+    "reveal": ("until_proven", "all"),  # who reveals changes no move
+    "set_aside": (False,),
+    "passing": (False,),
+    "straight_counts_nothing": (False, True),
+    "dice_per_player": ...,
+    "faces": ...,
+    "min_players": ...,
+    "max_players": ...,
+    "calza_min_players": ...,
+}
+"""What the fast second implementations (the batch simulator, the random playout, the solver)
+have in common, for :func:`unsupported`: every switch but set-aside (V-9) and passing (V-10).
+Each narrows it where it plays less (``{**PLAIN_PLAY, "calza": ("off", "to_act")}``); a field
+added to :class:`RuleSet` later is in none of them, so every fast path refuses it until
+someone teaches it."""
 
 
 PERUDO: Final = RuleSet()

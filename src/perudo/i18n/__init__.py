@@ -4,10 +4,12 @@ A catalog is data: one flat ``dict`` per language (:mod:`perudo.i18n.en`, :mod:`
 :mod:`perudo.i18n.it`) from a key to a ``str.format`` template, or to a list of words a player may
 type (keys starting with ``input.``). The three catalogs have the same keys and the same
 placeholders; a test checks it. :func:`catalog_json` gives a catalog as JSON text for a browser.
-Templates may make a Korean particle or a noun's number agree with a field
-(:mod:`perudo.i18n.grammar`). Bids and faces are written by :mod:`perudo.i18n.terms` (face 1 is
-"aces" only where 1 is wild), and the core's refusals by :func:`refusal_text`
-(:mod:`perudo.i18n.refusals`), with :func:`refusal_catalog` for the web page.
+Templates may make a Korean particle, a noun's number or a verb's person agree with a field
+(:mod:`perudo.i18n.grammar`): the person playing is named by :meth:`Catalog.you`, and one
+sentence serves them and everyone else ("Bot 2 loses", "you lose"). Bids and faces are
+written by :mod:`perudo.i18n.terms` (face 1 is "aces" only where 1 is wild), and the core's
+refusals by :func:`refusal_text` (:mod:`perudo.i18n.refusals`), with :func:`refusal_catalog`
+for the web page.
 
 The games' own words are kept: dudo / 두도 / dubito, calza / 칼자 / calza,
 palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco (docs/rules.md, terms).
@@ -31,20 +33,21 @@ from .catalog import (
     load_catalog,
     page_words_js,
 )
+from .grammar import Addressee
 from .names import bot_name, said_name
-from .refusals import hide_counts, refusal_catalog, refusal_codes, refusal_text
+from .refusals import refusal_catalog, refusal_codes, refusal_text
 from .terms import bid_text, face_text
 
 __all__ = [
     "DEFAULT_LANG",
     "LANGS",
+    "Addressee",
     "Catalog",
     "bid_text",
     "bot_name",
     "catalog_json",
     "detect_lang",
     "face_text",
-    "hide_counts",
     "load_catalog",
     "page_words_js",
     "refusal_catalog",

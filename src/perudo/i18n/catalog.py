@@ -9,7 +9,7 @@ from functools import cache
 from typing import Final, TypeAlias
 
 from . import en, it, ko
-from .grammar import fill
+from .grammar import Addressee, fill
 
 __all__ = [
     "DEFAULT_LANG",
@@ -56,6 +56,22 @@ class Catalog:
         if not isinstance(entry, str):
             raise KeyError(f"{key!r} is a word list, not a message")
         return fill(entry, **fields) if fields else entry
+
+    def you(self) -> Addressee:
+        """The person spoken to, as a player's name ("You", "나", "Tu") whose sentences agree
+        with it ("you lose", "내가", "tu hai": :class:`~perudo.i18n.grammar.Addressee`)."""
+        return Addressee(
+            self.t("seat.you"),
+            subject=self.t("seat.you_subject"),
+            object=self.t("seat.you_object"),
+        )
+
+    def recorded_name(self, name: str, *, human: bool) -> str:
+        """A player's name as a game record keeps it; the person saved as "You" (in any
+        language's words) is the person spoken to again, in this language (:meth:`you`)."""
+        if human and name in {load_catalog(lang).t("seat.you") for lang in LANGS}:
+            return self.you()
+        return name
 
     def words(self, key: str) -> tuple[str, ...]:
         """The words a player may type for ``key`` (an ``input.…`` key), lower case."""

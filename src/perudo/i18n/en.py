@@ -27,6 +27,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # Seats.
     "seat.you": "You",
+    # The person spoken to in a sentence (perudo.i18n.grammar.Addressee): subject, object.
+    "seat.you_subject": "you",
+    "seat.you_object": "you",
     "seat.you_mark": "(you)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Seat {n}",
@@ -75,7 +78,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "Round {round} · memory mode",
     "round.opens": "Opener: {who}.",
     "palifico.announce": (
-        "Palifico round for {who}, down to one die: aces are not wild, and the face of the "
+        "Palifico round for {who:obj}, down to one die: aces are not wild, and the face of the "
         "opening bid stays."
     ),
     "palifico.open": "Palifico: the opener ({who}) may bid any face, aces included.",
@@ -126,6 +129,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "“{text}”: write the faces to set aside, for example aside 55.",
     "err.illegal": "Not allowed: {reason}",
+    "err.encoding": (
+        "That line cannot be read: this terminal's input is {encoding}. Type plain letters and "
+        "digits (3x5, dudo, q), or use a UTF-8 locale."
+    ),
     "err.empty": "Type a bid such as 3x5, or {dudo}, or help.",
     # Help: one line per thing that can be typed (only what these rules have), aligned by
     # the terminal; {wild} is the wild face's name (aces, or Bluff's 6★).
@@ -142,8 +149,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "this help · leave the game",
     # The challenge.
     "reveal.title": "Checking {bid} (bid: {who} · {call}: {caller})",
-    "reveal.pass": "Checking the pass of {who} (dudo: {caller}): their dice are shown.",
-    "reveal.concede": "{who} concedes the game: the round is void, nobody reveals.",
+    "reveal.pass": "Checking a pass (pass: {who} · dudo: {caller}): the passer's dice are shown.",
+    "reveal.concede": "{who:concedes/concede} the game: the round is void, nobody reveals.",
     "reveal.count": "{n} count · running {running}",
     "reveal.distinct": "{n:different face/different faces}",
     "reveal.hidden": "Kept hidden, never shown: {who}",
@@ -169,14 +176,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "elim.you_last": "You are out of the game.",
     "save.exists": "{path} already exists. Replace it? (y/N) ",
     "save.again": "Try another file name (Enter to skip): ",
-    "loss.short": "The bid was {n} too high, so {who} loses {n:die/dice} (loss by the difference).",
-    "loss.over": (
-        "There were {n} more than the bid, so {who} loses {n:die/dice} (loss by the difference)."
+    "loss.short": (
+        "The bid was {n} too high, so {who:loses/lose} {n:die/dice} (loss by the difference)."
     ),
-    "loss.exact": "The bid was exactly right, so everyone but {who} loses one die.",
+    "loss.short_capped": (
+        "The bid was {n} too high: the loss by the difference is {n:die/dice}, but "
+        "{who:has/have} only {had:die/dice} to lose."
+    ),
+    "loss.over": (
+        "There were {n} more than the bid, so {who:loses/lose} {n:die/dice} (loss by the "
+        "difference)."
+    ),
+    "loss.over_capped": (
+        "There were {n} more than the bid: the loss by the difference is {n:die/dice}, but "
+        "{who:has/have} only {had:die/dice} to lose."
+    ),
+    "loss.exact": "The bid was exactly right, so everyone but {who:obj} loses one die.",
     "next_opener": "Next round's opener: {who}.",
     # The end.
-    "over.winner": "{who} wins the game!",
+    "over.winner": "{who:wins/win} the game!",
     "over.you_win": "You win the game!",
     "bye": "Goodbye!",
     "save.prompt": ("Save the game record? File name, " "or y for a dated one (Enter to skip): "),
@@ -203,7 +221,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.bad_move": "Move {n} ({who}: {action}) is not legal: {error}",
     "replay.chance": "chance",
     "replay.round": "Round {round}",
-    "replay.reroll": "{who} re-rolls: {dice}",
+    "replay.reroll": "{who:re-rolls/re-roll}: {dice}",
     "replay.in_play": "round not finished",
     "replay.revealed": "revealed at the table (#{n})",
     "replay.hidden": "never revealed at the table",
@@ -214,6 +232,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
+    "server.old_page": "This page is out of date: reload it to call dudo or calza.",
     "server.waiting_tables": (
         "You already have {n:table/tables} waiting for players: start a game at one of them, "
         "or wait until they expire."
@@ -259,9 +278,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid} is not a legal bid now.",
     "refusal.deal.not_due": "No deal is due now.",
     "refusal.deal.hands": "A deal holds one hand per player ({players}).",
-    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}.",
+    "refusal.deal.bad_hand": "{seat} rolls {count:die/dice} of 1–{faces}, not {hand}.",
     "refusal.reroll.not_due": "No re-roll is due now.",
-    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}.",
+    "refusal.reroll.bad": "The re-roll is {count:die/dice} of 1–{faces}, not {hand}.",
     "refusal.chance.not_due": "No dice are due to be rolled now.",
     "refusal.calza.off": "Calza is not played with these rules.",
     "refusal.calza.no_bid": "Calza needs a standing bid.",
@@ -318,10 +337,84 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Move {move} of the record: the seat must be a whole number or null."
     ),
     "refusal.record.software": "The record's software must be text.",
+    "refusal.record.memory": "The record's memory mode must be true or false.",
     "refusal.record.seats": "The record's seats must be a list of {players:seat/seats}.",
     "refusal.record.seat": (
         "Seat {number} of the record needs a name, a kind (human or bot) and a level."
     ),
     "refusal.record.move_action": "Move {move} of the record: {cause}",
     "word.chance": "the dice",
+    # Accounts (perudo.server.accounts): refusals of the sign-up and sign-in forms.
+    "account.name.length": "A name has 3 to 20 letters or digits.",
+    "account.name.chars": "A name may hold letters, digits, _ and - only (no spaces).",
+    "account.name.invisible": (
+        "A name may not hold invisible characters or " "characters that reverse the text."
+    ),
+    "account.name.mixed": "A name may not mix alphabets that look alike (Latin, Greek, Cyrillic).",
+    "account.name.reserved": (
+        "That name is kept for the game itself (bots, " "spectators). Please choose another."
+    ),
+    "account.name.taken": "That name, or one that looks like it, is taken. Please choose another.",
+    "account.password.short": "A password has at least 8 characters.",
+    "account.password.long": "A password has at most 256 characters.",
+    "account.password.is_name": "A password must not be your name.",
+    "account.sign_in.failed": "Wrong name or password.",
+    "account.sign_in.limited": "Too many attempts. Please wait a few minutes and try again.",
+    "account.signed_out": "You are not signed in.",
+    "account.forbidden": "This request did not come from this site's page. Please reload the page.",
+    "account.no_session": "There is no such session.",
+    "account.password.wrong": "That is not your current password.",
+    "account.deleted": "deleted player",
+    "account.no_player": "There is no player of that name.",
+    "account.no_variant": "There is no such variant.",
+    # perudo analyze (the analysis of a finished game).
+    "analysis.title": "Analysis of a game of {players} players",
+    "analysis.own": (
+        "Judged from {who}'s view: their own dice, every bid and "
+        "call, the hands lifted at the table."
+    ),
+    "analysis.public": (
+        "Judged from what everyone saw: a seat's dice only " "where they were lifted at the table."
+    ),
+    "analysis.progress": "Analysing: {done} of {total}",
+    "analysis.decision": "{who}: {action}",
+    "analysis.holds": "{bid} holds: {p} with these dice, {q} reading the bids as the expert does",
+    "analysis.holds_public": "{bid} holds: {p} from the dice everyone could see",
+    "analysis.expert": "Expert: {action}",
+    "analysis.expert_mix": "Expert mixes: {mix}",
+    "analysis.loss_exact": "Loss: {round} of the round, {game} of the game (exact, solved)",
+    "analysis.loss_estimate": (
+        "Loss: {round} of the round (95% interval " "{low} to {high}, {n} rollouts)"
+    ),
+    "analysis.not_judged": "Not judged: these dice were not seen.",
+    "analysis.loss_game": "Loss: {game} of the game (exact, solved)",
+    "analysis.same": "The expert's own choice.",
+    "analysis.label.good": "good",
+    "analysis.label.inaccuracy": "inaccuracy",
+    "analysis.label.mistake": "mistake",
+    "analysis.label.blunder": "blunder",
+    "analysis.accuracy": "Accuracy of {who}: {value}",
+    "analysis.accuracy_none": "Accuracy of {who}: no decision judged",
+    "analysis.chart": "Chance of winning the game after each round",
+    "analysis.start": "start",
+    "analysis.exact": "exact",
+    "analysis.estimate": "estimate, {n} games",
+    "analysis.moments": "The moments that changed the game",
+    "analysis.moment": "Round {round}: {who} {before} → {after}",
+    "analysis.calls": "Calls",
+    "analysis.call_worked": "Round {round}: {who} called {kind} on {bid}: it worked",
+    "analysis.call_failed": "Round {round}: {who} called {kind} on {bid}: it failed",
+    "analysis.bluffs": "Bluffs",
+    "analysis.bluff_worked": "Round {round}: {who} bid {bid} at {p}: not caught",
+    "analysis.bluff_caught": "Round {round}: {who} bid {bid} at {p}: caught",
+    "analysis.none": "none",
+    "analysis.bad_seat": "There is no seat {n} in this game: the seats are 1 to {players}.",
+    # A refusal of a recorded move is told of its player, not to the reader
+    # (perudo.i18n.refusal_text, about=True): the codes whose words speak to the player.
+    "of.refusal.turn.not_yours": "It is {to_act}'s turn: {seat:is/are} not to move.",
+    "of.refusal.seat.out": "{seat:is/are} out of the game.",
+    "of.refusal.pass.already": "{seat:has/have} already passed this round.",
+    "of.refusal.aside.not_held": (
+        "{seat:does/do} not hold {count:hidden die/hidden dice} showing {face}."
+    ),
 }

@@ -27,6 +27,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # Posti.
     "seat.you": "Tu",
+    "seat.you_subject": "tu",
+    "seat.you_object": "te",
     "seat.you_mark": "(tu)",
     "seat.bot": "Bot {n}",
     "seat.generic": "Posto {n}",
@@ -75,7 +77,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "Giro {round} · modalità memoria",
     "round.opens": "Apertura: {who}.",
     "palifico.announce": (
-        "Giro palifico: {who} ha un solo dado. Le teste d'Azteco non sono jolly e il valore "
+        "Giro palifico: {who:ha/hai} un solo dado. Le teste d'Azteco non sono jolly e il valore "
         "della prima puntata resta fisso."
     ),
     "palifico.open": (
@@ -129,6 +131,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "«{text}»: scrivi i valori da mettere da parte, per esempio scopri 55.",
     "err.illegal": "Non consentito: {reason}",
+    "err.encoding": (
+        "Impossibile leggere la riga: l'input di questo terminale è {encoding}. Scrivi con "
+        "lettere e cifre semplici (3x5, dudo, q), oppure usa una localizzazione UTF-8."
+    ),
     "err.empty": "Scrivi una puntata come 3x5, oppure {dudo}, oppure aiuto.",
     "help.title": "Come si gioca:",
     "help.bid": "puntata: almeno tre 5 sul tavolo, jolly ({wild}) compresi",
@@ -143,8 +149,13 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "questo aiuto · esci dalla partita",
     # La sfida.
     "reveal.title": "Verifica di {bid} (puntata: {who} · {call}: {caller})",
-    "reveal.pass": "Verifica del passo di {who} ({caller}: dubito): si mostrano i dadi.",
-    "reveal.concede": "{who} abbandona la partita: il giro è annullato, nessuno mostra i dadi.",
+    "reveal.pass": (
+        "Verifica di un passo (passo: {who} · dubito: {caller}): si mostrano i dadi di chi ha "
+        "passato."
+    ),
+    "reveal.concede": (
+        "{who:abbandona/abbandoni} la partita: il giro è annullato, nessuno mostra i dadi."
+    ),
     "reveal.count": "{n:valido/validi} · totale {running}",
     "reveal.distinct": "{n:valore diverso/valori diversi}",
     "reveal.hidden": "Rimasti coperti, mai mostrati: {who}",
@@ -171,17 +182,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "save.exists": "{path} esiste già. Sostituirlo? (s/N) ",
     "save.again": "Prova un altro nome di file (Invio per saltare): ",
     "loss.short": (
-        "La puntata superava di {n} i dadi trovati: {who} perde {n:dado/dadi} (perdita per "
-        "differenza)."
+        "La puntata superava di {n} i dadi trovati: {who:perde/perdi} {n:dado/dadi} (perdita "
+        "per differenza)."
+    ),
+    "loss.short_capped": (
+        "La puntata superava di {n} i dadi trovati: la perdita per differenza è di "
+        "{n:dado/dadi}, ma {who:ha/hai} solo {had:dado/dadi} da perdere."
     ),
     "loss.over": (
-        "C'erano {n:dado/dadi} in più della puntata: {who} perde {n:dado/dadi} (perdita per "
-        "differenza)."
+        "C'erano {n:dado/dadi} in più della puntata: {who:perde/perdi} {n:dado/dadi} (perdita "
+        "per differenza)."
     ),
-    "loss.exact": "La puntata era esatta: tutti tranne {who} perdono un dado.",
+    "loss.over_capped": (
+        "C'erano {n:dado/dadi} in più della puntata: la perdita per differenza è di "
+        "{n:dado/dadi}, ma {who:ha/hai} solo {had:dado/dadi} da perdere."
+    ),
+    "loss.exact": "La puntata era esatta: tutti tranne {who:obj} perdono un dado.",
     "next_opener": "Apertura del prossimo giro: {who}.",
     # La fine.
-    "over.winner": "Vince la partita: {who}!",
+    "over.winner": "{who:vince/vinci} la partita!",
     "over.you_win": "Hai vinto la partita!",
     "bye": "Arrivederci!",
     "save.prompt": (
@@ -212,7 +231,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.bad_move": "La mossa {n} ({who}: {action}) non è valida: {error}",
     "replay.chance": "il caso",
     "replay.round": "Giro {round}",
-    "replay.reroll": "{who} rilancia: {dice}",
+    "replay.reroll": "{who:rilancia/rilanci}: {dice}",
     "replay.in_play": "giro non finito",
     "replay.revealed": "mostrati al tavolo (n. {n})",
     "replay.hidden": "mai mostrati al tavolo",
@@ -222,6 +241,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "Fine della registrazione.",
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
+    "server.old_page": "Questa pagina non è aggiornata: ricaricala per dire dubito o calza.",
     "server.waiting_tables": (
         "Hai già {n:tavolo/tavoli} in attesa di giocatori: inizia una partita a uno di essi, "
         "o aspetta che scadano."
@@ -271,9 +291,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid} non è una puntata valida ora.",
     "refusal.deal.not_due": "Ora non si tirano i dadi del giro.",
     "refusal.deal.hands": "Si tira una mano per giocatore ({players}).",
-    "refusal.deal.bad_hand": "{seat} tira {count:dado/dadi} da 1 a {faces}.",
+    "refusal.deal.bad_hand": "{seat} tira {count:dado/dadi} da 1 a {faces}, non {hand}.",
     "refusal.reroll.not_due": "Ora non c'è da rilanciare.",
-    "refusal.reroll.bad": "Il rilancio è di {count:dado/dadi} da 1 a {faces}.",
+    "refusal.reroll.bad": "Il rilancio è di {count:dado/dadi} da 1 a {faces}, non {hand}.",
     "refusal.chance.not_due": "Ora non ci sono dadi da tirare.",
     "refusal.calza.off": "Con queste regole non si gioca la calza.",
     "refusal.calza.no_bid": "La calza richiede una puntata in corso.",
@@ -338,6 +358,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Mossa {move} della registrazione: il posto deve essere un intero o null."
     ),
     "refusal.record.software": "Il software della registrazione deve essere un testo.",
+    "refusal.record.memory": "La modalità memoria della registrazione deve essere true o false.",
     "refusal.record.seats": (
         "I posti della registrazione devono essere una lista di {players:posto/posti}."
     ),
@@ -347,4 +368,78 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "refusal.record.move_action": "Mossa {move} della registrazione: {cause}",
     "word.chance": "i dadi",
+    # Accounts (perudo.server.accounts): refusals of the sign-up and sign-in forms.
+    "account.name.length": "Un nome ha da 3 a 20 lettere o cifre.",
+    "account.name.chars": "Un nome può contenere solo lettere, cifre, _ e - (niente spazi).",
+    "account.name.invisible": (
+        "Un nome non può contenere caratteri " "invisibili o che invertono il testo."
+    ),
+    "account.name.mixed": (
+        "Un nome non può mescolare alfabeti che si " "somigliano (latino, greco, cirillico)."
+    ),
+    "account.name.reserved": "Quel nome è riservato al gioco (bot, spettatori). Scegline un altro.",
+    "account.name.taken": "Quel nome, o uno che gli somiglia, è già preso. Scegline un altro.",
+    "account.password.short": "Una password ha almeno 8 caratteri.",
+    "account.password.long": "Una password ha al massimo 256 caratteri.",
+    "account.password.is_name": "La password non può essere il tuo nome.",
+    "account.sign_in.failed": "Nome o password sbagliati.",
+    "account.sign_in.limited": "Troppi tentativi. Aspetta qualche minuto e riprova.",
+    "account.signed_out": "Non hai effettuato l'accesso.",
+    "account.forbidden": (
+        "Questa richiesta non viene dalla pagina di " "questo sito. Ricarica la pagina."
+    ),
+    "account.no_session": "Questa sessione non esiste.",
+    "account.password.wrong": "Non è la tua password attuale.",
+    "account.deleted": "giocatore eliminato",
+    "account.no_player": "Non c'è nessun giocatore con quel nome.",
+    "account.no_variant": "Questa variante non esiste.",
+    # perudo analyze (l'analisi di una partita finita).
+    "analysis.title": "Analisi di una partita a {players} giocatori",
+    "analysis.own": (
+        "Giudicata dal punto di vista di {who}: i suoi dadi, ogni "
+        "puntata e sfida, le mani scoperte al tavolo."
+    ),
+    "analysis.public": (
+        "Giudicata da ciò che tutti hanno visto: i dadi di un " "posto solo se scoperti al tavolo."
+    ),
+    "analysis.progress": "Analisi in corso: {done} di {total}",
+    "analysis.decision": "{who}: {action}",
+    "analysis.holds": "{bid} è vera: {p} con questi dadi, {q} leggendo le puntate come l'esperto",
+    "analysis.holds_public": "{bid} è vera: {p} dai dadi che tutti vedevano",
+    "analysis.expert": "Esperto: {action}",
+    "analysis.expert_mix": "L'esperto mescola: {mix}",
+    "analysis.loss_exact": "Perdita: {round} del giro, {game} della partita (esatta, risolta)",
+    "analysis.loss_estimate": (
+        "Perdita: {round} del giro (intervallo al 95% da " "{low} a {high}, {n} simulazioni)"
+    ),
+    "analysis.not_judged": "Non giudicata: questi dadi non erano visti.",
+    "analysis.loss_game": "Perdita: {game} della partita (esatta, risolta)",
+    "analysis.same": "La stessa scelta dell'esperto.",
+    "analysis.label.good": "buona",
+    "analysis.label.inaccuracy": "imprecisione",
+    "analysis.label.mistake": "errore",
+    "analysis.label.blunder": "errore grave",
+    "analysis.accuracy": "Precisione di {who}: {value}",
+    "analysis.accuracy_none": "Precisione di {who}: nessuna decisione giudicata",
+    "analysis.chart": "Probabilità di vincere la partita dopo ogni giro",
+    "analysis.start": "inizio",
+    "analysis.exact": "esatta",
+    "analysis.estimate": "stima, {n} partite",
+    "analysis.moments": "I momenti che hanno cambiato la partita",
+    "analysis.moment": "Giro {round}: {who} {before} → {after}",
+    "analysis.calls": "Sfide",
+    "analysis.call_worked": "Giro {round}: {who} ha chiamato {kind} su {bid}: riuscita",
+    "analysis.call_failed": "Giro {round}: {who} ha chiamato {kind} su {bid}: fallita",
+    "analysis.bluffs": "Bluff",
+    "analysis.bluff_worked": "Giro {round}: {who} ha puntato {bid} al {p}: non scoperto",
+    "analysis.bluff_caught": "Giro {round}: {who} ha puntato {bid} al {p}: scoperto",
+    "analysis.none": "nessuno",
+    "analysis.bad_seat": "In questa partita non c'è il posto {n}: i posti vanno da 1 a {players}.",
+    # Il rifiuto di una mossa registrata parla di chi l'ha fatta, non a chi legge.
+    "of.refusal.turn.not_yours": "Tocca a {to_act}, non a {seat:obj}.",
+    "of.refusal.seat.out": "{seat:è/sei} fuori dal gioco.",
+    "of.refusal.pass.already": "{seat:ha/hai} già passato in questo giro.",
+    "of.refusal.aside.not_held": (
+        "{seat:non ha/non hai} {count:dado nascosto/dadi nascosti} con il valore {face}."
+    ),
 }

@@ -27,6 +27,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.star": "{f}★",
     # 자리.
     "seat.you": "나",
+    "seat.you_subject": "나",
+    "seat.you_object": "나",
     "seat.you_mark": "(나)",
     "seat.bot": "봇 {n}",
     "seat.generic": "{n}번 자리",
@@ -75,7 +77,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "round.header_memory": "{round}라운드 · 기억 모드",
     "round.opens": "시작: {who}",
     "palifico.announce": (
-        "팔라피코 라운드! {who}의 주사위가 하나 남았습니다: 조커는 와일드가 아니고, "
+        "팔라피코 라운드! {who:의} 주사위가 하나 남았습니다: 조커는 와일드가 아니고, "
         "첫 비드의 눈이 고정됩니다."
     ),
     "palifico.open": (
@@ -115,7 +117,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "may.aside": "내려놓기 + 보여줄 주사위, 예: 내려놓기 55",
     "may.normal": "일반",
     # 묻기.
-    "turn.rule": "{who}의 차례",
+    "turn.rule": "{who:의} 차례",
     "turn.must_raise": "주사위를 내려놓고 다시 굴렸습니다: 이제 비드를 올리세요.",
     "prompt.turn": "내 차례> ",
     "prompt.calza": "{bid}에 {calza}? ({calza} / Enter: 계속)> ",
@@ -127,6 +129,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "err.aside": "“{text}”: 내려놓을 눈을 적으세요. 예: 내려놓기 55.",
     "err.illegal": "허용되지 않음: {reason}",
+    "err.encoding": (
+        "입력한 줄을 읽을 수 없습니다: 이 터미널의 입력은 {encoding}입니다. 3x5, dudo, q처럼 "
+        "영문자와 숫자로 입력하거나 UTF-8 로케일을 쓰세요."
+    ),
     "err.empty": "3x5 같은 비드나 {dudo}, 도움말을 입력하세요.",
     "help.title": "하는 법:",
     "help.bid": "비드: 테이블 전체에 5가 적어도 세 개 ({wild} 포함)",
@@ -141,7 +147,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "help.commands": "이 도움말 · 게임에서 나가기",
     # 도전.
     "reveal.title": "{bid} 확인 (비드: {who} · {call}: {caller})",
-    "reveal.pass": "{who}의 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
+    "reveal.pass": "{who:의} 패스 확인 (두도: {caller}): 주사위를 공개합니다.",
     "reveal.concede": "{who:이/가} 기권했습니다: 이번 라운드는 무효이고 아무도 공개하지 않습니다.",
     "reveal.count": "해당 {n}개 · 누적 {running}",
     "reveal.distinct": "서로 다른 눈 {n}개",
@@ -173,6 +179,14 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "loss.short": "비드가 {n}개 많았으므로 {who:이/가} 주사위 {n}개를 잃습니다 (차이만큼 잃기).",
     "loss.over": (
         "비드보다 {n}개 더 있었으므로 {who:이/가} 주사위 {n}개를 잃습니다 (차이만큼 잃기)."
+    ),
+    "loss.short_capped": (
+        "비드가 {n}개 많았으므로 차이만큼 주사위 {n}개를 잃어야 하지만, {who}에게 남은 주사위는 "
+        "{had}개뿐입니다."
+    ),
+    "loss.over_capped": (
+        "비드보다 {n}개 더 있었으므로 차이만큼 주사위 {n}개를 잃어야 하지만, {who}에게 남은 "
+        "주사위는 {had}개뿐입니다."
     ),
     "loss.exact": "비드가 정확히 맞았으므로 {who}만 빼고 모두 주사위 하나를 잃습니다.",
     "next_opener": "다음 라운드 시작: {who}",
@@ -216,6 +230,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "기록의 끝.",
     # 거절: 왜 그 수를 둘 수 없는지 (perudo.i18n.refusal_text).
     "server.store_error": "게임을 저장하지 못했습니다. 다시 해 보세요.",
+    "server.old_page": (
+        "이 페이지는 오래된 버전입니다. 두도나 칼자를 외치려면 페이지를 새로 고치세요."
+    ),
     "server.waiting_tables": (
         "플레이어를 기다리는 테이블이 이미 {n}개 있습니다. 그중 한 곳에서 게임을 시작하거나, "
         "테이블이 만료될 때까지 기다려 주세요."
@@ -261,9 +278,13 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.bid.illegal": "{bid}: 지금 낼 수 없는 비드입니다.",
     "refusal.deal.not_due": "지금은 주사위를 굴릴 때가 아닙니다.",
     "refusal.deal.hands": "주사위는 사람마다 한 벌씩입니다 ({players}명).",
-    "refusal.deal.bad_hand": "{seat:은/는} 1–{faces} 주사위 {count}개를 굴립니다.",
+    "refusal.deal.bad_hand": (
+        "{seat:은/는} 1–{faces} 주사위 {count}개를 굴립니다 ({hand:이/가} 아님)."
+    ),
     "refusal.reroll.not_due": "지금은 다시 굴릴 때가 아닙니다.",
-    "refusal.reroll.bad": "다시 굴리는 주사위는 1–{faces} 주사위 {count}개입니다.",
+    "refusal.reroll.bad": (
+        "다시 굴리는 주사위는 1–{faces} 주사위 {count}개입니다 ({hand:이/가} 아님)."
+    ),
     "refusal.chance.not_due": "지금은 굴릴 주사위가 없습니다.",
     "refusal.calza.off": "이 규칙에는 칼자가 없습니다.",
     "refusal.calza.no_bid": "칼자는 비드가 있을 때만 외칠 수 있습니다.",
@@ -318,10 +339,76 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.record.move": "기록의 {move}번째 수에 행동이 없습니다.",
     "refusal.record.move_seat": "기록의 {move}번째 수: 자리는 정수나 null이어야 합니다.",
     "refusal.record.software": "기록의 소프트웨어 정보는 글이어야 합니다.",
+    "refusal.record.memory": "기록의 기억 모드는 true나 false여야 합니다.",
     "refusal.record.seats": "기록의 자리 정보는 {players}개 자리의 목록이어야 합니다.",
     "refusal.record.seat": (
         "기록의 {number}번 자리에는 이름, 종류(사람 또는 봇), 수준이 있어야 합니다."
     ),
     "refusal.record.move_action": "기록의 {move}번째 수: {cause}",
     "word.chance": "주사위",
+    # Accounts (perudo.server.accounts): refusals of the sign-up and sign-in forms.
+    "account.name.length": "이름은 글자나 숫자 3~20자입니다.",
+    "account.name.chars": "이름에는 글자, 숫자, _ 와 - 만 쓸 수 있습니다(띄어쓰기 불가).",
+    "account.name.invisible": "이름에 보이지 않는 문자나 글의 방향을 바꾸는 문자는 쓸 수 없습니다.",
+    "account.name.mixed": (
+        "이름에 비슷하게 생긴 문자(라틴, 그리스, 키릴 문자)를 섞어 쓸 수 없습니다."
+    ),
+    "account.name.reserved": "게임이 쓰는 이름입니다(봇, 관전자). 다른 이름을 골라 주세요.",
+    "account.name.taken": (
+        "이미 쓰이는 이름이거나 그와 비슷해 보이는 이름입니다. 다른 이름을 골라 주세요."
+    ),
+    "account.password.short": "비밀번호는 8자 이상입니다.",
+    "account.password.long": "비밀번호는 256자 이하입니다.",
+    "account.password.is_name": "비밀번호는 이름과 달라야 합니다.",
+    "account.sign_in.failed": "이름이나 비밀번호가 틀렸습니다.",
+    "account.sign_in.limited": "시도가 너무 많습니다. 몇 분 뒤에 다시 해 주세요.",
+    "account.signed_out": "로그인하지 않았습니다.",
+    "account.forbidden": "이 사이트의 페이지에서 온 요청이 아닙니다. 페이지를 새로 고쳐 주세요.",
+    "account.no_session": "그런 세션은 없습니다.",
+    "account.password.wrong": "현재 비밀번호가 아닙니다.",
+    "account.deleted": "삭제된 플레이어",
+    "account.no_player": "그런 이름의 플레이어는 없습니다.",
+    "account.no_variant": "그런 변형 규칙은 없습니다.",
+    # perudo analyze (끝난 게임의 분석).
+    "analysis.title": "{players}명 게임의 분석",
+    "analysis.own": "{who}의 시점으로 판단: 자기 주사위, 모든 호출과 도전, 테이블에서 공개된 손.",
+    "analysis.public": "모두가 본 것으로 판단: 테이블에서 공개된 주사위만.",
+    "analysis.progress": "분석 중: {total} 중 {done}",
+    "analysis.decision": "{who}: {action}",
+    "analysis.holds": "{bid}이(가) 맞을 확률: 이 주사위로 {p}, 전문가처럼 호출을 읽으면 {q}",
+    "analysis.holds_public": "{bid}이(가) 맞을 확률: 모두가 본 주사위로 {p}",
+    "analysis.expert": "전문가: {action}",
+    "analysis.expert_mix": "전문가의 혼합 전략: {mix}",
+    "analysis.loss_exact": "손실: 라운드 승리 확률 {round}, 게임 승리 확률 {game} (정확, 풀이됨)",
+    "analysis.loss_estimate": (
+        "손실: 라운드 승리 확률 {round} " "(95% 구간 {low}~{high}, 시뮬레이션 {n}회)"
+    ),
+    "analysis.not_judged": "판단하지 않음: 이 주사위는 보이지 않았습니다.",
+    "analysis.loss_game": "손실: 게임 승리 확률 {game} (정확, 풀이됨)",
+    "analysis.same": "전문가와 같은 선택.",
+    "analysis.label.good": "좋음",
+    "analysis.label.inaccuracy": "부정확",
+    "analysis.label.mistake": "실수",
+    "analysis.label.blunder": "큰 실수",
+    "analysis.accuracy": "{who}의 정확도: {value}",
+    "analysis.accuracy_none": "{who}의 정확도: 판단한 결정 없음",
+    "analysis.chart": "라운드마다 게임에서 이길 확률",
+    "analysis.start": "시작",
+    "analysis.exact": "정확",
+    "analysis.estimate": "추정, 게임 {n}판",
+    "analysis.moments": "게임을 바꾼 순간",
+    "analysis.moment": "{round} 라운드: {who} {before} → {after}",
+    "analysis.calls": "도전",
+    "analysis.call_worked": "{round} 라운드: {who}이(가) {bid}에 {kind}: 성공",
+    "analysis.call_failed": "{round} 라운드: {who}이(가) {bid}에 {kind}: 실패",
+    "analysis.bluffs": "블러프",
+    "analysis.bluff_worked": "{round} 라운드: {who}이(가) {p} 확률로 {bid} 호출: 들키지 않음",
+    "analysis.bluff_caught": "{round} 라운드: {who}이(가) {p} 확률로 {bid} 호출: 들킴",
+    "analysis.none": "없음",
+    "analysis.bad_seat": "이 게임에 {n}번 자리는 없습니다: 자리는 1부터 {players}까지입니다.",
+    # 기록된 수의 거절은 읽는 사람이 아니라 그 수를 둔 사람에 대해 말합니다.
+    "of.refusal.turn.not_yours": "{to_act}의 차례입니다: {seat:은/는} 둘 차례가 아닙니다.",
+    "of.refusal.seat.out": "{seat:은/는} 이미 탈락했습니다.",
+    "of.refusal.pass.already": "{seat:은/는} 이번 라운드에 이미 패스했습니다.",
+    "of.refusal.aside.not_held": "{seat:의} 숨긴 주사위에 {face} 눈이 {count}개 없습니다.",
 }

@@ -4,7 +4,10 @@ Every :class:`perudo.core.IllegalActionError` and :class:`perudo.core.NotationEr
 stable ``code`` and JSON-able ``params`` (see :mod:`perudo.core.errors`); the catalogs hold one
 template per code under ``refusal.<code>``, in English, Korean and Italian, without rule ids
 (players see words, never ``P-12``). A refusal is said to the player who tried the move, so
-the templates speak to them ("you"), and name the others. :func:`refusal_text` fills a
+the templates speak to them ("you"), and name the others; a recorded move's refusal (a
+replay, a resume: ``about=True``, and always inside a ``record.…`` refusal) is told *of* its
+player, to a reader, by the ``of.refusal.<code>`` template where the words would speak to the
+player ("It is Bo's turn: Ana is not to move", never "not yours"). :func:`refusal_text` fills a
 template:
 
 * ``seat``, ``to_act``, ``winner``: a seat index, written as the player's name
@@ -15,9 +18,9 @@ template:
 * ``cause``: a nested refusal ``{"code", "params"}``, written in the same language;
 * anything else as it is.
 
-In memory mode (P-40) a refusal never states how many dice are in play: the codes of
-:data:`COUNT_PARAMS` are said by their ``memory.refusal.<code>`` template, without the
-parameters that hold a count (:func:`hide_counts`).
+In memory mode (P-40) a refusal never states how many dice are in play: a code that has a
+``memory.refusal.<code>`` template is said by it, which names no count (the core's
+``refusal_seen`` drops the parameters that hold one).
 
 :func:`refusal_catalog` gives a language's templates and these conventions as one plain dict,
 so that the web page renders refusals from the same data (it keeps no second copy).
@@ -41,10 +44,8 @@ from .terms import bid_text, face_text
 
 __all__ = [
     "BID_PARAMS",
-    "COUNT_PARAMS",
     "FACE_PARAMS",
     "SEAT_PARAMS",
-    "hide_counts",
     "refusal_catalog",
     "refusal_codes",
     "refusal_text",
@@ -56,15 +57,8 @@ BID_PARAMS: Final = ("bid", "prev")
 """Parameters holding a bid as ``[quantity, face]``."""
 FACE_PARAMS: Final = ("face", "wild")
 """Parameters holding a face (named by the ``wild`` parameter's face)."""
-COUNT_PARAMS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
-    "bid.too_many": (
-        ("total",),
-        "the bid claims more dice than are in play (P-16; memory mode hides how many, P-40)",
-    ),
-}
-"""The refusals whose parameters tell how many dice are in play (P-16): for each code, those
-parameters and the developer message said in their place in memory mode (P-40)."""
 _MEMORY: Final = "memory."
+_ABOUT: Final = "of."
 _PREFIX: Final = "refusal."
 _FALLBACK: Final = "refusal.error"
 
@@ -76,22 +70,6 @@ def refusal_codes(lang: str = "en") -> frozenset[str]:
     )
 
 
-def hide_counts(
-    code: str, params: Mapping[str, object], message: str
-) -> tuple[dict[str, object], str]:
-    """P-40 memory mode: ``params`` without the counts of dice in play, and the developer
-    ``message`` that states none (both unchanged for a code that tells no count).
-
-    >>> params, message = hide_counts("bid.too_many", {"bid": [9, 6], "total": 8}, "…8 in play")
-    >>> params, "8" in message
-    ({'bid': [9, 6]}, False)
-    """
-    if code not in COUNT_PARAMS:
-        return dict(params), message
-    hidden, said = COUNT_PARAMS[code]
-    return {k: v for k, v in params.items() if k not in hidden}, said
-
-
 def refusal_text(
     lang: str,
     code: str,
@@ -99,19 +77,26 @@ def refusal_text(
     name_of_seat: Callable[[int], str],
     *,
     memory: bool = False,
+    about: bool = False,
 ) -> str:
     """The refusal ``code`` with ``params`` in ``lang``, naming seats with ``name_of_seat``.
 
     An unknown code (a newer core, another library's error) gets the catalog's general words
     for its kind (``illegal``, ``notation``), never an English sentence. ``memory``: the table
-    plays in memory mode (P-40), and a refusal that would state the dice in play is said
-    without the count (:data:`COUNT_PARAMS`).
+    plays in memory mode (P-40), and a refusal that would state the dice in play is said by
+    its ``memory.refusal.<code>`` template, without the count. ``about``: the move is a
+    record's, and the refusal is told of its player rather than to them.
+
+    >>> names = ["Ana", "Bo", "Cy"].__getitem__
+    >>> refusal_text("en", "turn.not_yours", {"seat": 0, "to_act": 2}, names, about=True)
+    "It is Cy's turn: Ana is not to move."
     """
     cat = load_catalog(lang)
     key = _PREFIX + code
-    if memory and code in COUNT_PARAMS:
+    if (about or code.startswith("record.")) and _ABOUT + key in cat.messages:
+        key = _ABOUT + key
+    if memory and _MEMORY + key in cat.messages:
         key = _MEMORY + key
-        params, _ = hide_counts(code, params, "")
     if key not in cat.messages:
         kind = code.partition(".")[0]
         key = _PREFIX + kind if _PREFIX + kind in cat.messages else _FALLBACK
@@ -138,6 +123,7 @@ def refusal_text(
                 str(value.get("code", "")),
                 inner if isinstance(inner, Mapping) else {},
                 name_of_seat,
+                about=about or code.startswith("record."),
             )
         else:
             fields[name] = value

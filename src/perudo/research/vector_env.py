@@ -215,8 +215,21 @@ class BatchVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]]
 
 BoolArr = npt.NDArray[np.bool_]
 
+
+def single_env(**kwargs: Any) -> gym.Env[Any, Any]:
+    """``gym.make("perudo/PerudoBatch-v0")``: refused in words. The batch is a vector
+    environment only (its games step together): ``gym.make_vec`` makes it, and
+    ``perudo/Perudo-v0`` is the one-game environment."""
+    raise gym.error.Error(
+        "perudo/PerudoBatch-v0 is a vector environment (its games step together): make it "
+        "with gym.make_vec('perudo/PerudoBatch-v0', num_envs=N, …); for one game, "
+        "gym.make('perudo/Perudo-v0', …) after importing perudo.research.gym_env"
+    )
+
+
 if "perudo/PerudoBatch-v0" not in gym.registry:
     gym.register(
         id="perudo/PerudoBatch-v0",
+        entry_point="perudo.research.vector_env:single_env",
         vector_entry_point="perudo.research.vector_env:BatchVectorEnv",
     )

@@ -54,7 +54,8 @@ class AttackResult:
             if p.latencies
             else "no action measured"
         )
-        return f"  {self.name:<16} {lat}  | {self.outcome}"
+        refused = "".join(f"; the player's {k} {v}" for k, v in sorted(p.errors.items()))
+        return f"  {self.name:<16} {lat}  | {self.outcome}{refused}"
 
 
 def _addr(i: int) -> str:
@@ -78,10 +79,13 @@ async def _drain(ws: Any, counts: dict[str, int]) -> None:
             counts[f"received {kind}"] = counts.get(f"received {kind}", 0) + 1
 
 
-async def _chat_crowd(ws_base: str, table_id: str, stop: asyncio.Event) -> dict[str, int]:
-    """100 spectators from 100 addresses, each chatting 10 lines a second."""
+async def _chat_crowd(
+    ws_base: str, table_id: str, stop: asyncio.Event, source: Callable[[int], str] = _addr
+) -> dict[str, int]:
+    """100 spectators from 100 addresses (``source``: the address of each), each chatting 10
+    lines a second."""
     counts: dict[str, int] = {}
-    socks = await asyncio.gather(*(_ws(ws_base, table_id, _addr(i)) for i in range(100)))
+    socks = await asyncio.gather(*(_ws(ws_base, table_id, source(i)) for i in range(100)))
     readers = [asyncio.create_task(_drain(ws, counts)) for ws in socks]
     for ws in socks:
         await ws.send(json.dumps({"type": "hello"}))
@@ -290,6 +294,7 @@ async def _idle(stop: asyncio.Event) -> dict[str, int]:
 ATTACKS = [
     ("none (baseline)", ""),
     ("chat crowd", "100 spectators (100 addresses) chatting 10 lines/s each"),
+    ("same-address chat", "100 spectators from the player's own address chatting 10 lines/s"),
     ("spectator crowd", "500 spectators arriving at once (50 addresses)"),
     ("table flood", "one client creating tables as fast as it can"),
     ("slow headers", "1,000 half-sent requests (40 addresses), a header line every 5 s"),
@@ -314,6 +319,9 @@ def _attack(name: str, base: str, table_id: str) -> Callable[[asyncio.Event], An
     return {
         "none (baseline)": _idle,
         "chat crowd": lambda stop: _chat_crowd(ws_base, table_id, stop),
+        "same-address chat": lambda stop: _chat_crowd(
+            ws_base, table_id, stop, lambda _i: "127.0.0.1"
+        ),
         "spectator crowd": lambda stop: _spectator_crowd(ws_base, table_id, stop),
         "table flood": lambda stop: _table_flood(base, stop),
         "slow headers": lambda stop: _slow_headers(base, stop),

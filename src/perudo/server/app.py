@@ -113,6 +113,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lobby.open()
         app.state.store = store
         app.state.lobby = lobby
+        if settings.analysis_workers > 0:
+            from .analysis import Analyses
+
+            app.state.analyses = Analyses(settings.analysis_workers, settings.analysis_cache)
         # Everything loaded so far (modules, schemas, restored tables) lives as long as the
         # process: keep it out of the collector's full passes, which otherwise stall every
         # table for a few hundred milliseconds under load.
@@ -121,6 +125,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            analyses = getattr(app.state, "analyses", None)
+            if analyses is not None:
+                analyses.close()
             await lobby.close()
             await store.close()
 

@@ -64,12 +64,20 @@ def register(app: typer.Typer) -> None:
         tables: int = typer.Option(100, help="Concurrent 6-seat tables (at most 500)."),
         seconds: float = typer.Option(20.0, help="Measured time in seconds (at most 300)."),
         think: float = typer.Option(0.5, help="Each client bot's mean pause before acting (s)."),
-        url: str = typer.Option(None, help="A running server to load (default: start one)."),
+        url: str = typer.Option(
+            None,
+            help="A running server to load (default: start one); it must lift its limits per "
+            "client, every client here coming from one address (docs/scaling.md).",
+        ),
     ) -> None:
         """Load benchmark: tables of bots playing as real WebSocket clients on loopback."""
-        from .loadbench import main
+        from .loadbench import ServerRefused, main
 
-        main(tables=tables, seconds=seconds, think=think, url=url)
+        try:
+            main(tables=tables, seconds=seconds, think=think, url=url)
+        except ServerRefused as err:
+            typer.echo(f"perudo bench-load: {err}", err=True)
+            raise typer.Exit(1) from None
 
     @app.command("bench-abuse")
     def bench_abuse(
@@ -77,6 +85,7 @@ def register(app: typer.Typer) -> None:
         attack: list[str] = typer.Option(  # noqa: B008 (typer reads it, never mutates it)
             None,
             help="Run only this attack after the baseline (repeatable): chat crowd, "
+            "same-address chat, "
             "spectator crowd, table flood, slow headers, message flood.",
         ),
     ) -> None:

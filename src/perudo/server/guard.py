@@ -1,15 +1,22 @@
-"""Limits per client: what one client (one address) may take from the server.
+"""Limits per client: what one person, and one address, may take from the server.
 
-A client is its address as :func:`perudo.server.proxy.client_host` reads it: the peer's, or the
-forwarded one when the peer is a trusted proxy (``PERUDO_TRUSTED_PROXIES``). Every limit here is
-keyed on it (an IPv6 client by its /64: :func:`client_key`), so opening more connections, or
-taking more addresses of one /64, does not buy more: tables waiting and tables created per
-minute, seats taken and invite codes drawn per minute, WebSocket connections open, messages per
-second over all its connections, and chat lines per second. The limits per connection
-(:class:`perudo.server.connection.Connection`) and per table
+People have budgets of their own: once a socket speaks for a seat (the table checked its token),
+its messages and chat lines draw on that person's budgets (:class:`PersonLimits`, keyed by
+:func:`person_key`) over all their connections, and on nothing another person sends, even from
+the same address (friends on one Wi-Fi, phones behind a carrier's NAT: 100 chatting sockets
+from the player's own address once made the player's move come back ``rate_limited``).
+
+What carries no identity is limited per address, sized for shared addresses: a client is its
+address as :func:`perudo.server.proxy.client_host` reads it: the peer's, or the forwarded one
+when the peer is a trusted proxy (``PERUDO_TRUSTED_PROXIES``), an IPv6 client by its /64
+(:func:`client_key`), so opening more connections, or taking more addresses of one /64, does
+not buy more: tables waiting and tables created per minute, seats taken and invite codes drawn
+per minute, WebSocket connections open, and the messages and chat lines of its sockets that
+speak for no seat (spectators; a socket's first hello draws on neither). The limits per
+connection (:class:`perudo.server.connection.Connection`) and per table
 (:class:`perudo.server.tables.LiveTable`'s budgets) come on top. docs/security.md lists them
-all with their settings. In multi-process mode the client's buckets, its count of sockets and
-its count of waiting tables are kept in Redis (:mod:`perudo.server.cluster.limits`), one budget
+all with their settings. In multi-process mode the buckets, a client's count of sockets and its
+count of waiting tables are kept in Redis (:mod:`perudo.server.cluster.limits`), one budget
 over every process.
 """
 
@@ -28,7 +35,15 @@ from .settings import Settings
 if TYPE_CHECKING:
     from .cluster.limits import SharedLimits
 
-__all__ = ["ClientLimits", "Guard", "WaitingTables", "client_key"]
+__all__ = [
+    "Budgets",
+    "ClientLimits",
+    "Guard",
+    "PersonLimits",
+    "WaitingTables",
+    "client_key",
+    "person_key",
+]
 
 
 def client_key(host: str) -> str:
@@ -55,6 +70,30 @@ def client_key(host: str) -> str:
             return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return str(address)
+
+
+def person_key(table_id: str, seat: int) -> str:
+    """Who a socket speaks for in the per-person budgets, once its table knows it: today the
+    seat it holds (the person who showed the seat's token: the table checked it), so a
+    person's sockets of one seat share one budget and nobody else's traffic draws on it.
+
+    The one place the key is made: with accounts, a signed-in socket's key becomes its
+    account (``f"account:{account_id}"``), one budget over all that person's seats; the
+    callers pass what they know of the socket and need not change.
+
+    >>> person_key("Tq3x", 2)
+    'seat:Tq3x:2'
+    """
+    return f"seat:{table_id}:{seat}"
+
+
+@dataclass(slots=True)
+class PersonLimits:
+    """One person's budgets (:func:`person_key`), over all their connections."""
+
+    messages: TokenBucket
+    chat: TokenBucket
+    seen: float = field(default_factory=time.monotonic)
 
 
 @dataclass(slots=True)
@@ -131,6 +170,8 @@ class Guard:
     def __init__(self, settings: Settings, shared: SharedLimits | None = None) -> None:
         self.settings = settings
         self.clients: dict[str, ClientLimits] = {}
+        self.people: dict[str, PersonLimits] = {}
+        """Each person's budgets (:func:`person_key`)."""
         self.shared = shared
         """Multi-process mode: the budgets kept in Redis."""
         self.waiting = WaitingTables()
@@ -159,6 +200,19 @@ class Guard:
                 invites=self._bucket(
                     client, "invites", s.invites_per_minute / 60.0, s.invites_burst
                 ),
+            )
+        limits.seen = time.monotonic()
+        return limits
+
+    def person(self, key: str) -> PersonLimits:
+        """The budgets of the person ``key`` (:func:`person_key`)."""
+        limits = self.people.get(key)
+        if limits is None:
+            s = self.settings
+            rate = s.person_rate_per_second
+            limits = self.people[key] = PersonLimits(
+                messages=self._bucket(key, "messages", rate, int(rate * 3)),
+                chat=self._bucket(key, "chat", s.chat_per_second, 5),
             )
         limits.seen = time.monotonic()
         return limits
@@ -207,3 +261,32 @@ class Guard:
         for client, limits in list(self.clients.items()):
             if not limits.connections and now - limits.seen > self.FORGET_AFTER:
                 del self.clients[client]
+        for key, person in list(self.people.items()):
+            if now - person.seen > self.FORGET_AFTER:
+                del self.people[key]
+
+
+class Budgets:
+    """Whose budgets one socket's messages draw on: the person's it speaks for once its table
+    knows its seat, else its address's (``address``; ``None``: its process applied them
+    already, a socket of an older process in a rolling upgrade)."""
+
+    __slots__ = ("address", "guard", "key", "person")
+
+    def __init__(self, guard: Guard, address: ClientLimits | None) -> None:
+        self.guard = guard
+        self.address = address
+        self.key: str | None = None
+        self.person: PersonLimits | None = None
+
+    def of(self, table_id: str, seat: int | None) -> PersonLimits | ClientLimits | None:
+        """The budgets of a socket at ``table_id`` holding ``seat`` (``None``: no seat)."""
+        if seat is None:
+            return self.address
+        key = person_key(table_id, seat)
+        if key != self.key or self.person is None:
+            self.key = key
+            self.person = self.guard.person(key)
+        else:
+            self.person.seen = time.monotonic()
+        return self.person

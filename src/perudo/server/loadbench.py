@@ -2,14 +2,18 @@
 
 The bots here are *clients*: each seat is its own WebSocket connection that reads its view and
 sends an action from the view's ``legal`` list after a think time, exactly as a browser would;
-the server runs no bot. The figures: actions per second across all tables, and the latency
-from an action sent to its event received back by the sender (p50, p90, p99, max).
+the server runs no bot. The figures: actions per second across all tables, the latency
+from an action sent to its event received back by the sender (p50, p90, p99, max), and the
+bytes of a move's message to each seat (an ``update`` as the WebSocket carries it: median and
+max, for the seat whose turn it then is and for the others; a phone on mobile data pays each).
 
 By default it starts its own server (``python -m perudo serve``) on a free loopback port with a
 fresh SQLite file in a temporary folder, and stops it afterwards; ``url`` points it at a
-running server instead (whose limits per client then apply: every client here comes from
-one address, docs/security.md). Counts and time are bounded (at most 500 tables, 300
-seconds).
+running server instead, which must be started with its limits per client lifted
+(:data:`ONE_ADDRESS_MANY_PEOPLE`, docs/scaling.md): every client here comes from one address.
+A server that refuses it (HTTP 429, a limit per client) stops the benchmark with
+:class:`ServerRefused`, in words naming those settings. Counts and time are bounded (at most
+500 tables, 300 seconds).
 """
 
 from __future__ import annotations
@@ -27,13 +31,21 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ONE_ADDRESS_MANY_PEOPLE", "LoadResult", "main", "run_load", "start_server"]
+__all__ = [
+    "ONE_ADDRESS_MANY_PEOPLE",
+    "LoadResult",
+    "ServerRefused",
+    "main",
+    "run_load",
+    "start_server",
+]
 
 MAX_TABLES = 500
 MAX_SECONDS = 300.0
@@ -58,6 +70,11 @@ class LoadResult:
     ``nginx``: each process with its children)."""
     client_cpu: float = 0.0
     """CPU seconds the benchmark's own clients used while measuring."""
+    turn_bytes: list[int] = field(default_factory=list)
+    """Bytes of each update received by the seat whose turn it then is (it carries what the
+    seat may do), while measuring."""
+    other_bytes: list[int] = field(default_factory=list)
+    """Bytes of each other update a seat received, while measuring."""
 
     @property
     def per_second(self) -> float:
@@ -97,6 +114,16 @@ class LoadResult:
             for name, seconds in sorted(self.service_cpu.items()):
                 cpu += f", {name} {seconds / self.actions * ms:.2f} ms"
             lines.append(f"  CPU per action: {cpu}")
+        if self.turn_bytes or self.other_bytes:
+            parts = [
+                f"{who} median {statistics.median(sizes):.0f}, max {max(sizes)}"
+                for who, sizes in (
+                    ("to the seat to act", self.turn_bytes),
+                    ("to the others", self.other_bytes),
+                )
+                if sizes
+            ]
+            lines.append(f"  bytes of a move's message per seat: {'; '.join(parts)}")
         errors = ", ".join(f"{k} {v}" for k, v in sorted(self.errors.items())) or "none"
         lines.append(f"  errors: {errors}")
         return "\n".join(lines)
@@ -117,21 +144,55 @@ def _http(
         method="GET" if body is None else "POST",
         headers={"content-type": "application/json"},
     )
-    with urllib.request.urlopen(req, timeout=30, context=tls) as r:
-        data: dict[str, Any] = json.loads(r.read())
-        return data
+    try:
+        with urllib.request.urlopen(req, timeout=30, context=tls) as r:
+            data: dict[str, Any] = json.loads(r.read())
+            return data
+    except urllib.error.HTTPError as err:
+        raise ServerRefused.of(base, path, err) from None
+
+
+class ServerRefused(RuntimeError):
+    """The server refused one of the benchmark's requests (said in words: what it answered
+    and, for a limit per client, the settings a server loaded with ``--url`` needs)."""
+
+    @classmethod
+    def of(cls, base: str, path: str, err: urllib.error.HTTPError) -> ServerRefused:
+        try:
+            body = json.loads(err.read())
+            said = f"{body.get('error')}: {body.get('message')}"
+        except (ValueError, OSError, AttributeError):
+            said = str(err.reason)
+        words = f"{base}{path} answered HTTP {err.code} ({said})"
+        if err.code == 429:
+            lifted = " ".join(f"{k}={v}" for k, v in ONE_ADDRESS_MANY_PEOPLE.items())
+            words += (
+                ". Every client of this benchmark comes from one address, so a server it "
+                f"loads must lift its limits per client: start it with {lifted} "
+                "(docs/scaling.md), or leave --url out to let the benchmark start one"
+            )
+        return cls(words)
+
+
+def _can_act(view: dict[str, Any]) -> bool:
+    """Whether the view offers its seat anything to do."""
+    legal = view["legal"]
+    return bool(legal["bids"] or legal["actions"])
 
 
 def _choose(view: dict[str, Any], rng: random.Random) -> str:
     """The client bots' policy, over ``legal`` only: dudo a third of the time when allowed,
-    else one of the three lowest raises (or whatever else is legal)."""
-    legal: list[str] = view["legal"]
-    if "dudo" in legal and rng.random() < 0.33:
+    else one of the three lowest raises (the lowest quantity of three faces), or whatever else
+    is legal."""
+    legal = view["legal"]
+    others: list[str] = [a["text"] for a in legal["actions"]]
+    if "dudo" in others and rng.random() < 0.33:
         return "dudo"
-    bids = [a for a in legal if "x" in a]
-    if bids:
-        return rng.choice(bids[:3])
-    return rng.choice(legal)
+    lowest = sorted((low, face) for face, low, _ in legal["bids"])[:3]
+    if lowest:
+        quantity, face = rng.choice(lowest)
+        return f"{quantity}x{face}"
+    return rng.choice(others)
 
 
 class _Seat:
@@ -209,6 +270,10 @@ class _Seat:
                 await ws.send(json.dumps({"type": "start"}))
                 continue
             view: dict[str, Any] | None = m.get("view") if kind in ("snapshot", "update") else None
+            if kind == "update" and view is not None and self.measuring:
+                size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+                mine = view["to_act"] == view["seat"] and _can_act(view)
+                (self.result.turn_bytes if mine else self.result.other_bytes).append(size)
             if kind == "update" and view is not None and self.pending is not None:
                 for e in m["events"]:
                     if e["type"] in ("action", "palifico_chosen") and e["seat"] == view["seat"]:
@@ -220,7 +285,7 @@ class _Seat:
             if (
                 view is not None
                 and self.pending is None
-                and view["legal"]
+                and _can_act(view)
                 and view["to_act"] == view["seat"]
             ):
                 asyncio.get_running_loop().call_later(
@@ -239,7 +304,14 @@ class _Seat:
         self.pending = time.perf_counter()
         with contextlib.suppress(Exception):
             await self.ws.send(
-                json.dumps({"type": "act", "action": action, "version": self.version})
+                json.dumps(
+                    {
+                        "type": "act",
+                        "action": action,
+                        "version": self.version,
+                        "on": [view["round"], view["bid"]],
+                    }
+                )
             )
 
 
@@ -388,10 +460,10 @@ stay comparable with those before the pace existed."""
 
 
 def start_server(workdir: Path, **env: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``python -m perudo serve`` on a free loopback port with a fresh SQLite file in
-    ``workdir`` (bots without delay; ``env``: more ``PERUDO_…`` settings); returns the process
-    and its URL once it answers."""
-    port = _free_port()
+    """``python -m perudo serve`` on a free loopback port (or ``env``'s ``PERUDO_PORT``) with a
+    fresh SQLite file in ``workdir`` (bots without delay; ``env``: more ``PERUDO_…``
+    settings); returns the process and its URL once it answers."""
+    port = int(env["PERUDO_PORT"]) if "PERUDO_PORT" in env else _free_port()
     env = {
         **os.environ,
         "PERUDO_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'load.db'}",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from .cluster.bus import BusDown
+from .cluster.bus import BusDown, NoListener
 from .guard import ClientLimits, Guard, client_key
 from .settings import Settings
 from .store import Store, StoreError, TooManyTables
@@ -49,7 +49,7 @@ class Lobby:
         self.store = store
         self.settings = settings
         self.tables: dict[str, LiveTable] = {}
-        self.guard = Guard(settings, None if node is None else node.shared)
+        self.guard: Guard = Guard(settings, None if node is None else node.shared)
         self.node = node
         """This process among several (``None``: the only one)."""
         self.arrivals = asyncio.Semaphore(settings.arrivals_at_once)
@@ -109,6 +109,7 @@ class Lobby:
         public = not table.private and not table.closed and table.status != "finished"
         entry = {**table.lobby_entry(), "at": table.created_at} if public else None
         self._spawn(self.node.bus.publish_lobby(table.id, entry))
+        self.node.note_absent(table)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -242,6 +243,10 @@ class Lobby:
             return None
         try:
             answer = await self.node.bus.call(where, {**data, "table": table_id}, 5.0)
+        except NoListener:
+            raise TableError(
+                "moved", "the table is moving to another process; try again in a moment"
+            ) from None
         except BusDown as err:
             raise TableError("unavailable", f"the table cannot be reached now: {err}") from None
         if not answer.get("ok"):

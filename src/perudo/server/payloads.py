@@ -10,7 +10,8 @@ added to the core's JSON must be added here too, or the server fails loudly in t
 
 Every action comes twice: its notation (``"3x5"``) for logs and records, and structured
 (:class:`ActionInfo`, from :func:`perudo.core.action_to_json`) for a display, which then
-parses no notation.
+parses no notation; but what a seat may do comes once, compactly (:class:`Legal`: the bids as
+runs of quantities per face, a few numbers where the list ran to 150 bids and more).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = [
     "ChatEntry",
     "Event",
     "Hint",
+    "Legal",
     "ReplayData",
     "RoundInfo",
     "Rules",
@@ -174,6 +176,17 @@ class RoundInfo(_Payload):
     result: RoundResolved
 
 
+class Legal(_Payload):
+    """What a seat may do now, compactly (:func:`perudo.core.legal_json`): a display offers
+    exactly these and decides no rule."""
+
+    bids: list[tuple[int, int, int]]
+    """The bids, as ``[face, lowest, highest]``: every quantity from ``lowest`` to ``highest``
+    on that face (by face, then quantity; a bid is sent back as ``{quantity}x{face}``)."""
+    actions: list[ActionInfo]
+    """Every other action (dudo, calza, pass, a set-aside, the palifico choice), structured."""
+
+
 class View(_Payload):
     """A seat's view (:meth:`perudo.core.PlayerView.to_json`), as the server sends it.
 
@@ -181,7 +194,9 @@ class View(_Payload):
     """
 
     seat: int | None
-    rules: Rules
+    rules: Rules | None = None
+    """The rule set: in snapshots and whole views; omitted (``None``) in updates, which a
+    game's rules never change (the table's ``rules`` say the same)."""
     phase: Literal["choose_palifico", "deal", "bidding", "reroll", "game_over"]
     round: int
     opener: int
@@ -204,10 +219,11 @@ class View(_Payload):
     past: list[RoundInfo] | None = None
     """Finished rounds: in snapshots and whole views; omitted (``None``) in updates."""
     winner: int | None
-    rolloff: list[list[int]]
-    legal: list[str]
-    legal_info: list[ActionInfo]
-    """What this seat may do now, structured, in the order of ``legal``."""
+    rolloff: list[list[int]] | None = None
+    """The roll-off for the first opener (P-2): in snapshots and whole views; omitted
+    (``None``) in updates."""
+    legal: Legal
+    """What this seat may do now (:func:`perudo.core.legal_json`)."""
 
 
 class Hint(_Payload):
@@ -224,6 +240,9 @@ class SeatInfo(_Payload):
     name: str
     level: str | None
     connected: bool
+    devices: int = 0
+    """The live connections holding this seat: more than one, the person has it open on
+    several devices (or tabs) at once, and each of them is told so."""
     away: bool
     host: bool = False
     """This seat's person is the table's host (starts the game, manages bots and seats)."""

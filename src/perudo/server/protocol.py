@@ -6,14 +6,14 @@ answers with :class:`Snapshot`, :class:`Update`, :class:`TableMessage`, :class:`
 (``view(state, seat).to_json()``) and events that :func:`perudo.core.visible_to` lets the
 receiving seat see (P-70); the page renders them and holds no rule logic.
 
->>> parse_client_message('{"type": "act", "action": "3x5", "version": 7}')
-Act(type='act', action='3x5', version=7)
+>>> parse_client_message('{"type": "act", "action": "calza", "version": 7, "on": [2, "3x5"]}')
+Act(type='act', action='calza', version=7, on=(2, '3x5'))
 >>> parse_client_message('{"type": "fly"}')
 Traceback (most recent call last):
 ...
 perudo.server.protocol.ProtocolError: unknown message type 'fly'; known: hello, act, chat, \
 add_bot, fill_bots, remove_seat, leave, start, rematch, sync, ping, back, transfer_seat, \
-make_host, set_options
+make_host, set_options, react
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = [
     "ChatMessage",
     "ChatSend",
     "ClientMessage",
+    "Emote",
     "ErrorMessage",
     "FillBots",
     "Hello",
@@ -40,6 +41,8 @@ __all__ = [
     "Ping",
     "Pong",
     "ProtocolError",
+    "React",
+    "Reaction",
     "Rematch",
     "RemoveSeat",
     "SeatChanged",
@@ -81,16 +84,39 @@ class Hello(_Msg):
 
 class Act(_Msg):
     """Take an action for one's seat, in the core's notation (``3x5``, ``dudo``, ``calza``…),
-    against the table version the client has seen (a stale version is refused)."""
+    against the table version the client has seen (a stale version is refused).
+
+    ``on`` names the moment the action answers, as the client drew it: ``[round, bid]``, the
+    round and its standing bid in notation (``null``: no bid yet). The action is refused
+    (``bid_changed``) unless that bid still stands (:func:`perudo.core.answers`); a dudo or a
+    calza without ``on`` (a page from before it) is refused (``old_page``), never judged on
+    whatever bid stands when it arrives."""
 
     type: Literal["act"]
     action: str = Field(max_length=100)
     version: int = Field(ge=0)
+    on: tuple[Annotated[int, Field(ge=1)], Annotated[str, Field(max_length=20)] | None] | None = (
+        None
+    )
 
 
 class ChatSend(_Msg):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=300)
+
+
+Emote = Literal["nice", "haha", "wow", "bluff", "ouch", "gg"]
+"""The quick reactions at a table (:mod:`perudo.server.tables.reactions`); the page draws and
+names each in the reader's language."""
+
+
+class React(_Msg):
+    """A quick reaction from one's seat, shown to everyone at the table for a moment: never
+    stored, never part of the game; each seat may send a few in a row, then one every couple
+    of seconds."""
+
+    type: Literal["react"]
+    emote: Emote
 
 
 class AddBot(_Msg):
@@ -193,7 +219,8 @@ ClientMessage = Annotated[
     | Back
     | TransferSeat
     | MakeHost
-    | SetOptions,
+    | SetOptions
+    | React,
     Field(discriminator="type"),
 ]
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -213,6 +240,7 @@ _TYPES = (
     "transfer_seat",
     "make_host",
     "set_options",
+    "react",
 )
 
 
@@ -321,6 +349,15 @@ class ChatMessage(_Msg):
     entry: ChatEntry
 
 
+class Reaction(_Msg):
+    """Seat ``seat`` reacted with ``emote`` (:class:`React`): to everyone at the table, once;
+    a page may mute a table's reactions (it then shows none)."""
+
+    type: Literal["reaction"] = "reaction"
+    seat: int
+    emote: Emote
+
+
 class ErrorMessage(_Msg):
     """The sender's message was refused; nothing changed. ``message`` names the rule broken
     (the core's own English message, with its rule id, for developers and a "why?" detail)
@@ -381,7 +418,8 @@ ServerMessage = Annotated[
     | ErrorMessage
     | Pong
     | SeatTransfer
-    | SeatChanged,
+    | SeatChanged
+    | Reaction,
     Field(discriminator="type"),
 ]
 

@@ -84,9 +84,10 @@ class Settings(BaseSettings):
     processes, over all of them (counted in Redis)."""
     creates_per_minute: float = Field(default=10.0, gt=0)
     """Tables one client may create per minute (sustained; bursts of ``tables_per_client``)."""
-    connections_per_client: int = Field(default=30, ge=1)
+    connections_per_client: int = Field(default=200, ge=1)
     """Open WebSocket connections from one client (and half-open HTTP connections from one
-    peer that is not a trusted proxy)."""
+    peer that is not a trusted proxy): sized for an address many people share (a household,
+    a school, phones behind a carrier's NAT)."""
     joins_per_minute: float = Field(default=20.0, gt=0)
     """Seats one client may take a minute (``POST /api/tables/{id}/join``; bursts of
     ``joins_burst``)."""
@@ -95,10 +96,17 @@ class Settings(BaseSettings):
     """Invite QR codes (``GET /api/tables/{id}/invite.svg``) one client may fetch a minute
     (bursts of ``invites_burst``)."""
     invites_burst: int = Field(default=20, ge=1)
-    client_rate_per_second: float = Field(default=20.0, gt=0)
-    """Messages per second from one client over all its connections (bursts of 3 s' worth)."""
+    client_rate_per_second: float = Field(default=60.0, gt=0)
+    """Messages per second from one client's sockets that speak for no seat (spectators), over
+    all of them (bursts of 3 s' worth); sized for an address many people share. A seated
+    person's messages draw on ``person_rate_per_second`` instead."""
+    person_rate_per_second: float = Field(default=20.0, gt=0)
+    """Messages per second from one person (the seat a socket speaks for,
+    :func:`perudo.server.guard.person_key`) over all their connections (bursts of 3 s'
+    worth): nobody else's traffic draws on it, from the same address or not."""
     chat_per_second: float = Field(default=1.0, gt=0)
-    """Chat lines per second from one client (bursts of 5)."""
+    """Chat lines per second from one person, and from one client's sockets that speak for no
+    seat (bursts of 5 each)."""
     table_chat_per_second: float = Field(default=4.0, gt=0)
     """Chat lines per second at one table, from everyone (bursts of 10)."""
     table_spectator_rate: float = Field(default=30.0, gt=0)
@@ -144,12 +152,22 @@ class Settings(BaseSettings):
     http_protocol: Literal["auto", "httptools", "h11"] = "auto"
     """uvicorn's HTTP implementation (``auto``: httptools when installed, else h11); the
     header timeout and the per-peer cap hold with either (:mod:`perudo.server.transport`)."""
+    analysis_workers: int = Field(default=1, ge=0, le=64)
+    """Worker processes that analyse finished games (``GET /api/games/{id}/analysis``), outside
+    the event loop; 0: analyses are refused (``unavailable``)."""
+    analysis_cache: int = Field(default=64, ge=1)
+    """Analyses kept in memory, per game and seat (the oldest are dropped)."""
     log_level: str = "info"
     trusted_proxies: str = ""
     """Comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``) of the
     reverse proxies in front of the app. Only a request whose peer is one of them has its
     client address and scheme taken from ``X-Forwarded-For`` / ``X-Forwarded-Proto``; from
     anyone else those headers are ignored. Empty (the default): no proxy is trusted."""
+    argon2_memory_kib: int = Field(default=65536, ge=8192, le=1048576)
+    """Accounts: the memory argon2id takes per password hashed or checked (KiB; RFC 9106's
+    low-memory profile, 64 MiB, by default). Stored hashes keep their own parameters."""
+    argon2_time_cost: int = Field(default=3, ge=1, le=10)
+    """Accounts: argon2id's passes over that memory."""
     public_url: str | None = None
     """The address friends open, e.g. ``https://dice.example.org`` or
     ``http://192.168.1.20:8000``: invite links are built on it. Unset: links are built from

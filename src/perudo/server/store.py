@@ -12,6 +12,9 @@ Tables (SQLAlchemy Core, one code path for SQLite and PostgreSQL):
   restart rebuilds every table exactly (:mod:`perudo.server.tables`);
 * ``chat_messages``: each table's chat (the last ``chat_stored_per_table`` lines of each).
 
+The schema is made and upgraded by the Alembic revisions of :mod:`perudo.server.migrations`,
+applied by :meth:`Store.open` (a database made by any earlier version upgrades in place).
+
 A table's ``status`` is ``open`` (waiting for players), ``playing``, ``finished``,
 ``closed`` (a waiting table that expired: never loaded again) or ``broken`` (multi-process
 mode: its rows could not be restored; never claimed nor loaded again).
@@ -39,7 +42,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -50,33 +53,39 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
     Text,
+    case,
     delete,
     event,
     false,
     func,
     insert,
-    inspect,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.schema import CreateColumn
 
 from perudo.core import GameRecord
 from perudo.core.record import RECORD_FORMAT, RECORD_VERSION
+from perudo.ratings import Rating
+from perudo.ratings import pool as ratings_pool
+from perudo.ratings import update as rate_game
+from perudo.server import migrations
 
 __all__ = [
     "ChatRow",
     "GameRow",
+    "PlayerRow",
     "SeatRow",
+    "SessionRow",
     "Store",
     "StoreError",
     "TableRow",
@@ -135,6 +144,12 @@ games_t = Table(
     Column("started_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
     Column("winner", Integer, nullable=True),
+    # A rated game (its table was made rated): its seats' players' ratings change at its end.
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    # The table's preset (a profile's games and ratings are per variant); NULL for games
+    # started before it was kept.
+    Column("variant", String(40), nullable=True),
+    Index("ix_games_key", "key", unique=True),
 )
 
 game_actions_t = Table(
@@ -162,6 +177,107 @@ chat_t = Table(
     Column("at", Float, nullable=False),
     Column("version", Integer, nullable=False),
     Column("fence", BigInteger, nullable=True),
+)
+
+
+# -- accounts (perudo.server.accounts) ------------------------------------------------------
+
+players_t = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    # The name as compared (perudo.server.accounts.names.name_key); NULL once deleted, so the
+    # name is free again while the deleted player's games stay theirs.
+    Column("name_key", String(80), nullable=True),
+    Column("password_hash", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("deleted_at", Float, nullable=True),
+    Index("ix_players_name_key", "name_key", unique=True),
+)
+
+sessions_t = Table(
+    "sessions",
+    metadata,
+    # The SHA-256 of the cookie's token (the token itself is never stored).
+    Column("id", String(64), primary_key=True),
+    # What the account page names the session by (to revoke it), never the token.
+    Column("public_id", String(24), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("agent", String(200), nullable=False),
+    Index("ix_sessions_public_id", "public_id", unique=True),
+    Index("ix_sessions_player_id", "player_id"),
+)
+
+passkeys_t = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(400), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_passkeys_player_id", "player_id"),
+)
+
+sign_in_failures_t = Table(
+    "sign_in_failures",
+    metadata,
+    # ``name:<name key>`` or ``addr:<client>``: failed sign-ins counted since ``since``.
+    Column("key", String(120), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+
+game_players_t = Table(
+    "game_players",
+    metadata,
+    # The signed-in player in a seat of a game (seats of anonymous people and bots have none).
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="game_players_pk"),
+    Index("ix_game_players_player_id", "player_id"),
+)
+
+ratings_t = Table(
+    "ratings",
+    metadata,
+    # A player's rating in one variant (the table's preset) and pool (duel or table):
+    # OpenSkill's mu and sigma (perudo.ratings).
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("pool", String(8), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "variant", "pool", name="ratings_pk"),
+)
+
+rating_changes_t = Table(
+    "rating_changes",
+    metadata,
+    # One row per player of a rated game, written in the transaction that ends the game: its
+    # primary key is what makes the update happen once.
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("pool", String(8), nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("game_id", "player_id", name="rating_changes_pk"),
+    Index("ix_rating_changes_player_id", "player_id"),
 )
 
 
@@ -259,6 +375,26 @@ class TableRow:
     """The client this waiting table counts against (``tables.creator``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    id: int
+    name: str
+    password_hash: str | None
+    created_at: float
+    deleted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    public_id: str
+    player: PlayerRow
+    csrf: str
+    created_at: float
+    seen_at: float
+    expires_at: float
+    agent: str
+
+
 T = TypeVar("T")
 _Op = Callable[[AsyncConnection], Awaitable[Any]] | list[dict[str, Any]]
 """A queued write: a function of the connection, or rows for ``game_actions`` (which the
@@ -329,11 +465,9 @@ class Store:
 
         async with engine.begin() as conn:
             if engine.dialect.name == "postgresql":
-                # Several processes may start at once on one database: one makes the schema.
+                # Several processes may start at once on one database: one upgrades the schema.
                 await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
-            await conn.run_sync(metadata.create_all)
-            await conn.run_sync(_add_missing_columns)
-            await _migrate(conn)
+            await conn.run_sync(migrations.upgrade)
         self.engine = engine
         # The writer keeps one connection for good: no pool checkout (and reset) per commit.
         self._wconn = await engine.connect()
@@ -625,9 +759,14 @@ class Store:
         rolloff: Sequence[Sequence[int]],
         seats: Sequence[SeatRow],
         version: int,
+        players: Mapping[int, int] | None = None,
+        rated: bool = False,
+        variant: str | None = None,
     ) -> tuple[int, str]:
         """Start a game at a table (seats compacted, status ``playing``); returns its id and
-        its key (:attr:`GameRow.key`)."""
+        its key (:attr:`GameRow.key`). ``players``: the signed-in player of each seat that has
+        one (seat → player id); ``rated``: the game is rated (:meth:`finish_game`);
+        ``variant``: the table's preset."""
         now = time.time()
 
         game_key = new_game_key()
@@ -651,11 +790,18 @@ class Store:
                     names=json.dumps(list(names)),
                     rolloff=json.dumps([list(t) for t in rolloff]),
                     started_at=now,
+                    rated=rated,
+                    variant=variant,
                 )
             )
             key = result.inserted_primary_key
             assert key is not None
-            return int(key[0])
+            new_id = int(key[0])
+            for seat, player_id in sorted((players or {}).items()):
+                await conn.execute(
+                    insert(game_players_t).values(game_id=new_id, seat=seat, player_id=player_id)
+                )
+            return new_id
 
         game_id: int = await self._write(op)
         return game_id, game_key
@@ -681,10 +827,17 @@ class Store:
         version: int,
         moves: Sequence[tuple[int | None, str]] = (),
         first_seq: int = 0,
+        places: Sequence[int] = (),
+        variant: str = "",
     ) -> None:
         """Mark the game over and its table finished; ``moves`` (the game's last ones, from
         ``first_seq``) are appended in the same transaction, so a log never ends a game that
-        is not marked finished, nor the other way round."""
+        is not marked finished, nor the other way round.
+
+        A rated game's players' ratings in ``variant`` change in that same transaction, from
+        ``places`` (each seat's finishing place, :func:`perudo.ratings.update`): a game's
+        end and its rating update are one durable write, and a game already rated is never
+        rated again (:func:`_rate`)."""
         now = time.time()
         fence = self.fence_of(table_id)
         rows = _action_rows(game_id, first_seq, moves, version, now, fence)
@@ -697,6 +850,8 @@ class Store:
                 .where(games_t.c.id == game_id)
                 .values(finished_at=now, winner=winner)
             )
+            if places:
+                await _rate(conn, game_id, places, variant, now)
             await conn.execute(
                 update(tables_t)
                 .where(tables_t.c.id == table_id)
@@ -915,6 +1070,391 @@ class Store:
                 (await conn.execute(select(func.count()).select_from(game_actions_t))).scalar_one()
             )
 
+    # -- accounts (perudo.server.accounts) ------------------------------------------------
+
+    async def create_player(
+        self, name: str, name_key: str, password_hash: str | None
+    ) -> int | None:
+        """A new player under ``name`` (compared as ``name_key``); ``None`` when a live player
+        has that key already (nothing written)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> int | None:
+            taken = await conn.execute(
+                select(players_t.c.id).where(players_t.c.name_key == name_key)
+            )
+            if taken.first() is not None:
+                return None
+            try:
+                # Two sign-ups of one name at once on PostgreSQL: the unique index refuses the
+                # second inside its savepoint, and the batch's other writes go on.
+                async with conn.begin_nested():
+                    result = await conn.execute(
+                        insert(players_t).values(
+                            name=name,
+                            name_key=name_key,
+                            password_hash=password_hash,
+                            created_at=now,
+                        )
+                    )
+            except IntegrityError:
+                return None
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+        found: int | None = await self._write(op)
+        return found
+
+    async def player_by_key(self, name_key: str) -> PlayerRow | None:
+        """The live player whose name compares as ``name_key``."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(select(players_t).where(players_t.c.name_key == name_key))
+            ).first()
+        return None if row is None else _player_row(row)
+
+    async def create_session(
+        self,
+        token_hash: str,
+        public_id: str,
+        player_id: int,
+        csrf: str,
+        lifetime: float,
+        agent: str,
+        replacing: str | None = None,
+    ) -> None:
+        """A new sign-in session; the session ``replacing`` (the hash of the token the
+        browser held, if any) is ended in the same transaction (no session fixation)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            if replacing is not None:
+                await conn.execute(delete(sessions_t).where(sessions_t.c.id == replacing))
+            await conn.execute(
+                insert(sessions_t).values(
+                    id=token_hash,
+                    public_id=public_id,
+                    player_id=player_id,
+                    csrf=csrf,
+                    created_at=now,
+                    seen_at=now,
+                    expires_at=now + lifetime,
+                    agent=agent[:200],
+                )
+            )
+
+        await self._write(op)
+
+    async def session(self, token_hash: str) -> SessionRow | None:
+        """The live session of a token's hash (``None``: unknown, ended, expired, or its
+        player deleted)."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(
+                    select(sessions_t, *_player_columns())
+                    .join(players_t, players_t.c.id == sessions_t.c.player_id)
+                    .where(
+                        sessions_t.c.id == token_hash,
+                        sessions_t.c.expires_at > time.time(),
+                        players_t.c.deleted_at.is_(None),
+                    )
+                )
+            ).first()
+        return None if row is None else _session_row(row)
+
+    async def touch_session(self, token_hash: str, seen_at: float) -> None:
+        """Note when a session was last used (the account page shows it)."""
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(sessions_t).where(sessions_t.c.id == token_hash).values(seen_at=seen_at)
+            )
+
+        await self._write(op)
+
+    async def sessions_of(self, player_id: int) -> list[SessionRow]:
+        """A player's live sessions, the most recently used first."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(sessions_t, *_player_columns())
+                    .join(players_t, players_t.c.id == sessions_t.c.player_id)
+                    .where(
+                        sessions_t.c.player_id == player_id,
+                        sessions_t.c.expires_at > time.time(),
+                    )
+                    .order_by(sessions_t.c.seen_at.desc())
+                )
+            ).all()
+        return [_session_row(r) for r in rows]
+
+    async def end_sessions(
+        self,
+        player_id: int,
+        *,
+        token_hash: str | None = None,
+        public_id: str | None = None,
+        keeping: str | None = None,
+    ) -> int:
+        """End a player's session by its token's hash or its public id, or (neither given)
+        every session of theirs but ``keeping``; returns how many ended."""
+
+        async def op(conn: AsyncConnection) -> int:
+            where = [sessions_t.c.player_id == player_id]
+            if token_hash is not None:
+                where.append(sessions_t.c.id == token_hash)
+            elif public_id is not None:
+                where.append(sessions_t.c.public_id == public_id)
+            elif keeping is not None:
+                where.append(sessions_t.c.id != keeping)
+            result = await conn.execute(delete(sessions_t).where(*where))
+            return int(result.rowcount)
+
+        ended: int = await self._write(op)
+        return ended
+
+    async def set_password(self, player_id: int, password_hash: str, keeping: str) -> None:
+        """A player's new password; every other session of theirs ends with the change."""
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                update(players_t)
+                .where(players_t.c.id == player_id)
+                .values(password_hash=password_hash)
+            )
+            await conn.execute(
+                delete(sessions_t).where(
+                    sessions_t.c.player_id == player_id, sessions_t.c.id != keeping
+                )
+            )
+
+        await self._write(op)
+
+    async def delete_player(self, player_id: int, shown_as: str) -> None:
+        """Delete an account: its sessions and passkeys go, its name becomes ``shown_as``
+        and is free again (its games stay, under its id)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(delete(sessions_t).where(sessions_t.c.player_id == player_id))
+            await conn.execute(delete(passkeys_t).where(passkeys_t.c.player_id == player_id))
+            await conn.execute(
+                update(players_t)
+                .where(players_t.c.id == player_id)
+                .values(name=shown_as, name_key=None, password_hash=None, deleted_at=now)
+            )
+
+        await self._write(op)
+
+    async def sign_in_failures(self, keys: Sequence[str], since: float) -> dict[str, int]:
+        """Failed sign-ins counted under each of ``keys`` in windows begun after ``since``."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(sign_in_failures_t).where(
+                        sign_in_failures_t.c.key.in_(list(keys)),
+                        sign_in_failures_t.c.since > since,
+                    )
+                )
+            ).all()
+        return {r.key: int(r.failures) for r in rows}
+
+    async def note_sign_in_failure(self, keys: Sequence[str], window_from: float) -> None:
+        """Count a failed sign-in under each of ``keys``: a count whose window began before
+        ``window_from`` starts again at one."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            for key in keys:
+                row = (
+                    await conn.execute(
+                        select(sign_in_failures_t).where(sign_in_failures_t.c.key == key)
+                    )
+                ).first()
+                if row is None:
+                    try:
+                        async with conn.begin_nested():
+                            await conn.execute(
+                                insert(sign_in_failures_t).values(key=key, failures=1, since=now)
+                            )
+                        continue
+                    except IntegrityError:
+                        pass  # another process counted one first: count on top of it
+                counted = update(sign_in_failures_t).where(sign_in_failures_t.c.key == key)
+                if row is not None and row.since <= window_from:
+                    await conn.execute(counted.values(failures=1, since=now))
+                else:
+                    await conn.execute(counted.values(failures=sign_in_failures_t.c.failures + 1))
+
+        await self._write(op)
+
+    async def clear_sign_in_failures(self, key: str) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(delete(sign_in_failures_t).where(sign_in_failures_t.c.key == key))
+
+        await self._write(op)
+
+    async def rating_changes(self, game_id: int) -> list[dict[str, Any]]:
+        """A rated game's changes, by seat: ``{seat, player, place, before, after}`` with
+        ratings as :class:`perudo.ratings.Rating` (empty: not rated, or not over)."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(rating_changes_t, players_t.c.name)
+                    .join(players_t, players_t.c.id == rating_changes_t.c.player_id)
+                    .where(rating_changes_t.c.game_id == game_id)
+                    .order_by(rating_changes_t.c.seat)
+                )
+            ).all()
+        return [
+            {
+                "seat": r.seat,
+                "player": r.name,
+                "place": r.place,
+                "before": Rating(r.mu_before, r.sigma_before),
+                "after": Rating(r.mu_after, r.sigma_after),
+            }
+            for r in rows
+        ]
+
+    async def ratings_of(self, player_id: int) -> dict[tuple[str, str], tuple[Rating, int]]:
+        """A player's ratings: (variant, pool) → (rating, games rated)."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(select(ratings_t).where(ratings_t.c.player_id == player_id))
+            ).all()
+        return {(r.variant, r.pool): (Rating(r.mu, r.sigma), int(r.games)) for r in rows}
+
+    async def player_by_name(self, name: str) -> PlayerRow | None:
+        """A live player by their name as written (``/@/<name>``), compared exactly."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(
+                    select(players_t).where(
+                        players_t.c.name == name, players_t.c.deleted_at.is_(None)
+                    )
+                )
+            ).first()
+        return None if row is None else _player_row(row)
+
+    async def player_games(
+        self, player_id: int, variant: str | None, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """A player's finished games of public tables (of ``variant``, or all), newest first:
+        how many in all, and those from ``offset`` (``{id, variant, rated, names, seat,
+        winner, won, finished_at}``, ``id`` the game's key)."""
+        where = [
+            game_players_t.c.player_id == player_id,
+            games_t.c.finished_at.is_not(None),
+            tables_t.c.private.is_(False),
+        ]
+        if variant is not None:
+            where.append(games_t.c.variant == variant)
+        joined = game_players_t.join(games_t, games_t.c.id == game_players_t.c.game_id).join(
+            tables_t, tables_t.c.id == games_t.c.table_id
+        )
+        async with self._reading() as conn:
+            total = (
+                await conn.execute(select(func.count()).select_from(joined).where(*where))
+            ).scalar_one()
+            rows = (
+                await conn.execute(
+                    select(
+                        games_t.c.key,
+                        games_t.c.variant,
+                        games_t.c.rated,
+                        games_t.c.names,
+                        games_t.c.winner,
+                        games_t.c.finished_at,
+                        game_players_t.c.seat,
+                    )
+                    .select_from(joined)
+                    .where(*where)
+                    .order_by(games_t.c.finished_at.desc(), games_t.c.id.desc())
+                    .offset(offset)
+                    .limit(limit)
+                )
+            ).all()
+        return int(total), [
+            {
+                "id": r.key,
+                "variant": r.variant,
+                "rated": bool(r.rated),
+                "names": json.loads(r.names),
+                "seat": r.seat,
+                "winner": r.winner,
+                "won": r.winner == r.seat,
+                "finished_at": r.finished_at,
+            }
+            for r in rows
+        ]
+
+    async def player_tally(self, player_id: int) -> dict[str, tuple[int, int]]:
+        """A player's finished games of public tables per variant: (played, won)."""
+        won = func.sum(case((games_t.c.winner == game_players_t.c.seat, 1), else_=0))
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(games_t.c.variant, func.count(), won)
+                    .select_from(
+                        game_players_t.join(games_t, games_t.c.id == game_players_t.c.game_id).join(
+                            tables_t, tables_t.c.id == games_t.c.table_id
+                        )
+                    )
+                    .where(
+                        game_players_t.c.player_id == player_id,
+                        games_t.c.finished_at.is_not(None),
+                        tables_t.c.private.is_(False),
+                    )
+                    .group_by(games_t.c.variant)
+                )
+            ).all()
+        return {(r[0] or ""): (int(r[1]), int(r[2] or 0)) for r in rows}
+
+    async def rating_history(
+        self, player_id: int
+    ) -> dict[tuple[str, str], list[tuple[float, Rating]]]:
+        """A player's rating after each rated game: (variant, pool) → [(at, rating)]."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(rating_changes_t)
+                    .where(rating_changes_t.c.player_id == player_id)
+                    .order_by(rating_changes_t.c.at, rating_changes_t.c.game_id)
+                )
+            ).all()
+        out: dict[tuple[str, str], list[tuple[float, Rating]]] = {}
+        for r in rows:
+            out.setdefault((r.variant, r.pool), []).append(
+                (r.at, Rating(r.mu_after, r.sigma_after))
+            )
+        return out
+
+    async def leaderboard(
+        self, variant: str, kind: str, active_since: float, most_sigma: float, limit: int
+    ) -> list[tuple[str, Rating, int]]:
+        """The best ``limit`` live players of a variant and pool whose rating is established
+        (``sigma`` at most ``most_sigma``) and changed after ``active_since``: (name, rating,
+        games rated), best ``mu`` first."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(players_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+                    .join(players_t, players_t.c.id == ratings_t.c.player_id)
+                    .where(
+                        ratings_t.c.variant == variant,
+                        ratings_t.c.pool == kind,
+                        ratings_t.c.sigma <= most_sigma,
+                        ratings_t.c.updated_at > active_since,
+                        players_t.c.deleted_at.is_(None),
+                    )
+                    .order_by(ratings_t.c.mu.desc(), players_t.c.name)
+                    .limit(limit)
+                )
+            ).all()
+        return [(r.name, Rating(r.mu, r.sigma), int(r.games)) for r in rows]
+
 
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
@@ -941,15 +1481,96 @@ def new_game_key() -> str:
     return secrets.token_urlsafe(12)
 
 
-async def _migrate(conn: AsyncConnection) -> None:
-    """After :func:`_add_missing_columns`: games of a database made by an older version get
-    their ``key`` (and its unique index)."""
-    await conn.exec_driver_sql("CREATE UNIQUE INDEX IF NOT EXISTS ix_games_key ON games (key)")
-    missing = (await conn.execute(select(games_t.c.id).where(games_t.c.key.is_(None)))).all()
-    for (game_id,) in missing:
+async def _rate(
+    conn: AsyncConnection, game_id: int, places: Sequence[int], variant: str, now: float
+) -> None:
+    """Apply a rated game's rating update, once: nothing when the game is not rated, has
+    fewer than two signed-in players, or has its changes written already (the primary key
+    of ``rating_changes`` would refuse them again anyway). On PostgreSQL the players'
+    rating rows are locked while they are read and written, so two games of one player
+    ending at once on two processes do not lose either update."""
+    rated = (await conn.execute(select(games_t.c.rated).where(games_t.c.id == game_id))).scalar()
+    if not rated:
+        return
+    done = await conn.execute(
+        select(rating_changes_t.c.game_id).where(rating_changes_t.c.game_id == game_id).limit(1)
+    )
+    if done.first() is not None:
+        return
+    seated = (
         await conn.execute(
-            update(games_t).where(games_t.c.id == game_id).values(key=new_game_key())
+            select(game_players_t.c.seat, game_players_t.c.player_id)
+            .where(game_players_t.c.game_id == game_id)
+            .order_by(game_players_t.c.seat)
         )
+    ).all()
+    if len(seated) < 2:
+        return
+    kind = ratings_pool(len(places))
+    ids = [r.player_id for r in seated]
+    found = select(ratings_t).where(
+        ratings_t.c.player_id.in_(ids), ratings_t.c.variant == variant, ratings_t.c.pool == kind
+    )
+    if conn.dialect.name == "postgresql":
+        found = found.with_for_update()
+    held = {r.player_id: r for r in (await conn.execute(found)).all()}
+    before = [Rating(held[p].mu, held[p].sigma) if p in held else Rating() for p in ids]
+    seat_places = [places[r.seat] for r in seated]
+    after = rate_game(before, seat_places)
+    for (seat, player_id), old, new, place in zip(seated, before, after, seat_places, strict=True):
+        values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
+        if player_id in held:
+            await conn.execute(
+                update(ratings_t)
+                .where(
+                    ratings_t.c.player_id == player_id,
+                    ratings_t.c.variant == variant,
+                    ratings_t.c.pool == kind,
+                )
+                .values(games=ratings_t.c.games + 1, **values)
+            )
+        else:
+            await conn.execute(
+                insert(ratings_t).values(
+                    player_id=player_id, variant=variant, pool=kind, games=1, **values
+                )
+            )
+        await conn.execute(
+            insert(rating_changes_t).values(
+                game_id=game_id,
+                player_id=player_id,
+                seat=seat,
+                variant=variant,
+                pool=kind,
+                place=place,
+                mu_before=old.mu,
+                sigma_before=old.sigma,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+                at=now,
+            )
+        )
+
+
+def _player_columns() -> list[Any]:
+    """The player's columns beside a session's (labelled: both tables have ``created_at``)."""
+    return [
+        players_t.c.name.label("p_name"),
+        players_t.c.password_hash.label("p_password_hash"),
+        players_t.c.created_at.label("p_created_at"),
+        players_t.c.deleted_at.label("p_deleted_at"),
+    ]
+
+
+def _player_row(r: Any) -> PlayerRow:
+    return PlayerRow(r.id, r.name, r.password_hash, r.created_at, r.deleted_at is not None)
+
+
+def _session_row(r: Any) -> SessionRow:
+    player = PlayerRow(
+        r.player_id, r.p_name, r.p_password_hash, r.p_created_at, r.p_deleted_at is not None
+    )
+    return SessionRow(r.public_id, player, r.csrf, r.created_at, r.seen_at, r.expires_at, r.agent)
 
 
 def _seat_values(s: SeatRow) -> dict[str, Any]:
@@ -965,20 +1586,6 @@ def _seat_values(s: SeatRow) -> dict[str, Any]:
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host))
-
-
-def _add_missing_columns(conn: Any) -> None:
-    """A database made by an older version gets the columns added since (each has a server
-    default), so that ``./data/perudo.db`` keeps working across upgrades. ``create_all``
-    makes missing tables, never missing columns."""
-    found = inspect(conn)
-    for table in metadata.sorted_tables:
-        have = {c["name"] for c in found.get_columns(table.name)}
-        for column in table.columns:
-            if column.name not in have:
-                ddl = CreateColumn(column).compile(dialect=conn.dialect)
-                conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {ddl}")
-                log.info("database: added column %s.%s", table.name, column.name)
 
 
 _INSERT_ACTIONS = "INSERT INTO {} ({}) VALUES ({})".format(

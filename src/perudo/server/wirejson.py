@@ -21,7 +21,8 @@ message holds.
 Two fragments recur across seats and tables and are encoded once, kept in bounded caches keyed
 by their notations and embedded as they are (``orjson.Fragment``): an action's structured form
 (:class:`~perudo.server.payloads.ActionInfo`, a pure function of its notation, which
-round-trips) and a list of them (a bidder's ``legal_info`` runs to 150 bids and more).
+round-trips) and a list of them (a round's actions in every seat's view; a seat's other legal
+actions).
 
 Floats: orjson writes a float as pydantic does but for a positive exponent (``1e16``, where
 pydantic writes ``1e+16``), and an ``int`` given to a ``float`` field is a float on the wire

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from perudo.core import Phase, RuleSet, unsupported
 from perudo.core.bidding import bid_table, raises_after
 from perudo.core.encoding import ActionEncoding, encoding
+from perudo.core.rules import PLAIN_PLAY
 
 __all__ = [
     "SUPPORTS",
@@ -96,24 +97,7 @@ def _first_true(a: BoolArray) -> IntArray:
     return out
 
 
-SUPPORTS: Final[Mapping[str, object]] = {
-    "raise_order": ("perudo", "monotone"),
-    "wild_face": ...,
-    "wild_conversion": ("perudo", "bluff", "none"),
-    "loss": ("one", "difference"),
-    "next_opener": ("loser", "winner"),
-    "palifico": ("on", "off", "not_two_players"),
-    "calza": ("off", "to_act"),
-    "reveal": ("until_proven", "all"),
-    "set_aside": (False,),
-    "passing": (False,),
-    "straight_counts_nothing": (False, True),
-    "dice_per_player": ...,
-    "faces": ...,
-    "min_players": ...,
-    "max_players": ...,
-    "calza_min_players": ...,
-}
+SUPPORTS: Final[Mapping[str, object]] = {**PLAIN_PLAY, "calza": ("off", "to_act")}
 """Every :class:`~perudo.core.RuleSet` field the batch simulator plays, with the values it plays
 (``...``: any). A field not listed — one added to the rule set after this module — is refused
 (:func:`perudo.core.unsupported`) until someone teaches the batch simulator and lists it."""

@@ -39,30 +39,14 @@ from perudo.core import (
 )
 from perudo.core.actions import CALZA, DUDO
 from perudo.core.bidding import bid_table, count_hand, raises_after
+from perudo.core.rules import PLAIN_PLAY
 
 from .driver import run
 
 __all__ = ["SUPPORTS", "Playout", "engine_playout", "random_playout", "supports"]
 
-SUPPORTS: Final[Mapping[str, object]] = {
-    "raise_order": ("perudo", "monotone"),
-    "wild_face": ...,
-    "wild_conversion": ("perudo", "bluff", "none"),
-    "loss": ("one", "difference"),
-    "next_opener": ("loser", "winner"),
-    "palifico": ("on", "off", "not_two_players"),
-    # The random policy never calls calza out of turn (P-50); to_act is one of its actions.
-    "calza": ("off", "on", "to_act"),
-    "reveal": ("until_proven", "all"),  # who reveals changes no move
-    "set_aside": (False,),
-    "passing": (False,),
-    "straight_counts_nothing": (False, True),
-    "dice_per_player": ...,
-    "faces": ...,
-    "min_players": ...,
-    "max_players": ...,
-    "calza_min_players": ...,
-}
+# The random policy never calls calza out of turn (P-50); to_act is one of its actions.
+SUPPORTS: Final[Mapping[str, object]] = PLAIN_PLAY
 """Every :class:`~perudo.core.RuleSet` field :func:`random_playout` plays, with the values it
 plays (``...``: any); see :func:`perudo.core.unsupported`."""
 

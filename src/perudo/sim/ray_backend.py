@@ -10,7 +10,9 @@ cluster, at most ``jobs`` at once (default: every CPU of the cluster), and merge
 back in a fixed order: the results are those of the ``process`` backend, byte for byte.
 
 Without an address (and without ``RAY_ADDRESS``) a Ray instance is started on this machine
-for the run, with ``jobs`` CPUs, a small object store and no dashboard, and stopped after.
+for the run, with ``jobs`` CPUs, a small object store and no dashboard, and stopped after;
+it leaves nothing behind: the token Ray writes for it to ``~/.ray/auth_token`` (Ray
+authenticates with one) is removed after (:func:`_leave_no_token`).
 A Ray connection the caller opened already (``ray.init`` in their program) is used as it is
 and left open.
 """
@@ -22,7 +24,8 @@ import os
 import re
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
+from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import perudo
@@ -128,6 +131,26 @@ def _check_reachable(address: str) -> None:
 
 
 @contextmanager
+def _leave_no_token() -> Iterator[None]:
+    """Around a Ray started here for one run: remove the token Ray wrote for it. Ray started
+    this way authenticates with a token it writes to ``~/.ray/auth_token`` when there is none,
+    and leaves it there (a cluster started later on this machine while that file exists
+    refuses drivers without it). A token file that was there before is the user's, and stays;
+    so does ``~/.ray`` unless this run made it and left it empty."""
+    path = Path.home() / ".ray" / "auth_token"
+    had_folder, had_token = path.parent.exists(), path.exists()
+    try:
+        yield
+    finally:
+        if not had_token:
+            with suppress(OSError):
+                path.unlink(missing_ok=True)
+        if not had_folder:
+            with suppress(OSError):
+                path.parent.rmdir()  # only when empty
+
+
+@contextmanager
 def ray_workers(*, address: str | None = None, jobs: int | None = None) -> Iterator[_RayWorkers]:
     """Workers on the Ray cluster at ``address`` (or ``RAY_ADDRESS``; see the module
     docstring for a local start).
@@ -145,26 +168,28 @@ def ray_workers(*, address: str | None = None, jobs: int | None = None) -> Itera
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address is not None:
         _check_reachable(address)
-    if not ray.is_initialized():
-        if address is None:
-            ray.init(
-                num_cpus=jobs,
-                include_dashboard=False,
-                object_store_memory=LOCAL_OBJECT_STORE,
-                logging_level=logging.WARNING,
-            )
-        else:
-            try:
-                ray.init(address=address, logging_level=logging.WARNING)
-            except ConnectionError as err:
-                raise ConnectionError(
-                    f"{err}; a cluster with token authentication also needs RAY_AUTH_MODE=token "
-                    "and its token on this machine (docs/research.md)"
-                ) from None
-        started = True
-    try:
-        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
-        yield _RayWorkers(ray, jobs if jobs is not None else max(1, cpus))
-    finally:
-        if started:
-            ray.shutdown()
+    with ExitStack() as stack:
+        if not ray.is_initialized():
+            if address is None:
+                stack.enter_context(_leave_no_token())
+                ray.init(
+                    num_cpus=jobs,
+                    include_dashboard=False,
+                    object_store_memory=LOCAL_OBJECT_STORE,
+                    logging_level=logging.WARNING,
+                )
+            else:
+                try:
+                    ray.init(address=address, logging_level=logging.WARNING)
+                except ConnectionError as err:
+                    raise ConnectionError(
+                        f"{err}; a cluster with token authentication also needs "
+                        "RAY_AUTH_MODE=token and its token on this machine (docs/research.md)"
+                    ) from None
+            started = True
+        try:
+            cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+            yield _RayWorkers(ray, jobs if jobs is not None else max(1, cpus))
+        finally:
+            if started:
+                ray.shutdown()

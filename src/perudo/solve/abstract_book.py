@@ -171,14 +171,27 @@ def build_table(
     out.mkdir(parents=True, exist_ok=True)
     game = RoundGame(rules, dice, palifico=palifico, max_bids=999)
     cfr = AbstractCFR(game, memory, method=method)
-    report(f"{game.describe()}: remembering {memory} bids, {cfr.num_states:,} abstract states")
+    bids = "the last bid" if memory == 1 else f"{memory} bids"
+    report(f"{game.describe()}: remembering {bids}, {cfr.num_states:,} abstract states")
+    cap = f", at most {minutes:g} minutes" if minutes is not None else ""
+    report(f"  {method} for {iterations:,} iterations{cap} (--iterations, --minutes)")
+    if measure and _measurable(game):
+        size = _measure_bytes(game)
+        each = f"{size / 1e9:.1f} GB" if size >= 1e8 else f"{size / 1e6:.1f} MB"
+        report(f"  then measured exactly in the full game: two arrays of {each}")
     start = time.perf_counter()
     while cfr.iterations < iterations:
         if minutes is not None and time.perf_counter() - start > minutes * 60.0:
             break
         cfr.iterate(min(10, iterations - cfr.iterations))
+        elapsed = time.perf_counter() - start
+        if cfr.iterations == 10 and iterations > 10:  # the time the whole solve will take
+            whole = elapsed / 10 * iterations
+            if minutes is not None:
+                whole = min(whole, minutes * 60.0)
+            report(f"  10 iterations in {elapsed:.0f} s: about {_duration(whole)} for the solve")
         if cfr.iterations % 100 == 0:
-            report(f"  {cfr.iterations} iterations, {time.perf_counter() - start:.0f} s")
+            report(f"  {cfr.iterations} iterations, {elapsed:.0f} s")
     seconds = time.perf_counter() - start
     fp = round_fingerprint(game)
     kind = "palifico" if palifico else "normal"
@@ -231,12 +244,25 @@ MEASURE_BYTES = 3 << 30
 """The most memory an exact measurement may take (two float32 arrays of ``rows × hands``)."""
 
 
-def _measurable(game: RoundGame) -> bool:
-    """Whether the full game's best responses fit :data:`MEASURE_BYTES` (2v2 does: 1.4 GB)."""
-    if game.num_bids > MAX_BIDS:
-        return False
+def _measure_bytes(game: RoundGame) -> int:
+    """The bytes of one of the two float32 arrays the full game's best responses need."""
     hands = max(len(game.hands[0]), len(game.hands[1]))
-    return 2 * (1 << (game.num_bids - 1)) * hands * 4 <= MEASURE_BYTES
+    return 2 * (1 << (game.num_bids - 1)) * hands * 4
+
+
+def _measurable(game: RoundGame) -> bool:
+    """Whether the full game's best responses fit :data:`MEASURE_BYTES` (2v2 does: 1.4 GB
+    an array)."""
+    return game.num_bids <= MAX_BIDS and _measure_bytes(game) <= MEASURE_BYTES
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a person reads an estimate: "40 s", "12 minutes", "2.5 hours"."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def _print_of(rules: RuleSet, dice: tuple[int, int], palifico: bool) -> str | None:

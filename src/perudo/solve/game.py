@@ -61,6 +61,7 @@ from perudo.core import (
     unsupported,
 )
 from perudo.core.bidding import bid_table
+from perudo.core.rules import PLAIN_PLAY
 
 __all__ = [
     "MAX_BIDS",
@@ -469,25 +470,9 @@ class RoundGame:
         )
 
 
-SUPPORTS: Final[Mapping[str, object]] = {
-    "raise_order": ("perudo", "monotone"),
-    "wild_face": ...,
-    "wild_conversion": ("perudo", "bluff", "none"),
-    "loss": ("one", "difference"),
-    "next_opener": ("loser", "winner"),
-    "palifico": ("on", "off", "not_two_players"),
-    # "on" (P-50) is never legal heads-up; "to_act" only while calza needs 3 players (below).
-    "calza": ("off", "on", "to_act"),
-    "reveal": ("until_proven", "all"),
-    "set_aside": (False,),
-    "passing": (False,),
-    "straight_counts_nothing": (False, True),
-    "dice_per_player": ...,
-    "faces": ...,
-    "min_players": (2,),
-    "max_players": ...,
-    "calza_min_players": ...,
-}
+# Calza "on" (P-50) is never legal heads-up; "to_act" only while calza needs 3 players
+# (_check_supported).
+SUPPORTS: Final[Mapping[str, object]] = {**PLAIN_PLAY, "min_players": (2,)}
 """Every :class:`~perudo.core.RuleSet` field the solver plays, with the values it plays
 (``...``: any): a field not listed is refused (:func:`perudo.core.unsupported`)."""
 

@@ -113,6 +113,9 @@ class ReadBook:
     version: str
     entries: dict[str, BookEntry]
     choices: dict[tuple[RuleSet, Position], bool]
+    wins: dict[tuple[RuleSet, Position], float] = dataclasses.field(default_factory=dict)
+    """The opener's chance to win the match from each position of a match table (its rounds
+    and its P-34 choices), as the build measured it."""
 
 
 def read_book(directory: str | os.PathLike[str] = BOOK_DIR) -> ReadBook:
@@ -127,6 +130,7 @@ def read_book(directory: str | os.PathLike[str] = BOOK_DIR) -> ReadBook:
     files = meta["files"]
     entries: dict[str, BookEntry] = {}
     choices: dict[tuple[RuleSet, Position], bool] = {}
+    wins: dict[tuple[RuleSet, Position], float] = {}
     for table in meta["tables"]:
         rules = RuleSet.from_dict(table["rules"])
         for r in table["rounds"]:
@@ -139,9 +143,17 @@ def read_book(directory: str | os.PathLike[str] = BOOK_DIR) -> ReadBook:
                 str(files[r["file"]]["sha256"]),
             )
             entries[entry.key] = entry
+            if table.get("kind") == "match" and "win" in r:
+                pos = Position(
+                    entry.dice, entry.palifico_used, "palifico" if entry.palifico else "normal"
+                )
+                wins[(rules, pos)] = float(r["win"])
         for c in table.get("choices", []):
-            choices[(rules, Position.from_json(c["position"]))] = bool(c["choose_palifico"])
-    return ReadBook(str(meta["version"]), entries, choices)
+            pos = Position.from_json(c["position"])
+            choices[(rules, pos)] = bool(c["choose_palifico"])
+            if "win" in c:
+                wins[(rules, pos)] = float(c["win"])
+    return ReadBook(str(meta["version"]), entries, choices, wins)
 
 
 # -- building --------------------------------------------------------------------------------

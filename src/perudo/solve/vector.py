@@ -283,11 +283,18 @@ class Kernel:
             vq[0] += vu[0]
         return values
 
-    def best_response(self, u: int, reach_q: Array, dudo_q: Array) -> tuple[float, Array]:
+    def best_response(
+        self, u: int, reach_q: Array, dudo_q: Array, values: Array | None = None
+    ) -> tuple[float, Array]:
         """``u``'s best-response value against the other player's strategy, and the
-        counterfactual values of its best response at every node."""
+        counterfactual values of its best response at every node.
+
+        ``values``, if given, already holds :meth:`terminal`'s values for ``reach_q`` and
+        ``dudo_q`` (a caller that keeps them too); the pass overwrites it.
+        """
         q = 1 - u
-        values = self.terminal(u, reach_q, dudo_q, self.stacked(u))
+        if values is None:
+            values = self.terminal(u, reach_q, dudo_q, self.stacked(u))
         vu, vq = values[u], values[q]
         if u == 0:
             vu[0] = -np.inf

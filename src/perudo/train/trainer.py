@@ -122,6 +122,8 @@ def train(
     ys = np.zeros(config.buffer, dtype=np.float32)
     filled = 0
     head = 0
+    if config.exploit:
+        progress("solving the 1v1 rounds that each checkpoint's exploitability is measured in")
     solutions = solved_rounds() if config.exploit else {}
     curves: list[dict[str, Any]] = []
     t0 = time.perf_counter()
@@ -160,7 +162,7 @@ def train(
             checkpoint()
             next_eval += config.eval_every
         net = _network(model, "training")
-        for _ in range(config.rounds_per_iteration):
+        for _ in range(min(config.rounds_per_iteration, config.rounds - played)):
             sample = play_round(net, rng, dist, explore=config.explore)
             played += 1
             decisions += sample.decisions

@@ -106,7 +106,6 @@ class Painter:
         names: Sequence[str],
         *,
         me: int | None,
-        memory: bool = False,
         ascii_only: bool = False,
         width: int = 80,
     ) -> None:
@@ -114,7 +113,6 @@ class Painter:
         self.rules = rules
         self.names = tuple(names)
         self.me = me
-        self.memory = memory
         self.ascii_only = ascii_only
         self.width = width
 
@@ -235,14 +233,15 @@ class Painter:
     # The table -----------------------------------------------------------------------------
 
     def seats(self, view: PlayerView) -> Group:
-        """One line per seat: name, dice (``?`` in memory mode, P-40), shown dice, turn."""
+        """One line per seat: name, dice (``?`` where the view hides the count, P-40), shown
+        dice, turn."""
         width = max(cell_len(self._seat_name(s)) for s in range(view.num_players))
         lines: list[RenderableType] = []
-        for seat, count in enumerate(view.dice_counts):
+        for seat, count in enumerate(view.counts_seen):
             line = Text("  " + _pad(self._seat_name(seat), width) + "  ")
             if count == 0:
                 line.append(self.cat.t("table.out"), style="dim")
-            elif self.memory and seat != self.me:
+            elif count is None:
                 line.append(_pad("?", self.rules.dice_per_player + 4), style="bold")
             else:
                 dots = ("#" if self.ascii_only else "●") * count
@@ -262,10 +261,10 @@ class Painter:
         return name
 
     def header(self, view: PlayerView) -> str:
-        if self.memory:
-            # P-40: no total either (with two players left it tells the other's count).
+        total = view.total_seen
+        if total is None:  # memory mode (P-40): the view tells no total
             return self.cat.t("round.header_memory", round=view.round)
-        return self.cat.t("round.header", round=view.round, total=view.total_dice)
+        return self.cat.t("round.header", round=view.round, total=total)
 
     def palifico_note(self, view: PlayerView) -> Text | None:
         """Palifico rules in force this round (P-31, P-32, P-33)."""
@@ -330,8 +329,8 @@ class Painter:
         if wild is not None and wild in lowest:
             label = self.face_word(wild)
             parts.append(cat.t("may.wild", aces=label, bid=str(lowest[wild])))
-        # "No raise possible" would tell that the bid names every die in play (P-40).
-        if view.bid is not None and not bids and view.phase is Phase.BIDDING and not self.memory:
+        # (In memory mode the view offers the bids up to the dice at the start, P-40.)
+        if view.bid is not None and not bids and view.phase is Phase.BIDDING:
             parts.append(cat.t("may.no_raise"))
         if Dudo() in legal:
             parts.append(cat.t("word.dudo"))
@@ -377,11 +376,15 @@ class Painter:
             text.append(f"{d}{_COUNT_MARK}" if counts else str(d), style="bold" if counts else "")
         return text
 
-    def resolution(self, result: RoundResolved, counts: Sequence[int]) -> list[RenderableType]:
+    def resolution(
+        self, result: RoundResolved, counts: Sequence[int | None]
+    ) -> list[RenderableType]:
         """The challenge told in order (P-21): who revealed what, the running count, who kept
         their dice hidden, the verdict, dice lost or gained, eliminations, the next opener.
 
-        ``counts`` are the dice counts after the round.
+        ``counts`` are the dice counts after the round as the person's view shows them
+        (:attr:`~perudo.core.PlayerView.counts_seen`: ``None`` where memory mode hides one,
+        P-40).
         """
         cat = self.cat
         out: list[RenderableType] = []
@@ -427,13 +430,15 @@ class Painter:
             out.append(Text(why))
         return [*out, *self._aftermath(result, counts)]
 
-    def _aftermath(self, result: RoundResolved, counts: Sequence[int]) -> list[RenderableType]:
+    def _aftermath(
+        self, result: RoundResolved, counts: Sequence[int | None]
+    ) -> list[RenderableType]:
         """Dice lost or gained, who is out, who opens next."""
         cat = self.cat
         out: list[RenderableType] = []
         for seat, change in result.changes:
             out.append(Text(self._change(seat, change, counts[seat]), style="yellow"))
-        left = sum(1 for c in counts if c)
+        left = sum(1 for c in counts if c != 0)  # a hidden count (None) is a seat still in
         for seat in result.eliminated:
             # "the bots play on" only when two or more are left to play
             you = "elim.you" if left >= 2 else "elim.you_last"
@@ -456,23 +461,30 @@ class Painter:
         return cat.t("verdict.dudo_fails", **fields)
 
     def _loss_reason(self, result: RoundResolved) -> str | None:
-        """Why the dice were lost under Bluff's loss by the difference (V-4)."""
+        """Why the dice were lost under Bluff's loss by the difference (V-4): a loss larger
+        than the dice the loser had takes what they had, and is told so."""
         if self.rules.loss != "difference" or result.kind != "dudo" or result.bid is None:
             return None
         q, count = result.bid.quantity, result.count
-        if count < q:
-            return self.cat.t("loss.short", n=q - count, who=self.who(result.target))
+        if count == q:
+            return self.cat.t("loss.exact", who=self.who(result.target))
+        key, n, loser = ("loss.short", q - count, result.target)
         if count > q:
-            return self.cat.t("loss.over", n=count - q, who=self.who(result.caller))
-        return self.cat.t("loss.exact", who=self.who(result.target))
+            key, n, loser = ("loss.over", count - q, result.caller)
+        had = next((-change for seat, change in result.changes if seat == loser), n)
+        if had < n:
+            return self.cat.t(f"{key}_capped", n=n, had=had, who=self.who(loser))
+        return self.cat.t(key, n=n, who=self.who(loser))
 
-    def _change(self, seat: int, change: int, left: int) -> str:
+    def _change(self, seat: int, change: int, left: int | None) -> str:
         cat = self.cat
         who = self.who(seat)
         if change == 0:
             return cat.t("change.capped", who=who, max=self.rules.dice_per_player)
         key = "change.gain" if change > 0 else ("change.lose" if change == -1 else "change.lose_n")
         text = cat.t(key, who=who, n=abs(change))
-        if not self.memory or seat == self.me:
+        # No count where memory mode hides it (P-40), nor for a seat that is out: the line after
+        # says so.
+        if left:
             text += " " + cat.t("change.now" if change > 0 else "change.left", n=left)
         return text

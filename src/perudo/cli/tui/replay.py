@@ -79,7 +79,7 @@ class Replayer:
         self.pause = pause
         names = [cat.t("seat.generic", n=s + 1) for s in range(record.num_players)]
         if record.seats:
-            names = [info.name for info in record.seats]
+            names = [cat.recorded_name(i.name, human=i.kind == "human") for i in record.seats]
         self.painter = Painter(
             cat, record.rules, names, me=None, ascii_only=ascii_only, width=min(console.width, 100)
         )
@@ -226,6 +226,7 @@ class Replayer:
             err.code,
             err.params,
             lambda s: names[s] if 0 <= s < len(names) else self.cat.t("seat.generic", n=s + 1),
+            about=True,  # told of the record's player, not to the reader
         )
 
     def _show_round(self, rnd: _Round) -> None:
@@ -276,9 +277,11 @@ class Replayer:
         if not self.pause or last:
             return
         while True:
-            text = self.read(self.cat.t("replay.next"))
             try:
-                got = read_input(text)
+                got = read_input(self.read(self.cat.t("replay.next")))
+            except UnicodeDecodeError as err:  # a line the input's encoding cannot read
+                self.console.print(self.cat.t("err.encoding", encoding=err.encoding), style="red")
+                continue
             except InputError:
                 got = Command("skip")
             if isinstance(got, Command) and got.kind == "quit":

@@ -64,6 +64,7 @@ from perudo.core import (
     SeatInfo,
     apply,
     check_action,
+    refusal_seen,
     roll_off,
     start_game,
     view,
@@ -178,9 +179,9 @@ class Session:
         }
         # Bots are numbered 1, 2, … around the table, skipping the person's seat.
         names = [self.cat.t("seat.bot", n=s + (s < self.me)) for s in range(players)]
-        names[self.me] = config.name or self.cat.t("seat.you")
+        names[self.me] = config.name or self.cat.you()
         if seats:
-            names = [info.name for info in seats]
+            names = [self.cat.recorded_name(i.name, human=i.kind == "human") for i in seats]
             if config.name:
                 names[self.me] = config.name
         self.names = names
@@ -191,7 +192,6 @@ class Session:
             rules,
             names,
             me=self.me,
-            memory=config.memory,
             ascii_only=config.ascii_only,
             width=min(console.width, 100),
         )
@@ -249,7 +249,7 @@ class Session:
                 return False
             # In memory mode "likely" asks every time: the odds would tell the dice in play.
             if self.cfg.calza_ask == "likely" and not self.cfg.memory:
-                v = view(state, self.me)
+                v = view(state, self.me, memory=self.cfg.memory)
                 if v.bid is None or chance(v, v.bid).exactly < CALZA_LIKELY:
                     return False
             return self._ask_calza(state)
@@ -291,7 +291,7 @@ class Session:
         ``unknown``: the message for such a line where a bid is not what is asked (the calza
         and knocked-out prompts), instead of "type a bid such as 3x5"."""
         while True:
-            text = self.read(self.cat.t(key, **fields))
+            text = self._line(self.cat.t(key, **fields))
             try:
                 return read_input(text)
             except InputError as err:
@@ -302,10 +302,21 @@ class Session:
                 else:
                     self._error(err.key, text=err.text.strip())
 
+    def _line(self, prompt: str) -> str:
+        """One line the person typed; a line the input's encoding cannot read (``3×5`` or
+        Korean where the input is ASCII) is told in words and asked again, the game going on."""
+        while True:
+            try:
+                return self.read(prompt)
+            except UnicodeDecodeError as err:
+                self._error("err.encoding", encoding=err.encoding)
+
     def _refuse(self, err: PerudoError) -> None:
         """Why the core refused, in the person's language, naming players by name."""
+        memory = self.cfg.memory  # P-40: no count of the dice in play
+        params, _ = refusal_seen(err.code, err.params, str(err), memory=memory)
         reason = refusal_text(
-            self.cfg.lang, err.code, err.params, self.names.__getitem__, memory=self.cfg.memory
+            self.cfg.lang, err.code, params, self.names.__getitem__, memory=memory
         )
         self._error("err.illegal", reason=reason)
 
@@ -318,7 +329,7 @@ class Session:
         self.console.print(Text(self.cat.t(key, **words, **fields), style="bold red"))
 
     def _ask_turn(self, state: GameState) -> PlayerAction:
-        v = view(state, self.me)
+        v = view(state, self.me, memory=self.cfg.memory)
         self.console.rule(Text(self.cat.t("turn.rule", who=self.names[self.me])), style="green")
         if state.phase is Phase.CHOOSE_PALIFICO:
             self.console.print(self.painter.seats(v))
@@ -348,7 +359,7 @@ class Session:
             return got
 
     def _ask_calza(self, state: GameState) -> bool:
-        v = view(state, self.me)
+        v = view(state, self.me, memory=self.cfg.memory)
         assert v.bid is not None
         hand = self.painter.dice_text(v.hand)
         line = Text(self.cat.t("calza.dice", dice=hand) + "  ")
@@ -390,7 +401,7 @@ class Session:
         self.console.print(self.cat.t("rolloff.opens", who=self.names[state.opener]))
 
     def _show_round_start(self, state: GameState) -> None:
-        v = view(state, self.me)
+        v = view(state, self.me, memory=self.cfg.memory)
         self.console.print()
         self.console.rule(Text(self.painter.header(v)), style="bold blue")
         if v.palifico:
@@ -433,7 +444,8 @@ class Session:
                     )
                 )
             elif isinstance(event, RoundResolved):
-                for line in self.painter.resolution(event, state.dice_counts):
+                seen = view(state, self.me, memory=self.cfg.memory).counts_seen
+                for line in self.painter.resolution(event, seen):
                     self.console.print(line)
             elif isinstance(event, GameOver):
                 self.console.print()
@@ -454,7 +466,9 @@ class Session:
             SeatInfo(name, "human", None) if s == self.me else SeatInfo(name, "bot", self.levels[s])
             for s, name in enumerate(self.names)
         )
-        return GameRecord.from_state(state, seats=seats, software=f"perudo {__version__}")
+        return GameRecord.from_state(
+            state, seats=seats, software=f"perudo {__version__}", memory=self.cfg.memory
+        )
 
     def _save(self, *, leaving: bool) -> bool:
         """Save the record where ``--save`` says, or where the person answers; ``False`` only
@@ -473,14 +487,14 @@ class Session:
         key = "save.prompt_partial" if leaving and not state.is_over else "save.prompt"
         while True:
             try:
-                answer = self.read(self.cat.t(key)).strip()
+                answer = self._line(self.cat.t(key)).strip()
                 if not answer or answer.lower() in self._words("input.skip"):
                     return True
                 # "y" answers the question rather than names a file called "y".
                 yes = answer.lower() in self._words("input.yes")
                 path = _fresh_name() if yes else Path(answer).expanduser()
                 if path.is_file():
-                    reply = self.read(self.cat.t("save.exists", path=str(path))).strip().lower()
+                    reply = self._line(self.cat.t("save.exists", path=str(path))).strip().lower()
                     if reply not in self._words("input.yes"):
                         continue
             except (KeyboardInterrupt, EOFError):

@@ -3,7 +3,9 @@
 Each process listens on ``perudo:node:<its id>``. What travels (JSON, ``op`` names the kind):
 
 * ``msg`` (socket process → owner): a client message of a socket held elsewhere, already
-  read under that process's size and rate limits: ``{table, conn, text, base}``;
+  read under that process's connection limits: ``{table, conn, text, base, client}``
+  (``client``: its address; the owner, which knows the socket's seat, applies its sender's
+  budgets: :class:`perudo.server.guard.Budgets`);
 * ``gone`` (socket process → owner): that socket closed;
 * ``out`` (owner → socket process): messages for its sockets, ``[[conn, text]…]`` (``text``
   ``null``: close it, with ``code``), batched per turn of the owner's event loop;
@@ -16,7 +18,9 @@ alive (expiring after a lease) so that an owner can tell a socket process is gon
 lobby's public tables live in the hash ``perudo:lobby``. Redis going away is not fatal: a
 publish raises :class:`BusDown` (the caller refuses what it was asked, in words), the listener
 reconnects by itself and tells :attr:`Bus.on_reconnect` (messages published meanwhile are
-lost: the processes then reconnect their sockets, which resume by version).
+lost: the processes then reconnect their sockets, which resume by version). A publish that no
+process received (Redis counts the receivers: the process listening there died) raises
+:class:`NoListener`, so that nothing sent is lost without a word: the caller refuses it.
 """
 
 from __future__ import annotations
@@ -30,17 +34,33 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from redis import asyncio as aioredis
-from redis.exceptions import RedisError
 
-__all__ = ["Bus", "BusDown"]
+__all__ = ["Bus", "BusDown", "NoListener"]
 
 log = logging.getLogger("perudo.server")
 
 LOBBY = "perudo:lobby"
 
+ABSENT_FOR = 86400
+"""Seconds a table's record of absent people (:meth:`Bus.put_absent`) outlives its last
+change (a table driven on keeps it current; one closed lets it expire)."""
+
 
 class BusDown(RuntimeError):
     """Redis cannot be reached now: what needed it was not done."""
+
+
+class NoListener(BusDown):
+    """Redis took the message but no process listens on its channel (the process died, and
+    Redis dropped its subscription with its connection): nobody will act on it."""
+
+
+def down(err: Exception) -> BusDown:
+    """Any failure of a Redis command as :class:`BusDown`: not only ``RedisError`` and
+    ``OSError``, for while Redis restarts redis-py can fail inside a connection closed under
+    it (an ``AttributeError`` on its missing reader escaped ``send`` to a socket's handler and
+    dropped the socket)."""
+    return BusDown(str(err) or type(err).__name__)
 
 
 def channel(node: str) -> str:
@@ -49,6 +69,10 @@ def channel(node: str) -> str:
 
 def alive_key(node: str) -> str:
     return f"perudo:alive:{node}"
+
+
+def absent_key(table_id: str) -> str:
+    return f"perudo:absent:{table_id}"
 
 
 class Bus:
@@ -87,7 +111,7 @@ class Bus:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(Exception):
             await self.redis.delete(alive_key(self.node))
         await self.publisher.aclose()
         await self.redis.aclose()
@@ -126,7 +150,7 @@ class Bus:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 raise
-            except (RedisError, OSError) as err:
+            except Exception as err:  # any failure of redis-py: see down()
                 if self.up:
                     log.warning("lost Redis (%s): reconnecting", err)
                 self.up = False
@@ -143,7 +167,7 @@ class Bus:
         publisher's, the idle ones of the pool), which a restarted Redis has closed, so that
         the next command opens a new one instead of failing on the old one (the first message
         published after the outage, a socket's snapshot, was lost so)."""
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(Exception):
             if self.publisher.connection is not None:
                 await self.publisher.connection.disconnect(nowait=True)
             await self.redis.connection_pool.disconnect(inuse_connections=False)
@@ -151,12 +175,16 @@ class Bus:
     async def send(self, node: str, data: dict[str, Any]) -> None:
         """Publish ``data`` to ``node``'s channel.
 
+        :raises NoListener: no process received it (``node`` is gone).
         :raises BusDown: Redis cannot be reached (nothing was sent).
         """
+        text = json.dumps(data)
         try:
-            await self.publisher.publish(channel(node), json.dumps(data))
-        except (RedisError, OSError) as err:
-            raise BusDown(str(err)) from None
+            receivers = await self.publisher.publish(channel(node), text)
+        except Exception as err:
+            raise down(err) from None
+        if not receivers:
+            raise NoListener(f"no process listens on {channel(node)} (it is gone)")
 
     async def call(self, node: str, data: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a ``call`` to ``node`` and wait for its ``reply``.
@@ -186,8 +214,8 @@ class Bus:
         """Say this process is alive for ``seconds``."""
         try:
             await self.redis.set(alive_key(self.node), "1", px=max(1, int(seconds * 1000)))
-        except (RedisError, OSError) as err:
-            raise BusDown(str(err)) from None
+        except Exception as err:
+            raise down(err) from None
 
     async def alive(self, nodes: Iterable[str]) -> set[str]:
         """Which of ``nodes`` said they were alive within a lease."""
@@ -196,8 +224,8 @@ class Bus:
             return set()
         try:
             found = await self.redis.mget([alive_key(n) for n in names])
-        except (RedisError, OSError) as err:
-            raise BusDown(str(err)) from None
+        except Exception as err:
+            raise down(err) from None
         return {n for n, v in zip(names, found, strict=True) if v is not None}
 
     async def publish_lobby(self, table_id: str, entry: dict[str, Any] | None) -> None:
@@ -207,12 +235,46 @@ class Bus:
                 await self.redis.hdel(LOBBY, table_id)  # type: ignore[misc]
             else:
                 await self.redis.hset(LOBBY, table_id, json.dumps(entry))  # type: ignore[misc]
-        except (RedisError, OSError) as err:
+        except Exception as err:
             log.warning("lobby entry of %s not published: %s", table_id, err)
+
+    async def put_absent(self, table_id: str, absent: dict[int, float | None]) -> None:
+        """Record who has no live connection at ``table_id`` (seat → ``None``: away, else
+        when its drop grace began; :meth:`perudo.server.tables.schedule.Scheduler.absent`),
+        for the process that takes the table over if this one dies.
+
+        :raises BusDown: Redis cannot be reached."""
+        key = absent_key(table_id)
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(key)
+                if absent:
+                    fields = {str(s): "away" if t is None else repr(t) for s, t in absent.items()}
+                    pipe.hset(key, mapping=fields)
+                    pipe.expire(key, ABSENT_FOR)
+                await pipe.execute()
+        except Exception as err:
+            raise down(err) from None
+
+    async def absent(self, table_id: str) -> dict[int, float | None]:
+        """What :meth:`put_absent` recorded for ``table_id`` (empty: nothing, or unreadable).
+
+        :raises BusDown: Redis cannot be reached."""
+        try:
+            raw = await self.redis.hgetall(absent_key(table_id))  # type: ignore[misc]
+        except Exception as err:
+            raise down(err) from None
+        out: dict[int, float | None] = {}
+        for seat, value in raw.items():
+            try:
+                out[int(seat)] = None if value == b"away" else float(value)
+            except ValueError:
+                continue
+        return out
 
     async def lobby(self) -> list[dict[str, Any]]:
         try:
             raw = await self.redis.hvals(LOBBY)  # type: ignore[misc]
-        except (RedisError, OSError) as err:
-            raise BusDown(str(err)) from None
+        except Exception as err:
+            raise down(err) from None
         return [json.loads(v) for v in raw]

@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..connection import Connection
+from ..guard import Budgets
 from ..store import Store
 from ..tables import LiveTable
 from .bus import Bus, BusDown
@@ -75,10 +76,13 @@ class Node:
         self.routes = Routes(self)
         self._adopting: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._writes: set[asyncio.Task[None]] = set()
         self._renewed = time.monotonic()
+        self._absent: dict[str, dict[int, float | None]] = {}
+        """What Redis was last told of each table's absent people (:meth:`note_absent`)."""
         from ..routes.socket import handle
 
-        self.handle: Callable[[LiveTable, Connection, str, str], Awaitable[None]] = handle
+        self.handle: Callable[[LiveTable, Connection, str, str, Budgets], Awaitable[None]] = handle
         """How the owner handles a forwarded client message: the same function as for its
         own sockets' messages."""
 
@@ -162,7 +166,13 @@ class Node:
                 return None
             self.lobby.tables[table_id] = table
             await self.lobby.count_waiting(table)
-            await table.resume()
+            try:
+                absent = await self.bus.absent(table_id)
+            except BusDown:
+                absent = {}  # Redis away: every person's grace starts now
+            if absent:
+                self._absent[table_id] = absent
+            await table.resume(absent)
             self.lobby.changed(table)
             log.info("took table %s over (fencing token %d)", table_id, token)
             return table
@@ -179,6 +189,7 @@ class Node:
         be renewed): forget it; its sockets, here and elsewhere, are closed to reconnect."""
         assert self.lobby is not None
         self.owned.pop(table_id, None)
+        self._absent.pop(table_id, None)
         table = self.lobby.tables.pop(table_id, None)
         if table is None:
             return
@@ -256,6 +267,30 @@ class Node:
         """Redis came back: what was published meanwhile is lost, so every socket linked
         through it reconnects (and resumes by version), here and at the owners."""
         await self.routes.reset()
+
+    def note_absent(self, table: LiveTable) -> None:
+        """The table changed: when who has no live connection there changed, tell Redis (for
+        the process that takes the table over if this one dies: it goes on with the away
+        people away and the dropped ones' grace running, not started again)."""
+        if table.id not in self.owned:
+            return
+        absent = table.schedule.absent()
+        if self._absent.get(table.id, {}) == absent:
+            return
+        if absent:
+            self._absent[table.id] = absent
+        else:
+            self._absent.pop(table.id, None)
+        task = asyncio.ensure_future(self._put_absent(table.id, absent))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _put_absent(self, table_id: str, absent: dict[int, float | None]) -> None:
+        try:
+            await self.bus.put_absent(table_id, absent)
+        except BusDown as err:
+            self._absent.pop(table_id, None)  # told again at its next change
+            log.warning("table %s: who is away not recorded: %s", table_id, err)
 
     def local(self, table_id: str) -> LiveTable | None:
         assert self.lobby is not None

@@ -21,6 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..connection import Connection
+from ..guard import Budgets
 
 if TYPE_CHECKING:
     from .node import Node
@@ -52,11 +53,15 @@ def _is_hello(text: Any) -> bool:
 class RemoteConnection(Connection):
     """At the owner: a socket held by process ``node`` (its connection ``conn`` there)."""
 
-    def __init__(self, routes: Routes, table_id: str, node: str, conn: int) -> None:
+    def __init__(
+        self, routes: Routes, table_id: str, node: str, conn: int, budgets: Budgets
+    ) -> None:
         settings = routes.node.settings
         super().__init__(
             _no_send, _no_close, rate=settings.rate_per_second, burst=settings.rate_burst
         )
+        self.budgets = budgets
+        """Whose budgets its messages draw on (its seat's person, else its client's)."""
         self.routes = routes
         self.table_id = table_id
         self.node = node
@@ -90,10 +95,12 @@ class Routes:
     # -- socket side ------------------------------------------------------------------------
 
     async def forward(
-        self, conn: Connection, table_id: str, owner: str, text: str, base: str
+        self, conn: Connection, table_id: str, owner: str, text: str, base: str, client: str
     ) -> None:
-        """Send a client message of ``conn`` to the table's owner.
+        """Send a client message of ``conn`` (whose address is ``client``) to the table's
+        owner, which applies the sender's budgets (it knows the socket's seat).
 
+        :raises NoListener: no process received it (the owner died).
         :raises BusDown: Redis cannot be reached (the message was not sent).
         """
         self.links[conn.id] = (table_id, owner, conn)
@@ -106,6 +113,7 @@ class Routes:
                 "conn": conn.id,
                 "text": text,
                 "base": base,
+                "client": client,
             },
         )
 
@@ -152,7 +160,13 @@ class Routes:
                     # socket reconnects, finds the owner and says hello again.
                     self.out(key[0], key[1], None, MOVED)
                     return
-                remote = RemoteConnection(self, str(data["table"]), key[0], key[1])
+                lobby = self.node.lobby
+                assert lobby is not None
+                client = data.get("client")
+                # No client: a process of an older version, which applied them itself.
+                address = None if client is None else lobby.guard.of(str(client))
+                budgets = Budgets(lobby.guard, address)
+                remote = RemoteConnection(self, str(data["table"]), key[0], key[1], budgets)
                 remote.worker = asyncio.create_task(self._work(remote))
                 self.remotes[key] = remote
             remote.inbox.put_nowait((str(data["text"]), str(data.get("base", ""))))
@@ -181,7 +195,7 @@ class Routes:
                 remote.send_close(MOVED)
                 continue
             try:
-                await self.node.handle(table, remote, item[0], item[1])
+                await self.node.handle(table, remote, item[0], item[1], remote.budgets)
             except Exception:
                 log.exception("table %s: a forwarded message failed", remote.table_id)
 

@@ -10,10 +10,15 @@
   ``GET /api/games/{id}/replay`` (a replay, public information only);
 * :mod:`.pages`: the page (``/``, ``/t/{id}``, ``/replay/{id}``), its ``/static`` files and
   the rule book (``/rules/{lang}``);
+* :mod:`.webapp`: the page as an installable web app: ``/manifest.webmanifest`` and its
+  service worker ``/sw.js``;
 * :mod:`.socket`: the table socket ``/ws/tables/{id}``: :mod:`perudo.server.protocol`
   messages; a bad message gets an ``error`` reply and changes nothing, the connection and the
   table live on;
 * :mod:`.wire`: ``GET /api/protocol.schema.json`` (the JSON Schema of the wire);
+* :mod:`perudo.server.accounts.routes`: the account API (``/api/account…``);
+* :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
+  (``/api/players/{name}``, ``/api/players/{name}/games``, ``/api/leaderboard``);
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
   the settings of a request).
 """
@@ -28,7 +33,7 @@ from starlette.exceptions import HTTPException
 
 from ..store import StoreError
 from ..tables.config import store_refused
-from . import games, health, pages, socket, tables, wire
+from . import games, health, pages, socket, tables, webapp, wire
 from .common import error_response
 
 __all__ = ["register_routes"]
@@ -64,6 +69,12 @@ def register_routes(app: FastAPI) -> None:
         # bare 500. The socket's refusals carry the same code (``store_error``).
         return error_response(store_refused(exc, "a request's data"))
 
-    for module in (health, tables, games, pages, socket, wire):
+    for module in (health, tables, games, pages, webapp, socket, wire):
         app.include_router(module.router)
+    # Imported here: the accounts' routes use .common, which imports this package.
+    from ..accounts import players
+    from ..accounts import routes as accounts
+
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     pages.mount_static(app)

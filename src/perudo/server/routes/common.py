@@ -17,6 +17,7 @@ __all__ = ["error_response", "lobby_of", "settings_of", "store_of"]
 _STATUS = {
     "no_table": 404,
     "no_game": 404,
+    "not_your_seat": 403,
     "table_full": 409,
     "not_now": 409,
     "table_closed": 410,

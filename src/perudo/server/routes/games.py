@@ -3,7 +3,10 @@
 * ``GET /api/games``: recent finished games of public tables, newest first;
 * ``GET /api/games/{id}/replay``: a finished game move by move, public information only
   (:func:`perudo.server.replay.replay_frames`); ``id`` is the game's unguessable key, and a
-  private table's replay leaves out the table's id (its invite).
+  private table's replay leaves out the table's id (its invite);
+* ``GET /api/games/{id}/analysis?seat=N``: the game's analysis (:mod:`perudo.server.analysis`):
+  from seat ``N``'s view with that seat's token (``Authorization: Bearer …``), else from what
+  everybody saw (P-70). Answered ``202`` with the progress while it runs, ``200`` when done.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from perudo.core import NotationError
+
 from ..payloads import ReplayData
 from ..replay import replay_frames
-from ..tables import TableError
+from ..tables import TableError, hash_token
 from .common import error_response, store_of
 
 __all__ = ["MAX_KEY", "router"]
@@ -50,3 +55,45 @@ async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any
         # The table's id is its invite: a replay passed around must not give it away.
         frames["table_id"] = None
     return frames
+
+
+@router.get("/api/games/{game_id}/analysis", response_model=None)
+async def analysis(
+    request: Request, game_id: str, seat: int | None = None
+) -> JSONResponse | dict[str, Any]:
+    """A finished game's analysis, for seat ``seat`` (from 0; its token in the
+    ``Authorization: Bearer`` header) or, without ``seat``, for anybody (public information)."""
+    analyses = getattr(request.app.state, "analyses", None)
+    if analyses is None:
+        return error_response(TableError("unavailable", "analyses are switched off here"))
+    store = store_of(request)
+    game = None if len(game_id) > MAX_KEY else await store.game(game_id)
+    if game is None:
+        return error_response(TableError("no_game", f"there is no game {game_id[:MAX_KEY]!r}"))
+    if game.finished_at is None:
+        return error_response(TableError("not_now", f"game {game_id!r} is not finished yet"))
+    if seat is not None:
+        if not 0 <= seat < game.players:
+            return error_response(
+                TableError("bad_seat", f"seat {seat} is not in this {game.players}-seat game")
+            )
+        auth = request.headers.get("authorization", "")
+        token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+        table = await store.load_table(game.table_id)
+        row = None if table is None else next((r for r in table.seats if r.seat == seat), None)
+        if not token or row is None or row.token_hash != hash_token(token):
+            return error_response(
+                TableError("not_your_seat", f"seat {seat}'s analysis needs that seat's token")
+            )
+    try:
+        record = game.record()
+    except NotationError as err:
+        return error_response(TableError("bad_record", str(err)))
+    job = analyses.get(game.key, seat, record)
+    await analyses.wait(job, 0.2)
+    status: dict[str, Any] = job.status()
+    if status["status"] == "running":
+        return JSONResponse(status, status_code=202)
+    if status["status"] == "failed":
+        return error_response(TableError("bad_record", str(status["message"])))
+    return status

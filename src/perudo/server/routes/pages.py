@@ -1,7 +1,7 @@
-"""The page: one HTML file for the lobby (``/``), a table (``/t/{id}``) and a replay
-(``/replay/{id}``), and its scripts and styles under ``/static``; and the rule book
-(``/rules/{lang}`` in ``en``, ``ko`` or ``it``, :mod:`..rulebook`; ``/rules`` picks one from
-``Accept-Language``)."""
+"""The page: one HTML file for the lobby (``/``), a table (``/t/{id}``), a replay
+(``/replay/{id}``) and a game's analysis (``/analysis/{id}``), and its scripts and styles
+under ``/static``; and the rule book (``/rules/{lang}`` in ``en``, ``ko`` or ``it``,
+:mod:`..rulebook`; ``/rules`` picks one from ``Accept-Language``)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,11 @@ async def page_table(table_id: str) -> FileResponse:
 
 @router.get("/replay/{game_id}")
 async def page_replay(game_id: str) -> FileResponse:
+    return _index()
+
+
+@router.get("/analysis/{game_id}")
+async def page_analysis(game_id: str) -> FileResponse:
     return _index()
 
 

@@ -1,16 +1,17 @@
 """The table socket ``/ws/tables/{id}``: one connection of a seat or a spectator.
 
 Each message is a :mod:`perudo.server.protocol` client message, read under the connection's
-size limit and rate limits (the connection's, the client's over all its connections, the
-table's spectator budget, the client's chat budget: docs/security.md) and handed to the
-table. A client has at most ``connections_per_client`` sockets open; one silent for
-``ws_idle_seconds`` is closed. A bad message gets an ``error`` reply and
-changes nothing; the connection and the table live on.
+size limit and rate limit, then handed to the table under the budgets of whoever sends it (a
+seated person's own, over all their connections; a socket holding no seat, its address's; the
+table's spectator budget: :mod:`perudo.server.guard`, docs/security.md). A client has at most
+``connections_per_client`` sockets open; one silent for ``ws_idle_seconds`` is closed. A bad
+message gets an ``error`` reply and changes nothing; the connection and the table live on.
 
 In multi-process mode any process accepts any table's socket: for a table another process
-drives, each message (read under this process's limits) is forwarded to that owner
-(:mod:`perudo.server.cluster.remote`), which handles it with :func:`handle`, the function
-that handles this process's own sockets' messages.
+drives, each message (read under this process's connection limits) is forwarded to that owner
+(:mod:`perudo.server.cluster.remote`), which knows the socket's seat and handles it with
+:func:`handle`, the function that handles this process's own sockets' messages, under the
+same budgets (kept in Redis, one budget over every process).
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 
 from .. import protocol as p
-from ..cluster.bus import BusDown
+from ..accounts.sessions import COOKIE, same_origin
+from ..cluster.bus import BusDown, NoListener
 from ..connection import Connection
-from ..guard import ClientLimits
+from ..guard import Budgets, ClientLimits, PersonLimits, client_key
 from ..proxy import base_url, client_host
 from ..settings import Settings
 from ..tables import LiveTable, TableError
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 from ..tables.presenter import refused
 from .common import lobby_of, settings_of
 
-__all__ = ["UNAVAILABLE", "handle", "router"]
+__all__ = ["NO_DATABASE", "OWNER_GONE", "UNAVAILABLE", "handle", "router"]
 
 log = logging.getLogger("perudo.server")
 
@@ -49,6 +51,17 @@ UNAVAILABLE = (
     "the server is reconnecting to its other processes: that was not done; try again in a moment"
 )
 """Why a message for a table driven by another process was refused while Redis is away."""
+
+OWNER_GONE = (
+    "the process driving this table stopped: that was not done; the table is moving to "
+    "another process (this page reconnects by itself), then try again"
+)
+"""Why a message for a table driven by another process was refused when no process received
+it (its owner died: the table is taken over within a lease, and this socket, closed by the
+lease scan, reconnects to the new owner)."""
+
+NO_DATABASE = "the server cannot reach its database to find this table: try again in a moment"
+"""Why a socket was refused when the table's owner could not be looked up (PostgreSQL away)."""
 
 
 ARRIVAL_WAIT = 0.3
@@ -63,6 +76,11 @@ message is then handled when it comes, like any other)."""
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     settings = settings_of(ws)
+    if COOKIE in ws.cookies and not same_origin(ws, settings):
+        # Another site's page opening the socket with a signed-in visitor's cookie: refused
+        # at the handshake (403), whatever the socket would have been used for.
+        await ws.close(1008)
+        return
     lobby = lobby_of(ws)
     client = client_host(ws)
     direct = (ws.scope.get("extensions") or {}).get(WRITE_NOW)
@@ -99,19 +117,19 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                     where = await lobby.node.route(table_id)
                 except (SQLAlchemyError, OSError) as err:
                     log.warning("table %s cannot be routed: %s", table_id, err)
-                    await _refuse(conn, "unavailable", UNAVAILABLE, 1013)
+                    await _refuse(conn, "unavailable", NO_DATABASE, 1013)
                     return
                 if isinstance(where, LiveTable):
                     table = where
                 else:
                     owner = where
-            limits = lobby.guard.of(client)
             base = base_url(ws)
+            address = lobby.guard.of(client)
             target: _Local | _Remote
             if table is not None:
-                target = _Local(table, base)
+                target = _Local(table, base, Budgets(lobby.guard, address))
             elif owner is not None and lobby.node is not None:
-                target = _Remote(lobby.node, table_id, owner, base)
+                target = _Remote(lobby.node, table_id, owner, base, client_key(client))
             else:
                 await _refuse(conn, "no_table", f"there is no table {table_id[:40]!r}", 1000)
                 return
@@ -121,11 +139,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if first is None:
             return
         if first["type"] != "nothing":
-            await _take(conn, target, settings, limits, first)
+            await _take(conn, target, settings, address, first)
         idle = IdleWatch(settings.ws_idle_seconds)
         try:
             while (message := await _next(ws, conn, settings, idle=idle)) is not None:
-                await _take(conn, target, settings, limits, message)
+                await _take(conn, target, settings, address, message)
         finally:
             idle.stop()
     finally:
@@ -141,31 +159,40 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 class _Local:
     """A table this process drives: messages are handled here."""
 
-    def __init__(self, table: LiveTable, base: str) -> None:
+    def __init__(self, table: LiveTable, base: str, budgets: Budgets) -> None:
         self.table = table
         self.base = base
+        self.budgets = budgets
 
     @property
     def version(self) -> int | None:
         return self.table.version
 
     async def handle(self, conn: Connection, msg: p.ClientMessage, raw: str) -> None:
-        await _handle(self.table, conn, msg, self.base)
+        await _handle(self.table, conn, msg, self.base, self.budgets)
 
 
 class _Remote:
     """A table another process drives: messages are forwarded to it."""
 
-    def __init__(self, node: Node, table_id: str, owner: str, base: str) -> None:
+    def __init__(self, node: Node, table_id: str, owner: str, base: str, client: str) -> None:
         self.node = node
         self.table_id = table_id
         self.owner = owner
         self.base = base
+        self.client = client
+        """The socket's client (:func:`~perudo.server.guard.client_key`): the owner draws the
+        messages of a socket holding no seat on its budgets."""
         self.version: int | None = None
 
     async def handle(self, conn: Connection, msg: p.ClientMessage, raw: str) -> None:
         try:
-            await self.node.routes.forward(conn, self.table_id, self.owner, raw, self.base)
+            await self.node.routes.forward(
+                conn, self.table_id, self.owner, raw, self.base, self.client
+            )
+        except NoListener:
+            # Every move gets an answer: this one reached nobody (its owner died).
+            conn.send(p.ErrorMessage(code="moved", message=OWNER_GONE).model_dump_json())
         except BusDown:
             conn.send(p.ErrorMessage(code="unavailable", message=UNAVAILABLE).model_dump_json())
 
@@ -275,11 +302,13 @@ async def _take(
     conn: Connection,
     target: _Local | _Remote,
     settings: Settings,
-    limits: ClientLimits,
+    address: ClientLimits,
     message: Message,
 ) -> None:
-    """Handle one message read from the socket, under the connection's and the client's
-    limits (one refused gets an error reply and changes nothing)."""
+    """Handle one message read from the socket, under the connection's limits (one refused
+    gets an error reply and changes nothing); the table's process applies the sender's
+    budgets (:func:`_handle`). A message that cannot be read (too large, not a client
+    message) speaks for nobody: it draws on the ``address``'s budget."""
     limit = settings.max_message_bytes
     raw: str | bytes | None = message.get("text")
     if raw is None:
@@ -293,16 +322,9 @@ async def _take(
             f"(bursts of {settings.rate_burst}); this one was ignored",
         )
         return
-    if not await limits.messages.acquire():
-        _rate_limited(
-            conn,
-            target.version,
-            f"too many messages from your address: at most "
-            f"{settings.client_rate_per_second:g} a second over all its connections; "
-            "this one was ignored",
-        )
-        return
     if size > limit:
+        if not await _address_takes(conn, target, settings, address):
+            return
         _reply_error(
             conn,
             target.version,
@@ -313,35 +335,55 @@ async def _take(
     try:
         msg = p.parse_client_message(raw)
     except p.ProtocolError as err:
-        _reply_error(conn, target.version, err.code, str(err))
-        return
-    if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
-        _rate_limited(
-            conn,
-            target.version,
-            f"at most {settings.chat_per_second:g} chat lines a second from your address; "
-            "this one was not sent",
-        )
+        if await _address_takes(conn, target, settings, address):
+            _reply_error(conn, target.version, err.code, str(err))
         return
     text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
     await target.handle(conn, msg, text)
 
 
-async def handle(table: LiveTable, conn: Connection, text: str, base: str) -> None:
-    """Handle a client message (already read under its socket's limits) at the table: a
-    forwarded one, in multi-process mode."""
+async def _address_takes(
+    conn: Connection, target: _Local | _Remote, settings: Settings, address: ClientLimits
+) -> bool:
+    """Whether the address's budget takes a message that speaks for nobody (else it is
+    refused as over the limit)."""
+    if await address.messages.acquire():
+        return True
+    _rate_limited(conn, target.version, _over_address(settings))
+    return False
+
+
+def _over_address(settings: Settings) -> str:
+    """Why a message was refused for its address's budget."""
+    return (
+        f"too many messages from your address: at most {settings.client_rate_per_second:g} "
+        "a second over all its connections that hold no seat; this one was ignored"
+    )
+
+
+async def handle(
+    table: LiveTable, conn: Connection, text: str, base: str, budgets: Budgets
+) -> None:
+    """Handle a client message (already read under its socket's connection limits) at the
+    table: a forwarded one, in multi-process mode."""
     try:
         msg = p.parse_client_message(text)
     except p.ProtocolError as err:
         _reply_error(conn, table.version, err.code, str(err))
         return
-    await _handle(table, conn, msg, base)
+    await _handle(table, conn, msg, base, budgets)
 
 
-async def _handle(table: LiveTable, conn: Connection, msg: p.ClientMessage, base: str) -> None:
-    """A spectator's message (other than a ping or its first hello) draws on the table's
-    spectator budget, which the players' never wait on; then the table does what it asks."""
+async def _handle(
+    table: LiveTable, conn: Connection, msg: p.ClientMessage, base: str, budgets: Budgets
+) -> None:
+    """A message other than a socket's first hello draws on its sender's budgets (a seated
+    person's own, else its address's: :class:`~perudo.server.guard.Budgets`); a spectator's
+    (other than a ping) on the table's spectator budget too, which the players' never wait
+    on; then the table does what it asks."""
     first_hello = isinstance(msg, p.Hello) and not conn.greeted
+    if not first_hello and not await _within_budgets(table, conn, msg, budgets):
+        return
     spectator = conn.seat is None and not isinstance(msg, p.Ping) and not first_hello
     if spectator and not table.spectator_budget.take():
         _rate_limited(
@@ -361,6 +403,38 @@ async def _handle(table: LiveTable, conn: Connection, msg: p.ClientMessage, base
         _reply_error(
             conn, table.version, "internal", "the server failed on that message; try again"
         )
+
+
+async def _within_budgets(
+    table: LiveTable, conn: Connection, msg: p.ClientMessage, budgets: Budgets
+) -> bool:
+    """Whether the sender's budgets take ``msg`` (one refused is said, and changes nothing):
+    a seated person's own (nobody else's traffic draws on them), else its address's."""
+    limits: PersonLimits | ClientLimits | None = budgets.of(table.id, conn.seat)
+    if limits is None:
+        return True
+    s = table.settings
+    person = isinstance(limits, PersonLimits)
+    if not await limits.messages.acquire():
+        _rate_limited(
+            conn,
+            table.version,
+            f"too many messages from you: at most {s.person_rate_per_second:g} a second over "
+            "all your connections; this one was ignored"
+            if person
+            else _over_address(s),
+        )
+        return False
+    if isinstance(msg, p.ChatSend) and not await limits.chat.acquire():
+        whose = "you" if person else "your address"
+        _rate_limited(
+            conn,
+            table.version,
+            f"at most {s.chat_per_second:g} chat lines a second from {whose}; "
+            "this one was not sent",
+        )
+        return False
+    return True
 
 
 def _rate_limited(conn: Connection, version: int | None, message: str) -> None:
@@ -396,7 +470,7 @@ async def _dispatch(base: str, table: LiveTable, conn: Connection, msg: p.Client
             "hello_first", 'say hello first: {"type": "hello", "token": …} (or no token)'
         )
     if isinstance(msg, p.Act):
-        await table.act(conn, msg.action, msg.version)
+        await table.act(conn, msg.action, msg.version, msg.on)
     elif isinstance(msg, p.ChatSend):
         await table.chat.post(conn, msg.text)
     elif isinstance(msg, p.AddBot):
@@ -419,5 +493,7 @@ async def _dispatch(base: str, table: LiveTable, conn: Connection, msg: p.Client
         await table.transfer_seat(conn, base)
     elif isinstance(msg, p.MakeHost):
         await table.make_host(conn, msg.seat)
+    elif isinstance(msg, p.React):
+        table.reactions.post(conn, msg.emote)
     elif isinstance(msg, p.SetOptions):
         await table.set_options(conn, msg.model_dump(exclude={"type"}, exclude_none=True))

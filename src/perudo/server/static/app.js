@@ -10,6 +10,8 @@ import { LiveRegion, Missing, Toasts } from "./components/common.js";
 import { LobbyPage } from "./views/lobby.js";
 import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
+import { AnalysisPage } from "./views/analysis.js";
+import "./install.js";
 
 function navigate(path) {
   history.pushState({}, "", path);
@@ -41,8 +43,19 @@ document.addEventListener("click", (e) => {
     document.getElementById(url.hash.slice(1))?.scrollIntoView({ behavior: "smooth" });
     return;
   }
-  navigate(url.pathname + url.hash);
+  navigate(url.pathname + url.search + url.hash);
 });
+
+// The first stop of the Tab key: past the header, to your move when you have one (the raise
+// buttons), else to the page's content.
+function SkipLink() {
+  const skip = (e) => {
+    e.preventDefault();
+    const move = document.querySelector("[data-testid=actions] [data-action]");
+    (move || document.getElementById("app")).focus();
+  };
+  return html`<a class="skiplink" href="#app" data-testid="skip" onClick=${skip}>${t("nav.skip")}</a>`;
+}
 
 function Header({ path, onLang }) {
   return html`<header class="top">
@@ -73,13 +86,14 @@ function App() {
   let page;
   if ((m = /^\/t\/([\w-]+)$/.exec(path))) page = html`<${TablePage} key=${m[1]} id=${m[1]} navigate=${navigate} />`;
   else if ((m = /^\/replay\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${ReplayPage} key=${m[1]} gameId=${m[1]} />`;
+  else if ((m = /^\/analysis\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${AnalysisPage} key=${m[1]} gameId=${m[1]} />`;
   else if (path === "/") page = html`<${LobbyPage} navigate=${navigate} />`;
   else page = html`<${Missing} text=${t("page.missing")} testid="no-page" />`;
   useEffect(() => {
     if (!/^\/t\//.test(path)) document.title = t("app.title");
   }, [path, lang()]);
-  return html`<${Header} path=${path} onLang=${onLang} />
-    <main id="app">${page}</main>
+  return html`<${SkipLink} /><${Header} path=${path} onLang=${onLang} />
+    <main id="app" tabindex="-1">${page}</main>
     <${Toasts} />
     <${LiveRegion} />`;
 }

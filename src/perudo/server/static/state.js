@@ -37,13 +37,15 @@ export function receive(state, m) {
       s.timerEnd = timerEnd(m.timer);
       // Joined (or back) between a round's end and the next round's first move: the result
       // is still on the table.
-      s.reveal = m.view && !m.view.actions.length && s.past.length ? { ...s.past[s.past.length - 1].result, wild: null } : null;
+      s.reveal = m.view && !m.view.actions.length && s.past.length ? { ...s.past[s.past.length - 1].result, round: s.past[s.past.length - 1].round, wild: null } : null;
       break;
     case "update":
       for (const e of m.events) {
         if (seen !== null && e.version !== undefined && e.version <= seen) continue;
         fresh.push(e);
-        if (e.type === "round_resolved") s.reveal = { ...e, at: Date.now(), wild: state.view ? state.view.wild : null };
+        // The reveal keeps its own round's number and wild face (the view then is that round's):
+        // the next round (a palifico one, say) has other rules.
+        if (e.type === "round_resolved") s.reveal = { ...e, at: Date.now(), round: state.view ? state.view.round : null, wild: state.view ? state.view.wild : null };
       }
       if (m.view) {
         if (m.view.past) s.past = m.view.past;

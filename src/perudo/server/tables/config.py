@@ -252,6 +252,7 @@ class Seat:
             "name": self.name,
             "level": self.level,
             "connected": self.kind == "bot" or self.connections > 0,
+            "devices": self.connections,
             "away": self.away,
             "host": self.host,
         }

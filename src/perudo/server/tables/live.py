@@ -20,20 +20,23 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import orjson
 
 from perudo.core import (
+    Bid,
     Calza,
     Concede,
+    Dudo,
     GameState,
     IllegalActionError,
     NotationError,
     RoundResolved,
     RuleSet,
     SystemDice,
+    answers,
     event_to_json,
     parse_action,
     roll_off,
@@ -51,6 +54,7 @@ from . import presenter
 from .backlog import Backlog
 from .chat import TableChat
 from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token, store_refused
+from .reactions import TableReactions
 from .schedule import Scheduler
 from .text import check_person_name, name_key
 
@@ -102,6 +106,7 @@ class LiveTable:
         self.conns: set[Connection] = set()
         self.backlog = Backlog(settings.replay_buffer)
         self.chat = TableChat(self, settings.chat_history)
+        self.reactions = TableReactions(self)
         self.schedule = Scheduler(self)
         self.rng: random.Random = SystemDice()
         """Where the dice come from (the roll-off, every deal and re-roll): the system's
@@ -201,14 +206,25 @@ class LiveTable:
             table.seq = len(game.moves)
         return table
 
-    async def resume(self) -> None:
-        """After a restart: finish what a crash interrupted and start the drivers again."""
+    async def resume(self, absent: Mapping[int, float | None] | None = None) -> None:
+        """After a restart: finish what a crash interrupted and start the drivers again.
+
+        ``absent``: after a takeover, the seats whose person had no live connection at the
+        process that drove the table before (:meth:`Scheduler.absent`): one away is away here
+        at once (its stand-in plays), one dropped keeps the rest of its grace; the others'
+        grace starts now (their pages reconnect meanwhile). A takeover no longer restarts the
+        grace of people already away (a table whose seat to act was an away person's stalled
+        a whole drop grace after the takeover)."""
+        absent = absent or {}
         async with self.lock:
             if self.status == "playing" and self.state is not None:
                 # A game over in its log but not marked finished is finished by the schedule.
                 for i, s in enumerate(self.seats):
                     if s is not None and s.kind == "human":
-                        self.schedule.start_drop_timer(i)
+                        if i in absent and absent[i] is None:
+                            s.away = True
+                        else:
+                            self.schedule.start_drop_timer(i, absent.get(i))
                 self.schedule.plan()
 
     # -- information ------------------------------------------------------------------------
@@ -919,18 +935,23 @@ class LiveTable:
             presenter.send_each(self, self.snapshot)
             self.changed()
 
-    async def act(self, conn: Connection, text: str, version: int) -> None:
-        """A person's action for their seat, checked by the core."""
+    async def act(
+        self,
+        conn: Connection,
+        text: str,
+        version: int,
+        on: tuple[int, str | None] | None = None,
+    ) -> None:
+        """A person's action for their seat, checked by the core.
+
+        ``on`` is the round and standing bid the action was chosen on (:class:`Act`): unless
+        that bid still stands (:func:`perudo.core.answers`) the action is refused
+        (``bid_changed``), and a dudo or a calza must name it (``old_page``): an out-of-turn
+        calza tapped on one bid is never judged on a raise that arrived meanwhile (P-50)."""
         async with self.lock:
             seat = self._require_seated(conn)
             if self.state is None or self.status != "playing":
                 raise TableError("not_now", f"no game is being played (the table is {self.status})")
-            if version < self.state_version or version > self.version:
-                raise TableError(
-                    "stale",
-                    f"stale version {version}: the game changed at version "
-                    f"{self.state_version}; look again and act on the current bid",
-                )
             try:
                 action = parse_action(text)
             except NotationError as err:
@@ -943,12 +964,46 @@ class LiveTable:
                 )
             if not _is_player_action(action):
                 raise TableError("illegal", f"{text!r} is a chance move; players cannot take it")
+            self._check_answers(action, on)
+            if version < self.state_version or version > self.version:
+                raise TableError(
+                    "stale",
+                    f"stale version {version}: the game changed at version "
+                    f"{self.state_version}; look again and act on the current bid",
+                )
             s = self.seats[seat]
             if s is not None and s.away:
                 s.away = False
                 s.bot = None
                 self.changed()
             await self.apply_move(seat, action)
+
+    def _check_answers(self, action: Any, on: tuple[int, str | None] | None) -> None:
+        """Refuse ``action`` unless the bid it answers (``on``) still stands; a dudo or a
+        calza must name it."""
+        assert self.state is not None
+        if on is None:
+            if isinstance(action, (Dudo, Calza)):
+                raise TableError(
+                    "old_page",
+                    f"{action} names no bid: an act's `on` is [round, bid], the bid it answers "
+                    "(this page is older than that; reload it)",
+                )
+            return
+        round_, said = on
+        try:
+            bid = None if said is None else parse_action(said)
+        except NotationError as err:
+            raise TableError("notation", f"on: {err}", err) from None
+        if not (bid is None or isinstance(bid, Bid)):
+            raise TableError("notation", f"on: {said!r} is not a bid")
+        if not answers(self.state, round_, bid):
+            now = self.state.bid if self.state.bid is not None else "no bid"
+            raise TableError(
+                "bid_changed",
+                f"{action} answers {said or 'no bid'} in round {round_}, which no longer stands "
+                f"(now {now} in round {self.state.round}); look again (P-11, P-50)",
+            )
 
     async def apply_move(self, seat: int | None, action: Any) -> None:
         """Apply one move: core check, durable write, then state, broadcast and drivers.
@@ -1049,6 +1104,6 @@ def _swap_host(a: Seat | None, b: Seat | None) -> None:
 
 
 def _is_player_action(action: object) -> bool:
-    from perudo.core import Bid, ChoosePalifico, Dudo, Pass, SetAside
+    from perudo.core import ChoosePalifico, Pass, SetAside
 
     return isinstance(action, (Bid, ChoosePalifico, Dudo, Calza, Pass, SetAside))

@@ -1,12 +1,12 @@
 """What each client at a table is sent: the wire messages, drawn per seat (P-70).
 
 Everything a client receives about the game is built here from the seat's view
-(``view(state, seat).to_json()``) and the events :func:`perudo.core.visible_to` lets the seat
-see; memory mode (P-40) hides here every number that tells how many dice are in play: the
-other seats' counts, the total, the odds, the highest legal quantity (the bids offered run to
-the dice at the start of the game instead, :func:`memory_legal`) and the count in a refusal of
-a bid above the dice in play. The table decides what happened; this module only draws it for
-each receiver.
+(``view(state, seat, memory=…).to_json()``), the events :func:`perudo.core.visible_to` lets
+the seat see (as :func:`perudo.core.event_seen` shows them) and the core's refusals (as
+:func:`perudo.core.refusal_seen` says them). Memory mode (P-40) is the core's to draw: its
+views, events and refusals tell no count of the dice in play; this module adds only that no
+odds are sent there (they are computed from the dice in play). The table decides what
+happened; this module only draws it for each receiver.
 """
 
 from __future__ import annotations
@@ -15,20 +15,12 @@ import asyncio
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from perudo.core import (
-    Bid,
-    PlayerView,
-    legal_json,
-    raises_after,
-    round_to_json,
-    view,
-    views_json,
-)
-from perudo.i18n import LANGS, hide_counts, refusal_text, said_name
+from perudo.core import event_seen, refusal_seen, round_to_json, view, views_json
+from perudo.i18n import LANGS, refusal_text, said_name
 
 from .. import protocol as p
 from ..connection import Connection
@@ -49,7 +41,6 @@ __all__ = [
     "chat_json",
     "error",
     "flush_spectators",
-    "memory_legal",
     "missed",
     "refused",
     "send_each",
@@ -67,11 +58,6 @@ def dump(msg: p.Snapshot | p.Update | p.TableMessage | p.ChatMessage | p.ErrorMe
     return msg.model_dump_json()
 
 
-def counts_json(counts: Iterable[int], seat: int | None) -> list[int | None]:
-    """P-40 memory mode: a seat sees its own count; others' show only whether they're in."""
-    return [c if (i == seat or c == 0) else None for i, c in enumerate(counts)]
-
-
 def seat_payload(
     table: LiveTable, seat: int | None, with_past: bool
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -86,46 +72,23 @@ def seat_payloads(
 ) -> list[tuple[dict[str, Any] | None, dict[str, Any] | None]]:
     """:func:`seat_payload` of each of ``seats``, the views drawn at once
     (:func:`perudo.core.views_json`: the spectators' view once, each seat's a copy with its
-    own seat, dice and legal actions)."""
+    own seat, dice and legal actions; in memory mode, P-40, as the core draws it there)."""
     state = table.state
     if state is None:
         return [(None, None)] * len(seats)
     # The odds only where the table shows them (never in memory mode: P-40, they would tell the
-    # total of dice in play; no total is sent there either).
+    # total of dice in play).
     odds = table.odds_shown()
     memory = table.config.memory
     out: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
-    for seat, data in zip(seats, views_json(state, seats, past=with_past), strict=True):
-        hint = None
-        if data["legal"] and (odds or memory):
-            v = view(state, seat)
-            hint = bid_hint(v) if odds else None
-            if memory and any(isinstance(a, Bid) for a in v.legal):
-                data["legal"], data["legal_info"] = legal_json(tuple(memory_legal(v)))
-        if memory:
-            data["dice_counts"] = counts_json(state.dice_counts, seat)
+    # Memory mode's views hold the latest finished round only (P-40): sent whole each time,
+    # it replaces the one before rather than adding to a story of every round.
+    drawn = views_json(state, seats, past=with_past or memory, memory=memory)
+    for seat, data in zip(seats, drawn, strict=True):
+        can_act = data["legal"]["bids"] or data["legal"]["actions"]
+        hint = bid_hint(view(state, seat)) if odds and can_act else None
         out.append((data, hint))
     return out
-
-
-def memory_legal(v: PlayerView) -> list[Any]:
-    """P-40: the seat's legal actions with the bids running to the dice at the start of the
-    game (every seat's dice per player) rather than to the dice in play, whose highest
-    quantity would tell the total. The core still refuses a bid above the dice in play
-    (P-16), in words that state no count (:func:`refused`). The other actions are the core's.
-    """
-    start_total = v.rules.dice_per_player * v.num_players
-    one_die = v.seat is not None and v.dice_counts[v.seat] == 1
-    bids, start = raises_after(v.rules, v.bid, start_total, palifico=v.palifico, one_die=one_die)
-    return [*bids[start:], *(a for a in v.legal if not isinstance(a, Bid))]
-
-
-def for_seat(table: LiveTable, data: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event's JSON as ``seat`` receives it (P-40 memory mode hides others' counts)."""
-    if table.config.memory and data.get("type") == "round_started":
-        data = dict(data)
-        data["dice_counts"] = counts_json(data["dice_counts"], seat)
-    return data
 
 
 SPECTATOR_SNAPSHOT_TTL = 0.5
@@ -190,10 +153,10 @@ def refused(table: LiveTable, err: TableError) -> str:
         return dump(
             p.ErrorMessage(code=err.code, message=err.message, version=table.version, texts=texts)
         )
-    code, params, message = err.refusal.code, err.refusal.params, err.message
     memory = table.config.memory
-    if memory:  # P-40: no count of the dice in play, in the params or the "why?" detail
-        params, message = hide_counts(code, params, message)
+    # P-40: no count of the dice in play, in the params or the "why?" detail.
+    code = err.refusal.code
+    params, message = refusal_seen(code, err.refusal.params, err.message, memory=memory)
 
     def namer(lang: str) -> Callable[[int], str]:
         def name_of(seat: int) -> str:  # a bot seat in the reader's words (perudo.i18n.names)
@@ -354,7 +317,7 @@ def _updates(
     ``batch``) and its view after (:func:`~perudo.server.wirejson.write_each`; the view's
     parts every seat shares are drawn once per state by the core)."""
     tail: list[dict[str, Any]] = []
-    if resolved and table.state is not None:
+    if resolved and table.state is not None and not table.config.memory:
         tail = [round_to_json(r) for r in table.state.past[-resolved:]]
     timer = table.schedule.remaining()
     messages = []
@@ -363,7 +326,7 @@ def _updates(
             {
                 "version": table.version,
                 "events": [
-                    for_seat(table, data, seat)
+                    event_seen(data, seat, memory=table.config.memory)
                     for audience, data in batch
                     if audience is None or audience == seat
                 ],
@@ -388,7 +351,7 @@ def missed(table: LiveTable, conn: Connection, last: int) -> None:
     chats: list[dict[str, Any]] = []
     for kind, payload in table.backlog.after(last, conn.seat):
         if kind == "event":
-            events.append(for_seat(table, json.loads(payload), conn.seat))
+            events.append(event_seen(json.loads(payload), conn.seat, memory=table.config.memory))
         elif kind == "chat":
             chats.append(json.loads(payload))
     data, hint = seat_payload(table, conn.seat, True)

@@ -97,19 +97,42 @@ class Scheduler:
 
     # -- a dropped connection ---------------------------------------------------------------
 
-    def start_drop_timer(self, seat: int) -> None:
-        """The seat's person has no live connection: a stand-in plays it after the grace."""
+    def start_drop_timer(self, seat: int, since: float | None = None) -> None:
+        """The seat's person has no live connection: a stand-in plays it after the grace
+        (counted from ``since``, a ``time.time()``, when their last connection went before
+        this process drove the table; else from now)."""
         table = self.table
         s = table.seats[seat]
         if s is None or s.kind != "human" or s.away or s.connections:
             return
         if s.drop_timer is not None:
             s.drop_timer.cancel()
+        grace = table.settings.drop_grace
+        if since is not None:
+            grace = max(0.0, min(grace, grace - (time.time() - since)))
         loop = asyncio.get_running_loop()
         s.drop_timer = loop.call_later(
-            table.settings.drop_grace,
-            lambda: asyncio.ensure_future(self._drop_expired(seat, s)),
+            grace, lambda: asyncio.ensure_future(self._drop_expired(seat, s))
         )
+
+    def absent(self) -> dict[int, float | None]:
+        """The seats of people with no live connection in a game being played: ``None`` for
+        one away (a stand-in plays it), else when (``time.time()``) its drop grace began. What
+        a process taking the table over needs to go on where this one was
+        (:meth:`LiveTable.resume <perudo.server.tables.LiveTable.resume>`)."""
+        table = self.table
+        if table.status != "playing" or table.closed:
+            return {}
+        out: dict[int, float | None] = {}
+        wall = time.time() - asyncio.get_running_loop().time()
+        for i, s in enumerate(table.seats):
+            if s is None or s.kind != "human" or s.connections:
+                continue
+            if s.away:
+                out[i] = None
+            elif s.drop_timer is not None:
+                out[i] = round(wall + s.drop_timer.when() - table.settings.drop_grace, 3)
+        return out
 
     async def _drop_expired(self, seat: int, who: Seat) -> None:
         table = self.table

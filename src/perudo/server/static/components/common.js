@@ -1,6 +1,6 @@
 // Small shared pieces: icons, names and avatars, toasts, the live region.
 
-import { html, createStore, useStore } from "../lib.js";
+import { html, createStore, useStore, useState } from "../lib.js";
 import { t, MESSAGES } from "../i18n.js";
 
 const ICONS = {
@@ -41,11 +41,32 @@ export function displayName(name) {
   return t("name.bot", { level: t(`name.level.${level}`), n: m.groups.n });
 }
 
+// Whether a seat's stored name is a bot's (a person may not take one: the names are reserved).
+// A replay has names only, and draws bots as bots from them, as the live table does.
+export function isBotName(name) {
+  return storedBot().re.test(name || "");
+}
+
 export function seatName(table, names, i) {
   if (i === null || i === undefined) return "";
   if (table && table.seats && table.seats[i]) return displayName(table.seats[i].name);
   if (names && names[i]) return displayName(names[i]);
   return `#${i + 1}`;
+}
+
+// A person's name has at most NAME_MAX characters (the server's limit, counted as it counts
+// them). A longer one is never cut short in silence: the field says the limit in the page's
+// language, and the form refuses it (nameTooLong).
+export const NAME_MAX = 24;
+export const nameTooLong = (name) => [...String(name).trim()].length > NAME_MAX;
+
+export function NameInput({ value = "", onInput, testid, ...rest }) {
+  const [text, setText] = useState(value);
+  const long = nameTooLong(text);
+  const note = `${testid}-limit`;
+  return html`<input type="text" value=${text} data-testid=${testid} aria-invalid=${long ? "true" : "false"} aria-describedby=${long ? note : undefined}
+      onInput=${(e) => { setText(e.currentTarget.value); if (onInput) onInput(e); }} ...${rest} />
+    ${long ? html`<span class="fieldnote" id=${note} role="alert" data-testid="name-limit">${t("name.too_long", { n: NAME_MAX })}</span>` : null}`;
 }
 
 // The first grapheme of a name (an emoji with its modifiers, a Hangul syllable, an accented

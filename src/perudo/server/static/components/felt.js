@@ -5,7 +5,7 @@
 import { html } from "../lib.js";
 import { sentence, t } from "../i18n.js";
 import { Die, HiddenDie, BidText, bidWords, faceName } from "./dice.js";
-import { Avatar, Icon, Name, seatName } from "./common.js";
+import { Avatar, Icon, Name, isBotName, seatName } from "./common.js";
 
 // What a seat did, in words, from the view's structured action (never from its notation).
 export function actionWords(name, info, wild) {
@@ -67,7 +67,7 @@ function Seat({ view, i, table, names, me, last, reveal }) {
   ].filter(Boolean).join(", ");
   return html`<li class="seat ${i === me ? "me" : ""} ${view.to_act === i ? "toact" : ""} ${out ? "out" : ""}" data-seat=${i} data-box="seat" aria-label=${label}>
     <div class="who">
-      <${Avatar} index=${i} name=${name} bot=${info && info.kind === "bot"} />
+      <${Avatar} index=${i} name=${name} bot=${info ? info.kind === "bot" : !!(names && isBotName(names[i]))} />
       <${Name} name=${name} />
       ${i === me ? html`<span class="muted you">(${t("seat.you")})</span>` : null}
     </div>
@@ -94,13 +94,16 @@ export function Middle({ view, table, names, reveal, memory }) {
   } else if (view.phase === "deal" || view.phase === "reroll") {
     body = html`<div class="nobid">${t("game.dealing")}</div>`;
   } else if (view.phase === "choose_palifico") {
-    body = html`<div class="nobid">${t("word.palifico")}?</div><div class="by">${name(view.to_act)}</div>`;
+    body = html`<div class="nobid">${t("game.palifico_choice")}</div><div class="by">${name(view.to_act)}</div>`;
   } else if (view.phase === "game_over" && view.winner !== null) {
     body = html`<div class="nobid"><${Icon} name="trophy" /> ${t("over.winner", { name: name(view.winner) })}</div>`;
   }
   // The total of dice in play is shown only where dice counts are (never in memory mode, P-40).
   const total = memory ? null : view.dice_counts.reduce((a, b) => a + (b || 0), 0);
+  // The last round's reveal comes first, under its own round's rules; the next round's
+  // number and badges (a palifico round's, say) after it, never over it.
   return html`<div class="middle" data-box="middle">
+    ${reveal ? html`<${RevealPanel} res=${reveal} table=${table} names=${names} wild=${reveal.wild} />` : null}
     <div class="round">${t("game.round", { n: view.round })}</div>
     <div class="bidbox">${body}</div>
     <div class="badges">
@@ -109,7 +112,6 @@ export function Middle({ view, table, names, reveal, memory }) {
       ${view.palifico ? html`<span class="pill gold">${t("game.palifico_round")}</span>` : null}
       ${memory ? html`<span class="pill">${t("game.memory")}</span>` : null}
     </div>
-    ${reveal ? html`<${RevealPanel} res=${reveal} table=${table} names=${names} wild=${reveal.wild} />` : null}
   </div>`;
 }
 
@@ -146,6 +148,11 @@ export function RevealPanel({ res, table, names, wild }) {
   else verdict = res.holds ? t("reveal.holds") : t("reveal.fails");
   return html`<div class="reveal" data-testid="reveal" data-box="reveal">
     <h3>${res.kind === "calza" ? html`<${Icon} name="target" />` : null} ${title}</h3>
+    <div class="revealrules" data-testid="reveal-rules">
+      ${res.round ? html`<span class="pill">${t("game.round", { n: res.round })}</span>` : null}
+      ${res.palifico ? html`<span class="pill">${t("game.palifico_round")}</span>`
+        : wild !== null && wild !== undefined ? html`<span class="pill"><${Die} face=${wild} size="xs" wild=${wild} label=${false} /> ${t("game.wild", { face: faceName(wild, null) })}</span>` : null}
+    </div>
     ${bid ? html`<div class="count">${t("reveal.count", { count: res.count, q: bid.quantity })}</div>` : null}
     <div class="verdict ${res.holds ? "good" : "bad"}">${verdict}</div>
     <div class="changes">

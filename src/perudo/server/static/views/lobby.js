@@ -4,7 +4,7 @@
 import { html, useState, useEffect, api, tokenKey } from "../lib.js";
 import { t } from "../i18n.js";
 import { Die } from "../components/dice.js";
-import { displayName, toast } from "../components/common.js";
+import { NAME_MAX, NameInput, displayName, nameTooLong, toast } from "../components/common.js";
 import { Field, Select, oddsChoices, timerChoices, vacatedChoices } from "../components/options.js";
 import { refusalText } from "../refusals.js";
 
@@ -56,6 +56,11 @@ function CreateForm({ config, navigate }) {
       e.currentTarget.querySelector("[data-testid=player-name]").focus();
       return;
     }
+    if (nameTooLong(player)) {
+      toast(t("name.too_long", { n: NAME_MAX }));
+      e.currentTarget.querySelector("[data-testid=player-name]").focus();
+      return;
+    }
     localStorage.setItem("perudo.name", player);
     const body = {
       player,
@@ -80,7 +85,7 @@ function CreateForm({ config, navigate }) {
     }
   };
   return html`<form class="create" data-testid="create-form" onSubmit=${submit}>
-    <${Field} label=${t("lobby.your_name")}><input type="text" name="player" maxlength="24" required defaultValue=${name} data-testid="player-name" autocomplete="nickname" /><//>
+    <${Field} label=${t("lobby.your_name")}><${NameInput} name="player" required value=${name} testid="player-name" autocomplete="nickname" /><//>
     <${Field} label=${t("lobby.table_name")}><input type="text" name="name" maxlength="60" placeholder=${t("lobby.default_table", { name: name || "…" })} data-testid="table-name" /><//>
     <${Field} label=${t("lobby.preset")}><${Select} name="preset" testid="preset" value="perudo" options=${presets.map((p) => [p, t(`preset.${p}`)])} /><//>
     <div class="grid2">

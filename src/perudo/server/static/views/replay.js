@@ -39,10 +39,12 @@ export function ReplayPage({ gameId }) {
   else if (move.seat === null) moveEl = move.action === "deal" ? t("replay.deal") : t("replay.reroll");
   else moveEl = html`<${ActionLine} name=${displayName(names[move.seat])} info=${move.action_info} wild=${view.wild} />`;
   const resolved = frame.events.find((e) => e.type === "round_resolved");
-  const reveal = resolved ? { ...resolved, wild: i > 0 ? data.frames[i - 1].view.wild : view.wild } : null;
+  const before = i > 0 ? data.frames[i - 1].view : view;
+  const reveal = resolved ? { ...resolved, round: before.round, wild: before.wild } : null;
   return html`<div class="tablepage replay">
     <div class="tablehead" data-box="head"><h1>${t("replay.title")} #${data.game_id}</h1>
-      ${data.winner !== null ? html`<span class="pill gold">${t("lobby.won", { name: displayName(names[data.winner]) })}</span>` : null}</div>
+      ${data.winner !== null ? html`<span class="pill gold">${t("lobby.won", { name: displayName(names[data.winner]) })}</span>` : null}
+      <a class="btn small" href=${`/analysis/${gameId}`} data-link data-testid="analysis-link">${t("analysis.link")}</a></div>
     <div class="tablegrid">
       <div class="main">
         <section class="card replaybar" data-box="replaybar" aria-label=${t("replay.title")}>

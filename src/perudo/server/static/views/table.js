@@ -2,18 +2,20 @@
 // reveal inline, this seat's dice and actions, the round's log, chat), then the result.
 // Everything drawn comes from the server's messages (state.js); the page decides no rule.
 
-import { html, useState, useEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
+import { html, useState, useEffect, useLayoutEffect, useRef, api, tokenKey, pct, BOT_LEVELS } from "../lib.js";
 import { lang, sentence, t } from "../i18n.js";
 import { TableSocket } from "../socket.js";
 import { initialState, receive } from "../state.js";
 import { Die, HiddenDie, bidWords } from "../components/dice.js";
-import { Avatar, Icon, Missing, Name, announce, displayName, seatName, toast } from "../components/common.js";
+import { Avatar, Icon, Missing, Name, NAME_MAX, NameInput, announce, displayName, nameTooLong, seatName, toast } from "../components/common.js";
 import { Felt, RoundLog, History, actionWords, revealWords } from "../components/felt.js";
-import { Actions } from "../components/actions.js";
+import { Actions, canAct } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
+import { TurnBanner } from "../components/turn.js";
+import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
@@ -61,7 +63,7 @@ function JoinForm({ onJoin }) {
   const [name, setName] = useState(localStorage.getItem("perudo.name") || "");
   return html`<form class="row joinform" onSubmit=${(e) => { e.preventDefault(); onJoin(name); }}>
     <label class="field grow"><span>${t("table.join_title")}</span>
-      <input type="text" maxlength="24" value=${name} onInput=${(e) => setName(e.currentTarget.value)} data-testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
+      <${NameInput} value=${name} onInput=${(e) => setName(e.currentTarget.value)} testid="join-name" placeholder=${t("lobby.your_name")} autocomplete="nickname" />
     </label>
     <button class="btn primary" type="submit" data-testid="join">${t("table.join_btn")}</button>
   </form>`;
@@ -170,7 +172,7 @@ function Panel({ st, send, act }) {
       ${myTurn ? html`<span class="yourturn" data-testid="your-turn">${t("game.your_turn")}</span>` : html`<span class="muted">${t("game.waiting_for", { name: nameOf(v.to_act) })}</span>`}
       ${st.timerEnd !== null && tb.turn_seconds ? html`<${TurnTimer} end=${st.timerEnd} total=${tb.turn_seconds} />` : null}
     </div>` : null}
-    ${v.legal_info.length ? html`<${Actions} view=${v} onAct=${act} />` : null}
+    ${canAct(v) ? html`<${Actions} view=${v} onAct=${act} />` : null}
     <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} />
   </section>`;
 }
@@ -224,6 +226,7 @@ function GameOver({ st, send }) {
     <div class="row">
       ${st.seat !== null ? html`<button class="btn primary" data-testid="rematch" onClick=${() => send({ type: "rematch" })}>${t("over.rematch")}</button>` : null}
       ${tb.game_id ? html`<a class="btn" href=${`/replay/${tb.game_id}`} data-link data-testid="replay-link">${t("over.replay")}</a>` : null}
+      ${tb.game_id ? html`<a class="btn" href=${st.seat !== null ? `/analysis/${tb.game_id}?seat=${st.seat}&table=${encodeURIComponent(tb.id)}` : `/analysis/${tb.game_id}`} data-link data-testid="analysis-link">${t("analysis.link")}</a>` : null}
       <a class="btn" href="/" data-link>${t("over.lobby")}</a>
     </div>
   </section>`;
@@ -234,10 +237,21 @@ function GameOver({ st, send }) {
 export function TablePage({ id }) {
   const [st, setSt] = useState(initialState);
   const stRef = useRef(st);
+  // The state the page's elements show now: what a tap answers (a tap lands on those
+  // elements). A message moves `stRef` at once, before the page is drawn again; a tap
+  // meanwhile (on a button that stays, like an out-of-turn calza) still answers the bid shown.
+  const drawn = useRef(st);
+  useLayoutEffect(() => {
+    drawn.current = st;
+  });
+  // For tests: the version drawn, noted once this state's effects (a turn's sound…) have run.
+  useEffect(() => {
+    document.documentElement.dataset.drawn = st.version === null ? "" : String(st.version);
+  });
   const sock = useRef(null);
-  // The version a move or the start was sent at, until the server answers (a new version, a
-  // refusal, a snapshot) or the connection goes: a second tap meanwhile (a double tap on a
-  // phone) is dropped rather than refused as stale.
+  // The drawn version a move or the start was sent from, until a refusal or the connection
+  // goes; a second tap before the answer is drawn (a double tap on a phone) is dropped rather
+  // than refused.
   const pending = useRef(null);
   const token = useRef(localStorage.getItem(tokenKey(id)));
   // A seat transfer link (/t/<id>#transfer=<token>): presented once in the hello, then the
@@ -261,6 +275,10 @@ export function TablePage({ id }) {
       onBack: () => toast(t("conn.back"), true),
       onMessage: (m) => {
         const before = stRef.current;
+        if (m.type === "reaction") {
+          reactionArrived(m);
+          return;
+        }
         if (m.type === "pong") {
           // A pong carries the table's version, not its changes. Ahead of the page, something
           // was missed: `sync` asks for it (what the page already has is skipped by version).
@@ -285,7 +303,7 @@ export function TablePage({ id }) {
           localStorage.removeItem(tokenKey(id));
           token.current = null;
         }
-        if (m.type === "error" || m.type === "snapshot" || (m.version != null && m.version !== pending.current)) pending.current = null;
+        if (m.type === "error") pending.current = null;
         const { state, fresh } = receive(before, m);
         // A refusal during one's game shows in the panel; others (and not the missing table,
         // which the page says in full) as a toast.
@@ -300,28 +318,40 @@ export function TablePage({ id }) {
   }, [id]);
 
   // Your turn: the tab's title, and a sound or vibration if chosen.
-  const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && st.view.legal_info.length);
+  const myTurn = !!(st.view && st.view.phase !== "game_over" && st.seat !== null && st.view.to_act === st.seat && canAct(st.view));
   useEffect(() => {
     document.title = myTurn ? `● ${t("game.your_turn")} · ${st.table ? st.table.name : ""}` : st.table ? `${st.table.name} · ${t("app.title")}` : t("app.title");
-    if (myTurn) notifyTurn();
+    if (myTurn) {
+      notifyTurn();
+      focusMove();
+    }
     // Each new turn notifies, even one that comes back before the page drew another's turn
     // (a new round, or the moves made since: the round's action count).
   }, [myTurn, st.view && st.view.round, st.view && st.view.actions.length, st.table && st.table.name]);
 
   const send = (msg) => {
     if (msg.type === "act" || msg.type === "start") {
-      if (pending.current !== null && pending.current === stRef.current.version) return false;
-      pending.current = stRef.current.version;
+      if (pending.current !== null && pending.current === drawn.current.version) return false;
+      pending.current = drawn.current.version;
     }
     const sent = !!(sock.current && sock.current.send(msg));
     if (!sent) pending.current = null;
     return sent;
   };
-  const act = (text) => send({ type: "act", action: text, version: stRef.current.version });
+  // A move names the version and the bid it was chosen on, as drawn: the server refuses it if
+  // that bid no longer stands, rather than judge a calza or a dudo on a later bid.
+  const act = (text) => {
+    const d = drawn.current;
+    return send({ type: "act", action: text, version: d.version, on: [d.view.round, d.view.bid] });
+  };
   const join = async (name) => {
     name = name.trim();
     if (!name) {
       toast(t("error.bad_name"));
+      return;
+    }
+    if (nameTooLong(name)) {
+      toast(t("name.too_long", { n: NAME_MAX }));
       return;
     }
     localStorage.setItem("perudo.name", name);
@@ -346,8 +376,11 @@ export function TablePage({ id }) {
   if (!st.table) return html`<div class="card muted" aria-busy="true">…</div>`;
   const tb = st.table;
   const playing = st.view && tb.status !== "open";
+  const mine = st.seat !== null ? tb.seats[st.seat] : null;
   return html`<div class="tablepage ${playing ? "playing" : "waitingroom"}">
     <${TableHead} tb=${tb} seated=${st.seat !== null} />
+    <${TurnBanner} myTurn=${myTurn} onGo=${goToMove} />
+    ${mine && mine.devices > 1 ? html`<div class="banner warn" role="alert" data-testid="two-devices">${t("seat.two_devices")}</div>` : null}
     <div class="tablegrid">
       <div class="main">
         ${playing ? html`
@@ -364,10 +397,26 @@ export function TablePage({ id }) {
           <${RoundLog} view=${st.view} table=${tb} /><${History} past=${st.past} table=${tb} /></section>` : null}
         <${SeatCard} st=${st} send=${send} onLeave=${leave} />
         ${st.seat !== null ? html`<${Prefs} />` : null}
+        ${playing ? html`<${Reactions} id=${id} tb=${tb} seated=${st.seat !== null} send=${send} />` : null}
         <${Chat} lines=${st.chat} onSend=${(text) => send({ type: "chat", text })} />
       </aside>
     </div>
   </div>`;
+}
+
+// The turn banner's tap: the panel back in view, the focus on the move.
+function goToMove() {
+  document.querySelector("[data-testid=panel]")?.scrollIntoView({ block: "center" });
+  focusMove();
+}
+
+// A new turn of this seat: the keyboard's focus goes to the move (the first raise, else the
+// first action), unless the person is typing or choosing elsewhere (a text field, a list).
+function focusMove() {
+  const a = document.activeElement;
+  if (a && a.matches("input, textarea, select, [contenteditable=true]")) return;
+  const move = document.querySelector("[data-testid=actions] [data-action]");
+  if (move && move !== a) move.focus({ preventScroll: true });
 }
 
 // The live region: each new move, reveal and turn in words.
@@ -383,7 +432,7 @@ function speak(before, after, fresh) {
   }
   const v = after.view;
   const wasMine = before.view && before.view.to_act === before.seat && before.seat !== null;
-  if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && v.legal_info.length && (!wasMine || fresh.length)) {
+  if (v && v.phase !== "game_over" && after.seat !== null && v.to_act === after.seat && canAct(v) && (!wasMine || fresh.length)) {
     lines.push(t("game.your_turn") + (v.bid_info ? ". " + t("game.current_bid") + ": " + bidWords(v.bid_info, v.wild) : ""));
   }
   if (lines.length) announce(lines.map(sentence).join(" "));

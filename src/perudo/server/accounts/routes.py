@@ -1,0 +1,237 @@
+"""The account API (docs/accounts.md). Every answer is JSON; a refusal is ``{error, message,
+texts}`` (``texts``: the reason in English, Korean and Italian), as the lobby's are.
+
+* ``POST /api/account/signup`` ``{name, password}`` → 201 ``{name, csrf}`` and the session's
+  cookie; ``POST /api/account/signin`` the same → 200;
+* ``GET /api/account`` → ``{name, created_at, csrf, sessions: [{id, created_at, seen_at,
+  agent, current}]}`` (401 ``signed_out`` without a live session);
+* with the cookie, its CSRF token in ``X-CSRF-Token`` and this site's ``Origin``:
+  ``POST /api/account/signout``; ``DELETE /api/account/sessions/{id}`` (revoke one);
+  ``POST /api/account/password`` ``{old, new}`` (every other session ends);
+  ``POST /api/account/delete`` ``{password}`` (sessions and passkeys go, the name becomes
+  "deleted player" and is free again; games stay).
+
+Sign-in attempts are limited per account and per address (:data:`PER_NAME`,
+:data:`PER_ADDRESS` failures in :data:`WINDOW` seconds, counted in the database, so over every
+process); a wrong password, an unknown name and a name without a password get the same answer
+after the same argon2 work.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Final
+
+from argon2 import PasswordHasher
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from perudo.i18n import LANGS, load_catalog
+
+from ..guard import client_key
+from ..proxy import client_host
+from ..routes.common import settings_of, store_of
+from ..store import SessionRow
+from . import names, passwords
+from .sessions import csrf_ok, current, end_cookie, new_session, same_origin, set_cookie
+
+__all__ = ["PER_ADDRESS", "PER_NAME", "WINDOW", "router"]
+
+router = APIRouter()
+
+WINDOW: Final = 900.0
+PER_NAME: Final = 10
+"""Failed sign-ins under one name in :data:`WINDOW` before that name's sign-ins are refused
+for the rest of the window (whoever tries, from wherever)."""
+PER_ADDRESS: Final = 50
+"""Failed sign-ins (and sign-ups refused for a taken name) from one client in
+:data:`WINDOW` before its sign-ins and sign-ups are refused for the rest of the window."""
+
+
+class Credentials(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class NewPassword(BaseModel):
+    old: str = Field(min_length=1, max_length=1024)
+    new: str = Field(min_length=1, max_length=1024)
+
+
+class Confirm(BaseModel):
+    password: str = Field(min_length=1, max_length=1024)
+
+
+def refused(code: str, key: str, status: int) -> JSONResponse:
+    """A refusal, its reason ``account.<key>`` in every language."""
+    texts = {lang: load_catalog(lang).t(f"account.{key}") for lang in LANGS}
+    return JSONResponse({"error": code, "message": texts["en"], "texts": texts}, status_code=status)
+
+
+def _signed_out() -> JSONResponse:
+    return refused("signed_out", "signed_out", 401)
+
+
+def _forbidden() -> JSONResponse:
+    return refused("forbidden", "forbidden", 403)
+
+
+def _hasher(request: Request) -> PasswordHasher:
+    settings = settings_of(request)
+    return passwords.hasher(settings.argon2_memory_kib, settings.argon2_time_cost)
+
+
+async def _limited(request: Request, *keys: str) -> bool:
+    counts = await store_of(request).sign_in_failures(keys, time.time() - WINDOW)
+    return any(
+        counts.get(k, 0) >= (PER_NAME if k.startswith("name:") else PER_ADDRESS) for k in keys
+    )
+
+
+def _address(request: Request) -> str:
+    return "addr:" + client_key(client_host(request))
+
+
+@router.post("/api/account/signup", status_code=201, response_model=None)
+async def sign_up(request: Request, body: Credentials) -> JSONResponse:
+    if not same_origin(request, settings_of(request)):
+        return _forbidden()
+    try:
+        key = names.check_name(body.name)
+    except names.NameRefused as err:
+        return refused("name_refused", f"name.{err.code}", 400)
+    why = passwords.refusal(body.password, body.name)
+    if why is not None:
+        return refused("password_refused", f"password.{why}", 400)
+    store = store_of(request)
+    address = _address(request)
+    if await _limited(request, address):
+        return refused("too_many_attempts", "sign_in.limited", 429)
+    hashed = await passwords.hash_password(_hasher(request), body.password)
+    player_id = await store.create_player(body.name.strip(), key, hashed)
+    if player_id is None:
+        await store.note_sign_in_failure([address], time.time() - WINDOW)
+        return refused("name_taken", "name.taken", 409)
+    made = await new_session(store, request, player_id)
+    response = JSONResponse({"name": body.name.strip(), "csrf": made.csrf}, status_code=201)
+    set_cookie(request, response, made.token)
+    return response
+
+
+@router.post("/api/account/signin", response_model=None)
+async def sign_in(request: Request, body: Credentials) -> JSONResponse:
+    if not same_origin(request, settings_of(request)):
+        return _forbidden()
+    store = store_of(request)
+    key = names.name_key(body.name)
+    keys = ("name:" + key[:100], _address(request))
+    if await _limited(request, *keys):
+        return refused("too_many_attempts", "sign_in.limited", 429)
+    player = await store.player_by_key(key)
+    stored = player.password_hash if player is not None else None
+    right = await passwords.check_password(_hasher(request), stored, body.password)
+    if not right or player is None:
+        await store.note_sign_in_failure(keys, time.time() - WINDOW)
+        return refused("sign_in_failed", "sign_in.failed", 401)
+    await store.clear_sign_in_failures(keys[0])
+    made = await new_session(store, request, player.id)
+    response = JSONResponse({"name": player.name, "csrf": made.csrf})
+    set_cookie(request, response, made.token)
+    return response
+
+
+async def _session(request: Request) -> tuple[SessionRow, str] | None:
+    return await current(store_of(request), request)
+
+
+async def _changing(request: Request) -> tuple[SessionRow, str] | JSONResponse:
+    """The session a change is made under, or the refusal: no live session (401), or no
+    CSRF token / another site's ``Origin`` (403)."""
+    found = await _session(request)
+    if found is None:
+        return _signed_out()
+    if not csrf_ok(request, settings_of(request), found[0]):
+        return _forbidden()
+    return found
+
+
+@router.get("/api/account", response_model=None)
+async def account(request: Request) -> JSONResponse | dict[str, Any]:
+    found = await _session(request)
+    if found is None:
+        return _signed_out()
+    session, hashed = found
+    sessions = await store_of(request).sessions_of(session.player.id)
+    return {
+        "name": session.player.name,
+        "created_at": session.player.created_at,
+        "csrf": session.csrf,
+        "sessions": [
+            {
+                "id": s.public_id,
+                "created_at": s.created_at,
+                "seen_at": s.seen_at,
+                "agent": s.agent,
+                "current": s.public_id == session.public_id,
+            }
+            for s in sessions
+        ],
+    }
+
+
+@router.post("/api/account/signout", status_code=204, response_model=None)
+async def sign_out(request: Request) -> Response:
+    found = await _changing(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, hashed = found
+    await store_of(request).end_sessions(session.player.id, token_hash=hashed)
+    response = Response(status_code=204)
+    end_cookie(request, response)
+    return response
+
+
+@router.delete("/api/account/sessions/{session_id}", status_code=204, response_model=None)
+async def revoke(request: Request, session_id: str) -> Response:
+    found = await _changing(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _ = found
+    ended = await store_of(request).end_sessions(session.player.id, public_id=session_id)
+    if not ended:
+        return refused("no_session", "no_session", 404)
+    return Response(status_code=204)
+
+
+@router.post("/api/account/password", status_code=204, response_model=None)
+async def change_password(request: Request, body: NewPassword) -> Response:
+    found = await _changing(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, hashed = found
+    if not await passwords.check_password(_hasher(request), session.player.password_hash, body.old):
+        return refused("wrong_password", "password.wrong", 403)
+    why = passwords.refusal(body.new, session.player.name)
+    if why is not None:
+        return refused("password_refused", f"password.{why}", 400)
+    new_hash = await passwords.hash_password(_hasher(request), body.new)
+    await store_of(request).set_password(session.player.id, new_hash, keeping=hashed)
+    return Response(status_code=204)
+
+
+@router.post("/api/account/delete", status_code=204, response_model=None)
+async def delete_account(request: Request, body: Confirm) -> Response:
+    found = await _changing(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _ = found
+    stored = session.player.password_hash
+    if not await passwords.check_password(_hasher(request), stored, body.password):
+        return refused("wrong_password", "password.wrong", 403)
+    await store_of(request).delete_player(
+        session.player.id, load_catalog("en").t("account.deleted")
+    )
+    response = Response(status_code=204)
+    end_cookie(request, response)
+    return response

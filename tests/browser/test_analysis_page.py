@@ -1,0 +1,102 @@
+"""The analysis page in a real browser on a phone: a finished game's decisions, labels,
+accuracy and the chart (inline SVG), in English, Korean and Italian; a seat's own analysis
+opened with its token (from the end screen's link), the public one from the replay's."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from tests.browser.support import new_page, require_chromium, serve, shot
+from tests.server.harness import ServerProcess, heads_up, play_until_over
+
+sync_api = require_chromium()
+
+PHONE = (390, 844)
+WORDS = {
+    "en": {"title": "Analysis", "chart": "Chance of winning the game after each round"},
+    "ko": {"title": "분석", "chart": "라운드마다 게임에서 이길 확률"},
+    "it": {"title": "Analisi", "chart": "Probabilità di vincere la partita dopo ogni giro"},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from serve(tmp_path_factory, "analysis", PERUDO_ROUND_PAUSE="0")
+
+
+@pytest.fixture(scope="module")
+def game(server: ServerProcess) -> dict[str, Any]:
+    """A finished heads-up game played over the wire: its id, table and the seats' tokens."""
+
+    async def play() -> dict[str, Any]:
+        mover, other = await heads_up(server, dice=2, turn_seconds=0)
+        await play_until_over([mover, other], random.Random(5), timeout=90)
+        for c in (mover, other):
+            await c.until(lambda c=c: c.table is not None and c.table["status"] == "finished")  # type: ignore[misc]
+        assert mover.table is not None
+        out = {
+            "game_id": mover.table["game_id"],
+            "table_id": mover.table_id,
+            "tokens": {c.seat: c.token for c in (mover, other)},
+        }
+        for c in (mover, other):
+            await c.close()
+        return out
+
+    # In a thread of its own: Playwright's sync API keeps an event loop in the main thread.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, play()).result()
+
+
+def _open(page: Any, url: str, lang: str) -> None:
+    page.goto(url)
+    page.select_option("[data-testid=lang]", lang)
+    page.wait_for_selector("[data-testid=analysis]", timeout=120_000)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "it"])
+def test_the_analysis_page_on_a_phone_shows_the_decisions_and_the_chart(
+    game: dict[str, Any], server: ServerProcess, browser: Any, lang: str
+) -> None:
+    page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    # The seat's own analysis, as the end screen links it: the token is this browser's.
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [f"perudo.token.{game['table_id']}", game["tokens"][0]],
+    )
+    _open(page, f"{server.url}/analysis/{game['game_id']}?seat=0&table={game['table_id']}", lang)
+    text = page.inner_text("[data-testid=analysis]")
+    assert WORDS[lang]["title"] in text
+    assert WORDS[lang]["chart"] in text
+    assert page.locator("[data-testid=decision]").count() > 0
+    assert page.locator("[data-testid=accuracy]").count() == 1
+    # The chart: one line per seat, drawn inline.
+    assert page.locator("[data-testid=analysis-chart] svg polyline").count() == 2
+    # It fits the phone: nothing wider than the screen.
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], width
+    shot(page, f"analysis-{lang}-phone")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_the_replay_links_to_the_public_analysis_and_a_stranger_gets_no_seat(
+    game: dict[str, Any], server: ServerProcess, browser: Any
+) -> None:
+    page = new_page(browser, viewport=PHONE)
+    page.goto(f"{server.url}/replay/{game['game_id']}")
+    page.click("[data-testid=analysis-link]")
+    page.wait_for_selector("[data-testid=analysis]", timeout=120_000)
+    assert "Judged from what everyone saw" in page.inner_text("[data-testid=analysis]")
+    # Asking for seat 0 without its token: the public analysis (the page sends no token).
+    page.goto(f"{server.url}/analysis/{game['game_id']}?seat=0&table={game['table_id']}")
+    page.wait_for_selector("[data-testid=analysis]", timeout=120_000)
+    assert "Judged from what everyone saw" in page.inner_text("[data-testid=analysis]")
+    assert not page.errors, page.errors
+    page.context.close()

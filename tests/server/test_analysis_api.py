@@ -1,0 +1,78 @@
+"""``GET /api/games/{id}/analysis``: a finished game judged in the server's worker processes,
+from a seat's view only with that seat's token, else from public information (P-70)."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+import urllib.request
+from typing import Any
+
+from tests.server.harness import ServerProcess, heads_up, play_until_over, run
+
+
+def _get(srv: ServerProcess, path: str, token: str | None = None) -> tuple[int, Any]:
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    req = urllib.request.Request(srv.url + path, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def _analysis(srv: ServerProcess, path: str, token: str | None = None) -> dict[str, Any]:
+    """Ask until the analysis is done (each answer while it runs is 202 with its progress;
+    the server holds each request a moment, so this is no busy loop)."""
+    for _ in range(600):
+        status, body = _get(srv, path, token)
+        if status == 200:
+            return body  # type: ignore[no-any-return]
+        assert status == 202, body
+        assert body["status"] == "running" and body["done"] <= max(body["total"], 1)
+    raise AssertionError("the analysis did not finish")
+
+
+def test_analysis_of_a_finished_game_by_seat_and_in_public(server: ServerProcess) -> None:
+    async def play() -> tuple[str, list[str], list[dict[str, Any]]]:
+        mover, other = await heads_up(server, dice=1, turn_seconds=0)
+        await play_until_over([mover, other], random.Random(4), timeout=60)
+        for c in (mover, other):
+            await c.until(lambda c=c: c.table is not None and c.table["status"] == "finished")  # type: ignore[misc]
+        assert mover.table is not None
+        clients = sorted((mover, other), key=lambda c: c.seat or 0)
+        views = [c.view or {} for c in clients]
+        for c in clients:
+            await c.close()
+        return mover.table["game_id"], [c.token or "" for c in clients], views
+
+    game_id, tokens, views = run(play())
+    public = _analysis(server, f"/api/games/{game_id}/analysis")
+    assert public["status"] == "done"
+    assert public["analysis"]["viewer"] is None
+    assert public["analysis"]["chart"][-1]["wins"] in ([1.0, 0.0], [0.0, 1.0])
+
+    # A seat's own analysis needs the seat's token.
+    status, body = _get(server, f"/api/games/{game_id}/analysis?seat=0")
+    assert status == 403 and body["error"] == "not_your_seat"
+    status, body = _get(server, f"/api/games/{game_id}/analysis?seat=0", tokens[1])
+    assert status == 403 and body["error"] == "not_your_seat"
+    status, body = _get(server, f"/api/games/{game_id}/analysis?seat=7", tokens[0])
+    assert status == 400 and body["error"] == "bad_seat"
+
+    own = _analysis(server, f"/api/games/{game_id}/analysis?seat=0", tokens[0])["analysis"]
+    assert own["viewer"] == 0 and own["seats"] == [0]
+    decisions = [d for d in own["decisions"] if d["hand"] is not None]
+    assert decisions, own
+    for d in decisions:
+        assert d["seat"] == 0
+        assert len(d["hand"]) == 1
+        # One die each: every turn of the round is in the shipped book (when played under the
+        # preset's rules) or judged by rollouts; either way it carries its loss and label.
+        assert d["label"] in ("good", "inaccuracy", "mistake", "blunder")
+
+
+def test_analysis_of_an_unknown_or_unfinished_game_is_refused(server: ServerProcess) -> None:
+    status, body = _get(server, "/api/games/nosuchgame/analysis")
+    assert status == 404 and body["error"] == "no_game"
