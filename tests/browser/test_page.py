@@ -433,7 +433,7 @@ def test_the_replay_draws_bots_as_bots_as_the_live_table_does(
             if ann.view["winner"] is not None:
                 break
             version = ann.version
-            legal = ann.view["legal"]
+            legal = legal_texts(ann.view["legal"])
             ann.act("dudo" if "dudo" in legal else legal[0])
             ann.wait(lambda v=version: ann.version > v, "Ann's move")
         ann.wait(lambda: ann.table is not None and ann.table["game_id"] is not None, "the game")
@@ -483,7 +483,7 @@ def test_a_reveal_before_a_palifico_round_keeps_its_own_rules_and_the_next_round
             mover = others[v["to_act"]]
             mover.wait(lambda m=mover, v=version: m.version >= v, "the mover's view")
             assert mover.view is not None
-            legal = mover.view["legal"]
+            legal = legal_texts(mover.view["legal"])
             mover.act("dudo" if "dudo" in legal else legal[0])
         bo.wait(lambda v=version: bo.version > v or resolved(), "the move")
     bo.wait(lambda: bo.view is not None and bo.view["round"] == 2, "round 2")

@@ -938,7 +938,7 @@ def test_a_takeover_keeps_away_people_away_so_play_resumes_within_a_lease(
             await bo.until(lambda: not bo.alive)  # the lease scan closed it: it reconnects
             await bo.resume()
             assert bo.version == version and bo.my_turn() and bo.view is not None
-            raise_ = next(a for a in bo.view["legal"] if "x" in a)
+            raise_ = next(a for a in legal_texts(bo.view["legal"]) if "x" in a)
             await bo.act(raise_)
             await bo.until(lambda: bo.version > version)
             moved = bo.version

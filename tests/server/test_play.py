@@ -244,7 +244,7 @@ def test_p50_a_calza_tapped_on_a_bid_that_was_raised_meanwhile_is_refused_not_ju
         nxt, third = (opener + 1) % 3, (opener + 2) % 3
         await cs[opener].until(cs[opener].my_turn)
         await cs[opener].act("1x5")
-        await cs[third].until(lambda: "calza" in cs[third].view["legal"])
+        await cs[third].until(lambda: "calza" in legal_texts(cs[third].view["legal"]))
         seen = [cs[third].view["round"], cs[third].view["bid"]]
         assert seen[1] == "1x5"
         await cs[nxt].until(cs[nxt].my_turn)

@@ -390,7 +390,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "account.no_session": "Questa sessione non esiste.",
     "account.password.wrong": "Non è la tua password attuale.",
-    "account.deleted": "giocatore eliminato",
+    "account.deleted": "account cancellato",
     "account.no_player": "Non c'è nessun giocatore con quel nome.",
     "account.no_variant": "Questa variante non esiste.",
     # perudo analyze (l'analisi di una partita finita).
