@@ -128,6 +128,8 @@ seats_t = Table(
     Column("level", String(16), nullable=True),
     # The table's host (who starts the game, manages bots, removes an absent player): one seat.
     Column("host", Boolean, nullable=False, server_default=false()),
+    # The signed-in player in a person's seat (NULL: a bot or a guest); revision 0004.
+    Column("player_id", Integer, nullable=True),
     PrimaryKeyConstraint("table_id", "seat", name="seats_pk"),
 )
 
@@ -312,6 +314,8 @@ class SeatRow:
     token_hash: str | None
     level: str | None
     host: bool = False
+    player_id: int | None = None
+    """The signed-in player in a person's seat (``None``: a bot or a guest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1581,11 +1585,12 @@ def _seat_values(s: SeatRow) -> dict[str, Any]:
         "token_hash": s.token_hash,
         "level": s.level,
         "host": s.host,
+        "player_id": s.player_id,
     }
 
 
 def _seat_row(r: Any) -> SeatRow:
-    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host))
+    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host), r.player_id)
 
 
 _INSERT_ACTIONS = "INSERT INTO {} ({}) VALUES ({})".format(

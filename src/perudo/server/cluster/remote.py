@@ -240,7 +240,10 @@ class Routes:
             if data["what"] == "info":
                 result: Any = table.info()
             elif data["what"] == "join":
-                seat, token = await lobby.join(table_id, str(data["name"]))
+                who = data.get("player_id")
+                seat, token = await lobby.join(
+                    table_id, str(data["name"]), player_id=None if who is None else int(who)
+                )
                 result = {"seat": seat, "token": token}
             else:
                 raise TableError("bad_request", f"unknown call {data['what']!r}")
