@@ -53,6 +53,11 @@ async def page_table(table_id: str) -> FileResponse:
     return _index()
 
 
+@router.get("/account")
+async def page_account() -> FileResponse:
+    return _index()
+
+
 @router.get("/replay/{game_id}")
 async def page_replay(game_id: str) -> FileResponse:
     return _index()

@@ -71,6 +71,7 @@ function CreateForm({ config, navigate }) {
       turn_seconds: Number(fd.get("turn_seconds")),
       memory: fd.get("memory") === "on",
       private: fd.get("private") === "on",
+      rated: fd.get("rated") === "on",
     };
     if (fd.get("calza")) body.calza = fd.get("calza");
     if (fd.get("palifico")) body.palifico = fd.get("palifico");
@@ -106,6 +107,7 @@ function CreateForm({ config, navigate }) {
     </div>
     <label class="check"><input type="checkbox" name="memory" data-testid="memory" /> ${t("lobby.memory")}</label>
     <label class="check"><input type="checkbox" name="private" data-testid="private" /> ${t("lobby.private")}</label>
+    <label class="check"><input type="checkbox" name="rated" data-testid="rated" /> ${t("lobby.rated")}</label>
     <button class="btn primary big" type="submit" data-testid="create">${t("lobby.create_btn")}</button>
   </form>`;
 }
