@@ -112,3 +112,17 @@ def test_the_end_screen_shows_each_players_rating_change(
         ]
         assert sorted(d > 0 for d in deltas) == [False, True], deltas
         assert page.errors == []
+    # The profile: one game played, the heads-up rating (provisional) and its chart, the game
+    # linking to its replay; the leaderboard lists no provisional player.
+    ann.goto(f"{server.url}/@/{ann.name}")
+    ann.wait_for_selector("[data-testid=profile]")
+    tally = ann.inner_text("[data-testid=tally-perudo]")
+    said = "n => window.__perudo.t('profile.tally', {played: 1, won: n})"
+    assert tally in (ann.evaluate(said, 0), ann.evaluate(said, 1)), tally
+    rating = ann.inner_text("[data-testid=rating-perudo-duel]")
+    assert PROVISIONAL[lang] in rating
+    assert ann.locator("[data-testid=rating-perudo-duel] [data-testid=rating-chart]").count() == 1
+    assert ann.get_attribute("[data-testid=recent] a", "href").startswith("/replay/")
+    bo.goto(f"{server.url}/leaderboard")
+    bo.wait_for_selector("[data-testid=board-empty]")
+    assert ann.errors == [] and bo.errors == []
