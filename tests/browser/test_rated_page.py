@@ -123,6 +123,10 @@ def test_the_end_screen_shows_each_players_rating_change(
     assert PROVISIONAL[lang] in rating
     assert ann.locator("[data-testid=rating-perudo-duel] [data-testid=rating-chart]").count() == 1
     assert ann.get_attribute("[data-testid=recent] a", "href").startswith("/replay/")
+    bo.goto(f"{server.url}/?player={ann.name}")
+    bo.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=game-list] li').length === 1"
+    )
     bo.goto(f"{server.url}/leaderboard")
     bo.wait_for_selector("[data-testid=board-empty]")
     assert ann.errors == [] and bo.errors == []

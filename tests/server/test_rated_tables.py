@@ -202,6 +202,11 @@ def test_an_unrated_game_of_signed_in_people_is_on_their_profiles(srv: ServerPro
     profile = ann.http.get(f"/api/players/{ann.name}").json()
     assert profile["variants"]["perudo"]["played"] == 1, profile
     assert profile["variants"]["perudo"].get("ratings", {}) == {}
+    # The finished games filtered by player: theirs only; a name that is no player's, 404.
+    theirs = srv.http("GET", f"/api/games?player={ann.name}")["games"]
+    assert [g["id"] for g in theirs] == [profile["recent"][0]["id"]]
+    assert srv.http("GET", f"/api/games?player={Person(srv).name}")["games"] == []
+    assert srv.http("GET", "/api/games?player=nobody-here")["error"] == "no_player"
 
 
 def test_a_person_who_times_out_of_a_rated_game_concedes_and_finishes_last(

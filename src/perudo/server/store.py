@@ -1027,8 +1027,18 @@ class Store:
                 return None
             return await self._game_with_moves(conn, g)
 
-    async def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The most recent finished games of public tables (the replay list), newest first."""
+    async def finished_games(
+        self, limit: int = 50, player_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The most recent finished games of public tables (the replay list), newest first;
+        ``player_id``: only those the signed-in player sat in (``game_players``)."""
+        where = [games_t.c.finished_at.is_not(None), tables_t.c.private.is_(False)]
+        if player_id is not None:
+            where.append(
+                games_t.c.id.in_(
+                    select(game_players_t.c.game_id).where(game_players_t.c.player_id == player_id)
+                )
+            )
         async with self._reading() as conn:
             rows = (
                 await conn.execute(
@@ -1043,7 +1053,7 @@ class Store:
                     .join(tables_t, tables_t.c.id == games_t.c.table_id)
                     # Private tables' games are left out here, before the LIMIT (else a run
                     # of private games would leave the public list short, or empty).
-                    .where(games_t.c.finished_at.is_not(None), tables_t.c.private.is_(False))
+                    .where(*where)
                     .order_by(games_t.c.finished_at.desc())
                     .limit(limit)
                 )

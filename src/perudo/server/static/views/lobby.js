@@ -120,7 +120,10 @@ export function LobbyPage({ navigate }) {
     api("GET", "/api/config").then((c) => live && setConfig(c), (e) => toast(refusalText(e)));
     const refresh = async () => {
       try {
-        const [tables, games] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/games")]);
+        // ?player=<name>: the finished games that player sat in (docs/accounts.md).
+        const player = new URLSearchParams(location.search).get("player");
+        const gamesPath = player ? `/api/games?player=${encodeURIComponent(player)}` : "/api/games";
+        const [tables, games] = await Promise.all([api("GET", "/api/tables"), api("GET", gamesPath)]);
         if (live) setLists({ tables: tables.tables, games: games.games });
       } catch (e) {
         /* the next refresh tries again */
