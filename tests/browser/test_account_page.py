@@ -1,13 +1,15 @@
 """The account page (/account, docs/accounts.md) in a real Chromium, in English, Korean and
 Italian at a phone size and a laptop size: sign up with a password, find the session listed,
 sign in from another browser context and revoke that session from the first, sign out, sign
-in again, create a rated table from the lobby's form (seated under the account's name), and
-delete the account."""
+in again, create a rated table from the lobby's form (seated under the account's name), download
+the export of their data, and delete the account."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -86,6 +88,10 @@ def test_sign_up_sign_in_elsewhere_revoke_sign_out_and_delete(
 
     page.goto(server.url + "/account")
     page.wait_for_selector("[data-testid=account]")
+    with page.expect_download() as download:
+        page.click("[data-testid=export]")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["name"] == name and exported["sessions"], exported
     page.fill("[data-testid=delete-password]", PASSWORD)
     page.click("[data-testid=delete-account]")
     page.wait_for_selector("[data-testid=sign-in]")

@@ -207,6 +207,14 @@ def test_an_unrated_game_of_signed_in_people_is_on_their_profiles(srv: ServerPro
     assert [g["id"] for g in theirs] == [profile["recent"][0]["id"]]
     assert srv.http("GET", f"/api/games?player={Person(srv).name}")["games"] == []
     assert srv.http("GET", "/api/games?player=nobody-here")["error"] == "no_player"
+    # The person's export: the account, its sessions (no secret), the game, no rating.
+    out = ann.http.get("/api/account/export")
+    assert out.headers["content-disposition"].startswith("attachment")
+    mine = out.json()
+    assert mine["name"] == ann.name and [g["id"] for g in mine["games"]] == [theirs[0]["id"]]
+    assert mine["ratings"] == [] and len(mine["sessions"]) == 1
+    assert ann.csrf not in out.text and "token" not in out.text
+    assert srv.http("GET", "/api/account/export")["error"] == "signed_out"
 
 
 def test_a_person_who_times_out_of_a_rated_game_concedes_and_finishes_last(

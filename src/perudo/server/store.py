@@ -1353,16 +1353,20 @@ class Store:
         return None if row is None else _player_row(row)
 
     async def player_games(
-        self, player_id: int, variant: str | None, offset: int, limit: int
+        self,
+        player_id: int,
+        variant: str | None,
+        offset: int,
+        limit: int,
+        private_too: bool = False,
     ) -> tuple[int, list[dict[str, Any]]]:
-        """A player's finished games of public tables (of ``variant``, or all), newest first:
-        how many in all, and those from ``offset`` (``{id, variant, rated, names, seat,
-        winner, won, finished_at}``, ``id`` the game's key)."""
-        where = [
-            game_players_t.c.player_id == player_id,
-            games_t.c.finished_at.is_not(None),
-            tables_t.c.private.is_(False),
-        ]
+        """A player's finished games of public tables (``private_too``: of private ones too,
+        for their own export; of ``variant``, or all), newest first: how many in all, and
+        those from ``offset`` (``{id, variant, rated, names, seat, winner, won,
+        finished_at}``, ``id`` the game's key)."""
+        where = [game_players_t.c.player_id == player_id, games_t.c.finished_at.is_not(None)]
+        if not private_too:
+            where.append(tables_t.c.private.is_(False))
         if variant is not None:
             where.append(games_t.c.variant == variant)
         joined = game_players_t.join(games_t, games_t.c.id == game_players_t.c.game_id).join(

@@ -65,7 +65,10 @@ function Signed({ me, onDone }) {
       <span>${s.agent || "—"} · ${new Date(s.seen_at * 1000).toLocaleString()}</span>
       ${s.current ? html` <strong>${t("account.this_session")}</strong>` : html` <button class="btn small" data-testid="revoke" onClick=${act("DELETE", `/api/account/sessions/${s.id}`)}>${t("account.revoke")}</button>`}
     </li>`)}</ul>
-    <div class="row"><button class="btn" data-testid="sign-out" onClick=${act("POST", "/api/account/signout")}>${t("account.sign_out")}</button></div>
+    <div class="row">
+      <button class="btn" data-testid="sign-out" onClick=${act("POST", "/api/account/signout")}>${t("account.sign_out")}</button>
+      <a class="btn" href="/api/account/export" download="perudo-account.json" data-testid="export">${t("account.export")}</a>
+    </div>
     <form onSubmit=${remove} data-testid="delete-form">
       <h3>${t("account.delete")}</h3>
       <p class="muted">${t("account.delete_note")}</p>
