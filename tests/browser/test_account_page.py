@@ -19,6 +19,7 @@ from tests.server.harness import ServerProcess
 require_chromium()
 
 PASSWORD = "correct horse battery staple"
+NEW_PASSWORD = "a different horse, a different battery"
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +40,9 @@ def _open(browser: Any, srv: ServerProcess, lang: str, viewport: tuple[int, int]
     return page
 
 
-def _credentials(page: Any, name: str, button: str) -> None:
+def _credentials(page: Any, name: str, button: str, password: str = PASSWORD) -> None:
     page.fill("[data-testid=account-name]", name)
-    page.fill("[data-testid=account-password]", PASSWORD)
+    page.fill("[data-testid=account-password]", password)
     page.click(f"[data-testid={button}]")
     page.wait_for_selector("[data-testid=account]")
 
@@ -92,7 +93,18 @@ def test_sign_up_sign_in_elsewhere_revoke_sign_out_and_delete(
         page.click("[data-testid=export]")
     exported = json.loads(Path(download.value.path()).read_text())
     assert exported["name"] == name and exported["sessions"], exported
-    page.fill("[data-testid=delete-password]", PASSWORD)
+    # A new password, said changed in words; the person signs in with it.
+    page.fill("[data-testid=old-password]", PASSWORD)
+    page.fill("[data-testid=new-password]", NEW_PASSWORD)
+    page.click("[data-testid=change-password]")
+    said = page.evaluate("() => window.__perudo.t('account.password_changed')")
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('.toast.ok')].some(e => e.textContent === t)", arg=said
+    )
+    page.click("[data-testid=sign-out]")
+    page.wait_for_selector("[data-testid=sign-in]")
+    _credentials(page, name, "sign-in-button", NEW_PASSWORD)
+    page.fill("[data-testid=delete-password]", NEW_PASSWORD)
     page.click("[data-testid=delete-account]")
     page.wait_for_selector("[data-testid=sign-in]")
     assert server.http("GET", f"/api/players/{name}")["status"] == 404

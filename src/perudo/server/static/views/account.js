@@ -49,8 +49,17 @@ function Signed({ me, onDone }) {
     try {
       await api(method, path, body);
       onDone(await loadAccount());
+      return true;
     } catch (err) {
       toast(refusalText(err));
+      return false;
+    }
+  };
+  const change = async (e) => {
+    e.preventDefault();
+    const fd = new FormData(e.currentTarget);
+    if (await act("POST", "/api/account/password", { old: String(fd.get("old") || ""), new: String(fd.get("new") || "") })()) {
+      toast(t("account.password_changed"), true);
     }
   };
   const remove = async (e) => {
@@ -69,6 +78,12 @@ function Signed({ me, onDone }) {
       <button class="btn" data-testid="sign-out" onClick=${act("POST", "/api/account/signout")}>${t("account.sign_out")}</button>
       <a class="btn" href="/api/account/export" download="perudo-account.json" data-testid="export">${t("account.export")}</a>
     </div>
+    <form onSubmit=${change} data-testid="password-form">
+      <h3>${t("account.change_password")}</h3>
+      <label>${t("account.old_password")} <input name="old" type="password" autocomplete="current-password" data-testid="old-password" required /></label>
+      <label>${t("account.new_password")} <input name="new" type="password" autocomplete="new-password" data-testid="new-password" required /></label>
+      <button class="btn" type="submit" data-testid="change-password">${t("account.change_password")}</button>
+    </form>
     <form onSubmit=${remove} data-testid="delete-form">
       <h3>${t("account.delete")}</h3>
       <p class="muted">${t("account.delete_note")}</p>
