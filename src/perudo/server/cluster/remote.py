@@ -240,9 +240,12 @@ class Routes:
             if data["what"] == "info":
                 result: Any = table.info()
             elif data["what"] == "join":
+                # A signed-in person's account travels with their join (rated tables).
                 who = data.get("player_id")
-                seat, token = await lobby.join(
-                    table_id, str(data["name"]), player_id=None if who is None else int(who)
+                seat, token = (
+                    await lobby.join(table_id, str(data["name"]))
+                    if who is None
+                    else await lobby.join(table_id, str(data["name"]), None, int(who))
                 )
                 result = {"seat": seat, "token": token}
             else:
