@@ -2,7 +2,7 @@
 under their accounts, a rated heads-up and a rated four-seat game, each rated once, the end
 message carrying every seat's change; a bot, a guest and a second seat of one person refused
 at a rated table in words; a leaver finishing last among those still in; an unrated game of
-signed-in people on their profiles."""
+signed-in people on their profiles; a rated game killed mid-way and restored."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import random
 import secrets
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -240,3 +241,49 @@ def test_a_person_who_times_out_of_a_rated_game_concedes_and_finishes_last(
             await c.close()
 
     run(go())
+
+
+def test_a_rated_game_killed_and_restored_is_rated_with_the_knock_outs_before_the_crash(
+    tmp_path: Path,
+) -> None:
+    """The seats' accounts (``seats.player_id``) and the knock-outs so far (replayed from the
+    log) survive a SIGKILL: the leaver before the crash still finishes last."""
+    srv = ServerProcess(
+        tmp_path, PERUDO_ARGON2_MEMORY_KIB="8192", PERUDO_ARGON2_TIME_COST="1"
+    ).start()
+    try:
+        people = [Person(srv) for _ in range(3)]
+
+        async def first() -> tuple[str, list[str]]:
+            clients = _rated_table(srv, people)
+            for c in clients:
+                await c.connect()
+            await clients[0].send({"type": "start"})
+            for c in clients:
+                await c.until(lambda c=c: c.view is not None and c.view["phase"] == "bidding")  # type: ignore[misc]
+            await clients[1].send({"type": "leave"})
+            await clients[1].next(lambda m: m["type"] == "seat" and m["reason"] == "left")
+            for c in clients:
+                await c.close()
+            return clients[0].table_id, [str(c.token) for c in clients]
+
+        table_id, tokens = run(first())
+        srv.kill()
+        srv.start()
+
+        async def second() -> list[dict[str, Any]]:
+            clients = [await Client(srv, table_id, tokens[i]).connect() for i in (0, 2)]
+            await play_until_over(clients, random.Random(11))
+            await clients[0].until(
+                lambda: clients[0].table is not None
+                and clients[0].table["rating_changes"] is not None
+            )
+            changes = _changes(clients[0])
+            for c in clients:
+                await c.close()
+            return changes
+
+        places = {c["seat"]: c["place"] for c in run(second())}
+        assert places[1] == 3 and sorted(places.values()) == [1, 2, 3]
+    finally:
+        srv.stop()
