@@ -261,8 +261,10 @@ class Lobby:
         config: TableConfig,
         private: bool,
         client: str = "local",
+        player_id: int | None = None,
     ) -> tuple[LiveTable, int, str]:
-        """A new table with its creator in seat 0; returns (table, seat, token).
+        """A new table with its creator in seat 0 (``player_id``: their account, when signed
+        in; a rated table's creator must be); returns (table, seat, token).
 
         ``client`` (its address) may have ``tables_per_client`` tables waiting for players
         and create ``creates_per_minute``.
@@ -300,7 +302,9 @@ class Lobby:
                 raise
         self._creating[table_id] = client
         try:
-            return await self._create(table_id, name, player, config, private, client, limits)
+            return await self._create(
+                table_id, name, player, config, private, client, limits, player_id
+            )
         except BaseException:
             await self.guard.waiting.release(client, table_id)
             raise
@@ -339,6 +343,7 @@ class Lobby:
         private: bool,
         client: str,
         limits: ClientLimits,
+        player_id: int | None,
     ) -> tuple[LiveTable, int, str]:
         """:meth:`create`, its place among the client's waiting tables held."""
         if not await limits.creates.acquire():
@@ -356,9 +361,14 @@ class Lobby:
             self.settings,
             self.changed,
         )
+        table.check_rated_seat(player_id)
         token = secrets.token_urlsafe(24)
         table.seats[0] = Seat(
-            "human", clean_name(player, "your name", 24), hash_token(token), host=True
+            "human",
+            clean_name(player, "your name", 24),
+            hash_token(token),
+            host=True,
+            player_id=player_id,
         )
         table.version = table.state_version = table.backlog.floor = 1
         if self.node is not None:
@@ -389,8 +399,15 @@ class Lobby:
         self.changed(table)
         return table, 0, token
 
-    async def join(self, table_id: str, player: str, client: str | None = None) -> tuple[int, str]:
-        """Seat ``player`` at the table; ``client`` (its address) takes
+    async def join(
+        self,
+        table_id: str,
+        player: str,
+        client: str | None = None,
+        player_id: int | None = None,
+    ) -> tuple[int, str]:
+        """Seat ``player`` (``player_id``: their account, when signed in) at the table;
+        ``client`` (its address) takes
         ``joins_per_minute`` seats at most (a refused join takes nothing). ``None``: counted
         already (a join another process forwards to this table's owner)."""
         if client is not None and not await self.guard.of(client).joins.acquire():
@@ -400,8 +417,10 @@ class Lobby:
                 "address; try again in a moment",
             )
         if table_id not in self.tables and self.node is not None:
-            result = await self._call(table_id, {"what": "join", "name": player})
+            result = await self._call(
+                table_id, {"what": "join", "name": player, "player_id": player_id}
+            )
             if result is not None:
                 return int(result["seat"]), str(result["token"])
         table = self.get(table_id)
-        return await table.join(clean_name(player, "your name", 24))
+        return await table.join(clean_name(player, "your name", 24), player_id)

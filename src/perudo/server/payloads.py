@@ -26,6 +26,7 @@ __all__ = [
     "Event",
     "Hint",
     "Legal",
+    "RatingChange",
     "ReplayData",
     "RoundInfo",
     "Rules",
@@ -248,6 +249,17 @@ class SeatInfo(_Payload):
     """This seat's person is the table's host (starts the game, manages bots and seats)."""
 
 
+class RatingChange(_Payload):
+    """One seat's rating change in a finished rated game (docs/ratings.md): its finishing
+    place and its displayed rating before and after (``provisional``: the new one is)."""
+
+    seat: int
+    place: int
+    before: int
+    after: int
+    provisional: bool
+
+
 class TableInfo(_Payload):
     """A table as the page sees it (no hidden information)."""
 
@@ -279,6 +291,10 @@ class TableInfo(_Payload):
     """The invite link's path (``/t/{id}``)."""
     invite_url: str | None = None
     """The absolute invite link (``PERUDO_PUBLIC_URL``); ``None``: the page uses its origin."""
+    rated: bool = False
+    """A rated table: signed-in people only, no bots (docs/ratings.md)."""
+    rating_changes: list[RatingChange] | None = None
+    """The finished rated game's changes per seat (``None``: unrated, or not over)."""
 
 
 class ChatEntry(_Payload):

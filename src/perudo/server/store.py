@@ -128,6 +128,8 @@ seats_t = Table(
     Column("level", String(16), nullable=True),
     # The table's host (who starts the game, manages bots, removes an absent player): one seat.
     Column("host", Boolean, nullable=False, server_default=false()),
+    # The signed-in player in a person's seat (NULL: a bot or a guest); revision 0004.
+    Column("player_id", Integer, nullable=True),
     PrimaryKeyConstraint("table_id", "seat", name="seats_pk"),
 )
 
@@ -312,6 +314,8 @@ class SeatRow:
     token_hash: str | None
     level: str | None
     host: bool = False
+    player_id: int | None = None
+    """The signed-in player in a person's seat (``None``: a bot or a guest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1023,8 +1027,18 @@ class Store:
                 return None
             return await self._game_with_moves(conn, g)
 
-    async def finished_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The most recent finished games of public tables (the replay list), newest first."""
+    async def finished_games(
+        self, limit: int = 50, player_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The most recent finished games of public tables (the replay list), newest first;
+        ``player_id``: only those the signed-in player sat in (``game_players``)."""
+        where = [games_t.c.finished_at.is_not(None), tables_t.c.private.is_(False)]
+        if player_id is not None:
+            where.append(
+                games_t.c.id.in_(
+                    select(game_players_t.c.game_id).where(game_players_t.c.player_id == player_id)
+                )
+            )
         async with self._reading() as conn:
             rows = (
                 await conn.execute(
@@ -1039,7 +1053,7 @@ class Store:
                     .join(tables_t, tables_t.c.id == games_t.c.table_id)
                     # Private tables' games are left out here, before the LIMIT (else a run
                     # of private games would leave the public list short, or empty).
-                    .where(games_t.c.finished_at.is_not(None), tables_t.c.private.is_(False))
+                    .where(*where)
                     .order_by(games_t.c.finished_at.desc())
                     .limit(limit)
                 )
@@ -1339,16 +1353,20 @@ class Store:
         return None if row is None else _player_row(row)
 
     async def player_games(
-        self, player_id: int, variant: str | None, offset: int, limit: int
+        self,
+        player_id: int,
+        variant: str | None,
+        offset: int,
+        limit: int,
+        private_too: bool = False,
     ) -> tuple[int, list[dict[str, Any]]]:
-        """A player's finished games of public tables (of ``variant``, or all), newest first:
-        how many in all, and those from ``offset`` (``{id, variant, rated, names, seat,
-        winner, won, finished_at}``, ``id`` the game's key)."""
-        where = [
-            game_players_t.c.player_id == player_id,
-            games_t.c.finished_at.is_not(None),
-            tables_t.c.private.is_(False),
-        ]
+        """A player's finished games of public tables (``private_too``: of private ones too,
+        for their own export; of ``variant``, or all), newest first: how many in all, and
+        those from ``offset`` (``{id, variant, rated, names, seat, winner, won,
+        finished_at}``, ``id`` the game's key)."""
+        where = [game_players_t.c.player_id == player_id, games_t.c.finished_at.is_not(None)]
+        if not private_too:
+            where.append(tables_t.c.private.is_(False))
         if variant is not None:
             where.append(games_t.c.variant == variant)
         joined = game_players_t.join(games_t, games_t.c.id == game_players_t.c.game_id).join(
@@ -1581,11 +1599,12 @@ def _seat_values(s: SeatRow) -> dict[str, Any]:
         "token_hash": s.token_hash,
         "level": s.level,
         "host": s.host,
+        "player_id": s.player_id,
     }
 
 
 def _seat_row(r: Any) -> SeatRow:
-    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host))
+    return SeatRow(r.seat, r.kind, r.name, r.token_hash, r.level, bool(r.host), r.player_id)
 
 
 _INSERT_ACTIONS = "INSERT INTO {} ({}) VALUES ({})".format(

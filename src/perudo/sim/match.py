@@ -43,7 +43,7 @@ from perudo.core import (
 
 from .driver import run
 
-__all__ = ["ActHook", "IllegalBotAction", "MatchResult", "play_game"]
+__all__ = ["ActHook", "IllegalBotAction", "MatchResult", "finishing_places", "play_game"]
 
 
 class IllegalBotAction(IllegalActionError):
@@ -88,7 +88,10 @@ def _ask(state: GameState, seat: int, bot: Bot, seat_view: PlayerView) -> Player
     return bot.act(seat_view)
 
 
-def _places(n: int, winner: int, eliminated: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+def finishing_places(n: int, winner: int, eliminated: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Each of ``n`` seats' finishing place (P-23): 1 for ``winner``, then the reverse of the
+    order of knock-outs (``eliminated``, round by round, earliest first); seats out in the
+    same round share a place. The arena's tally and the server's rated games both use it."""
     places = [0] * n
     places[winner] = 1
     better = 1
@@ -155,7 +158,7 @@ def play_game(
     return MatchResult(
         record=GameRecord.from_state(state),
         winner=winner,
-        places=_places(n, winner, eliminated),
+        places=finishing_places(n, winner, eliminated),
         eliminated=tuple(eliminated),
         rounds=state.round - 1,
         decisions=decisions,

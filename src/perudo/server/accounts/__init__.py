@@ -4,7 +4,8 @@ account. Nothing here is asked of a person who just plays.
 
 * :mod:`.names`: which usernames are accepted, and when two are the same;
 * :mod:`.passwords`: argon2id, off the event loop;
-* :mod:`.sessions`: the session cookie, its database row, the CSRF and ``Origin`` checks;
+* :mod:`.sessions`: the session cookie, its database row, the CSRF and ``Origin`` checks, the
+  player a table seat is taken for;
 * :mod:`.routes`: the ``/api/account`` routes.
 
 The store (:mod:`perudo.server.store`) keeps the rows; nothing here talks to the database.

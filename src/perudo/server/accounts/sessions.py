@@ -29,7 +29,7 @@ from starlette.requests import HTTPConnection
 
 from ..proxy import base_url
 from ..settings import Settings
-from ..store import SessionRow, Store
+from ..store import PlayerRow, SessionRow, Store
 
 __all__ = [
     "COOKIE",
@@ -40,6 +40,7 @@ __all__ = [
     "end_cookie",
     "new_session",
     "same_origin",
+    "seated_player",
     "set_cookie",
     "token_hash",
 ]
@@ -137,3 +138,14 @@ def csrf_ok(conn: HTTPConnection, settings: Settings, session: SessionRow) -> bo
     this site's page."""
     sent = conn.headers.get(CSRF_HEADER, "")
     return same_origin(conn, settings) and hmac.compare_digest(sent.encode(), session.csrf.encode())
+
+
+async def seated_player(store: Store, conn: HTTPConnection, settings: Settings) -> PlayerRow | None:
+    """The signed-in player a table's seat is taken for (creating or joining a table): the
+    session's, when the request carries its cookie, its CSRF token and this site's ``Origin``;
+    otherwise ``None`` (a guest's seat: another site's page can never seat a person under
+    their account, docs/accounts.md)."""
+    found = await current(store, conn)
+    if found is None or not csrf_ok(conn, settings, found[0]):
+        return None
+    return found[0].player

@@ -254,7 +254,13 @@ class Routes:
             if data["what"] == "info":
                 result: Any = table.info()
             elif data["what"] == "join":
-                seat, token = await lobby.join(table_id, str(data["name"]))
+                # A signed-in person's account travels with their join (rated tables).
+                who = data.get("player_id")
+                seat, token = (
+                    await lobby.join(table_id, str(data["name"]))
+                    if who is None
+                    else await lobby.join(table_id, str(data["name"]), None, int(who))
+                )
                 result = {"seat": seat, "token": token}
             else:
                 raise TableError("bad_request", f"unknown call {data['what']!r}")

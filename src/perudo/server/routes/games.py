@@ -1,6 +1,7 @@
 """Finished games: the recent public ones, and a game's replay.
 
-* ``GET /api/games``: recent finished games of public tables, newest first;
+* ``GET /api/games``: recent finished games of public tables, newest first; ``?player=<name>``:
+  those a signed-in player sat in (404 ``no_player`` for a name that is no player's);
 * ``GET /api/games/{id}/replay``: a finished game move by move, public information only
   (:func:`perudo.server.replay.replay_frames`); ``id`` is the game's unguessable key, and a
   private table's replay leaves out the table's id (its invite);
@@ -13,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from perudo.core import NotationError
 
+from ..accounts.routes import refused
 from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..tables import TableError, hash_token
@@ -31,9 +33,17 @@ MAX_KEY = 64
 router = APIRouter()
 
 
-@router.get("/api/games")
-async def finished_games(request: Request) -> dict[str, Any]:
-    return {"games": await store_of(request).finished_games()}
+@router.get("/api/games", response_model=None)
+async def finished_games(
+    request: Request, player: str | None = Query(default=None, min_length=1, max_length=64)
+) -> JSONResponse | dict[str, Any]:
+    store = store_of(request)
+    if player is None:
+        return {"games": await store.finished_games()}
+    found = await store.player_by_name(player)
+    if found is None:
+        return refused("no_player", "no_player", 404)
+    return {"games": await store.finished_games(player_id=found.id)}
 
 
 @router.get("/api/games/{game_id}/replay", response_model=None)

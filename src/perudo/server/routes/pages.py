@@ -53,6 +53,21 @@ async def page_table(table_id: str) -> FileResponse:
     return _index()
 
 
+@router.get("/@/{name}")
+async def page_profile(name: str) -> FileResponse:
+    return _index()
+
+
+@router.get("/leaderboard")
+async def page_leaderboard() -> FileResponse:
+    return _index()
+
+
+@router.get("/account")
+async def page_account() -> FileResponse:
+    return _index()
+
+
 @router.get("/replay/{game_id}")
 async def page_replay(game_id: str) -> FileResponse:
     return _index()

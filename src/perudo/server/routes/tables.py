@@ -8,6 +8,10 @@ table.
 * ``GET /api/tables/{id}/invite.svg``: a QR code of the table's invite link;
 * ``POST /api/tables/{id}/join``: take a seat under a display name → ``{seat, token}``.
 
+Creating and joining with a session's cookie, its ``X-CSRF-Token`` and this site's ``Origin``
+seats the signed-in person under their account's name (their game goes on their profile); a
+``rated`` table (docs/ratings.md) seats only them.
+
 Each table's answer carries ``invite`` (the path ``/t/{id}``) and ``invite_url``, the absolute
 link on ``PERUDO_PUBLIC_URL`` (or on the address the request came to).
 """
@@ -23,10 +27,11 @@ from pydantic import BaseModel, Field
 from perudo.core import PRESETS
 from perudo.registry import LEVELS
 
+from ..accounts.sessions import seated_player
 from ..hosting import invite_svg
 from ..proxy import base_url, client_host
 from ..tables import TableConfig, TableError
-from .common import error_response, lobby_of, settings_of
+from .common import error_response, lobby_of, settings_of, store_of
 
 __all__ = ["CreateTable", "JoinTable", "router"]
 
@@ -51,6 +56,8 @@ class CreateTable(BaseModel):
     vacated: Literal["bot", "nobody"] = "bot"
     """Who takes the seat of a person who leaves (or is removed) during a game: a bot plays it
     to the end, or nobody (they concede: out with their dice, P-24)."""
+    rated: bool = False
+    """A rated table: signed-in people only, no bots; a leaver concedes (docs/ratings.md)."""
 
 
 class JoinTable(BaseModel):
@@ -100,16 +107,19 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
                 settings.turn_seconds if body.turn_seconds is None else body.turn_seconds
             ),
             min_turn_seconds=settings.min_turn_seconds,
+            rated=body.rated,
         )
     except ValueError as err:
         return error_response(TableError("bad_rules", str(err)))
+    account = await seated_player(store_of(request), request, settings)
     try:
         table, seat, token = await lobby.create(
             name=body.name,
-            player=body.player,
+            player=body.player if account is None else account.name,
             config=cfg,
             private=body.private,
             client=client_host(request),
+            player_id=None if account is None else account.id,
         )
     except TableError as err:
         return error_response(err)
@@ -160,8 +170,14 @@ async def invite_qr(request: Request, table_id: str) -> Response:
 async def join_table(
     request: Request, table_id: str, body: JoinTable
 ) -> JSONResponse | dict[str, Any]:
+    account = await seated_player(store_of(request), request, settings_of(request))
     try:
-        seat, token = await lobby_of(request).join(table_id, body.name, client_host(request))
+        seat, token = await lobby_of(request).join(
+            table_id,
+            body.name if account is None else account.name,
+            client_host(request),
+            None if account is None else account.id,
+        )
     except TableError as err:
         return error_response(err)
     return {

@@ -12,6 +12,8 @@ import { TablePage } from "./views/table.js";
 import { ReplayPage } from "./views/replay.js";
 import { AnalysisPage } from "./views/analysis.js";
 import "./install.js";
+import { AccountPage, loadAccount } from "./views/account.js";
+import { LeaderboardPage, ProfilePage } from "./views/profile.js";
 
 function navigate(path) {
   history.pushState({}, "", path);
@@ -67,6 +69,8 @@ function Header({ path, onLang }) {
       <a href="/" data-link class=${path === "/" ? "active" : ""} id="nav-lobby">${t("nav.lobby")}</a>
       <a href="/#games" data-link id="nav-replays">${t("nav.replays")}</a>
       <a href=${`/rules/${lang()}`} id="nav-rules" data-testid="nav-rules">${t("nav.rules")}</a>
+      <a href="/leaderboard" data-link class=${path === "/leaderboard" ? "active" : ""} data-testid="nav-leaderboard">${t("nav.leaderboard")}</a>
+      <a href="/account" data-link class=${path === "/account" ? "active" : ""} data-testid="nav-account">${t("nav.account")}</a>
     </nav>
     <span class="spacer"></span>
     <select class="lang" data-testid="lang" aria-label=${t("nav.language")} onChange=${(e) => onLang(e.currentTarget.value)}>
@@ -87,6 +91,9 @@ function App() {
   if ((m = /^\/t\/([\w-]+)$/.exec(path))) page = html`<${TablePage} key=${m[1]} id=${m[1]} navigate=${navigate} />`;
   else if ((m = /^\/replay\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${ReplayPage} key=${m[1]} gameId=${m[1]} />`;
   else if ((m = /^\/analysis\/([A-Za-z0-9_-]{1,64})$/.exec(path))) page = html`<${AnalysisPage} key=${m[1]} gameId=${m[1]} />`;
+  else if ((m = /^\/@\/([^/]{1,80})$/.exec(path))) page = html`<${ProfilePage} key=${m[1]} name=${decodeURIComponent(m[1])} />`;
+  else if (path === "/leaderboard") page = html`<${LeaderboardPage} />`;
+  else if (path === "/account") page = html`<${AccountPage} navigate=${navigate} />`;
   else if (path === "/") page = html`<${LobbyPage} navigate=${navigate} />`;
   else page = html`<${Missing} text=${t("page.missing")} testid="no-page" />`;
   useEffect(() => {
@@ -99,5 +106,6 @@ function App() {
 }
 
 setLang(detectLang());
+loadAccount();
 render(html`<${App} />`, document.getElementById("root"));
 window.__perudo = { t, MESSAGES, LANGS, particle };

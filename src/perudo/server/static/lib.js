@@ -8,10 +8,20 @@ import htm from "htm";
 export const html = htm.bind(h);
 export { h, render, Fragment, createContext, useState, useEffect, useRef, useMemo, useCallback, useContext, useLayoutEffect };
 
+// The signed-in session's CSRF token (docs/accounts.md), sent with every request once known:
+// the account routes need it, and creating or joining a table seats the person under their
+// account only with it.
+let csrf = null;
+export function setCsrf(value) {
+  csrf = value || null;
+}
+
 export async function api(method, path, body) {
+  const headers = { "content-type": "application/json" };
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const res = await fetch(path, {
     method,
-    headers: { "content-type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({}));

@@ -98,6 +98,13 @@ def check_turn_seconds(turn_seconds: float, min_turn_seconds: float = MIN_TURN_S
         )
 
 
+def check_rated_timer(rated: bool, turn_seconds: float) -> None:
+    """:raises ValueError: for a rated table without a turn timer (a person who stops playing
+    a rated game times out of it, docs/ratings.md)."""
+    if rated and turn_seconds == 0:
+        raise ValueError("a rated table has a turn timer: its turn seconds cannot be 0")
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """A table's settings: the rules (a preset and its switches) and the table's own knobs."""
@@ -116,6 +123,9 @@ class TableConfig:
     """The odds hint (how likely the standing bid is, from the seat's own knowledge): ``auto``
     shows it while at most one person sits at the table (among people it would take the
     judgement out of a bluffing game), ``on`` always, ``off`` never."""
+    rated: bool = False
+    """A rated table (docs/ratings.md): it seats only signed-in people and no bots, and a
+    leaver concedes (``vacated`` is ``nobody``), so they finish last among those still in."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -126,6 +136,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "vacated": self.vacated,
             "odds": self.odds,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -138,6 +149,7 @@ class TableConfig:
             turn_seconds=float(data.get("turn_seconds", 60.0)),
             vacated="nobody" if data.get("vacated") == "nobody" else "bot",
             odds=data["odds"] if data.get("odds") in ("on", "off") else "auto",
+            rated=bool(data.get("rated", False)),
         )
 
     def with_options(
@@ -157,11 +169,12 @@ class TableConfig:
         """
         timer = self.turn_seconds if turn_seconds is None else turn_seconds
         check_turn_seconds(timer, min_turn_seconds)
+        check_rated_timer(self.rated, timer)
         return replace(
             self,
             odds=self.odds if odds is None else odds,
             turn_seconds=timer,
-            vacated=self.vacated if vacated is None else vacated,
+            vacated="nobody" if self.rated else self.vacated if vacated is None else vacated,
             memory=self.memory if memory is None else memory,
         )
 
@@ -179,8 +192,10 @@ class TableConfig:
         vacated: Literal["bot", "nobody"] = "bot",
         odds: Literal["auto", "on", "off"] = "auto",
         min_turn_seconds: float = MIN_TURN_SECONDS,
+        rated: bool = False,
     ) -> TableConfig:
-        """A preset with the table's switches applied.
+        """A preset with the table's switches applied (a ``rated`` table's leavers concede:
+        ``vacated`` is ``nobody`` there).
 
         :raises ValueError: for an unknown preset or switches the rules refuse (naming why).
         """
@@ -199,8 +214,11 @@ class TableConfig:
                 "players (P-1)"
             )
         check_turn_seconds(turn_seconds, min_turn_seconds)
+        check_rated_timer(rated, turn_seconds)
         name = preset_name(base) or preset
-        return cls(name, rules, seats, memory, turn_seconds, vacated, odds)
+        if rated:
+            vacated = "nobody"
+        return cls(name, rules, seats, memory, turn_seconds, vacated, odds, rated)
 
 
 @dataclass(slots=True)
@@ -231,6 +249,9 @@ class Seat:
     """The table version from which this occupant holds the seat (their join, or the start of
     the game, which renumbers seats): a client catching up from an older version gets a fresh
     snapshot, never items meant for an earlier occupant (P-70)."""
+    player_id: int | None = None
+    """The signed-in player in a person's seat (``None``: a bot or a guest): their game is
+    on their profile, and rated at a rated table."""
 
     def driver(self) -> Bot | None:
         if self.kind == "bot" or self.away:
@@ -243,7 +264,9 @@ class Seat:
         return None
 
     def row(self, index: int) -> SeatRow:
-        return SeatRow(index, self.kind, self.name, self.token_hash, self.level, self.host)
+        return SeatRow(
+            index, self.kind, self.name, self.token_hash, self.level, self.host, self.player_id
+        )
 
     def info(self, index: int) -> dict[str, Any]:
         return {

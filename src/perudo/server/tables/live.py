@@ -50,7 +50,7 @@ from ..connection import Connection, TokenBucket
 from ..hosting import qr_svg
 from ..settings import Settings
 from ..store import Store, StoreError, TableRow
-from . import presenter
+from . import presenter, rated
 from .backlog import Backlog
 from .chat import TableChat
 from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token, store_refused
@@ -101,6 +101,11 @@ class LiveTable:
         self.game_key: str | None = None
         """The game's unguessable id: the only one clients see (``game_id`` on the wire)."""
         self.names: list[str] = []
+        self.knocked_out: list[tuple[int, ...]] = []
+        """The seats knocked out so far in the game, round by round (a rated game's places)."""
+        self.rating_changes: list[dict[str, Any]] | None = None
+        """The last rated game's changes as the end screen shows them
+        (:func:`.rated.changes_json`)."""
         self.seq = 0
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
@@ -187,6 +192,7 @@ class LiveTable:
                 s.level,
                 host=s.host,
                 since=row.version,
+                player_id=s.player_id,
                 # A person's seat with no token was left during the game (nobody took it).
                 vacated=s.kind != "bot" and s.token_hash is None and row.status != "open",
             )
@@ -200,6 +206,8 @@ class LiveTable:
         if row.game is not None and table.status != "open":
             game = row.game
             table.state = game.record().replay()
+            if config.rated:
+                table.knocked_out = rated.replay(game.record())[1]
             table.game_id = game.id
             table.game_key = game.key
             table.names = list(game.names)
@@ -217,6 +225,8 @@ class LiveTable:
         a whole drop grace after the takeover)."""
         absent = absent or {}
         async with self.lock:
+            if self.status == "finished":
+                await self._load_rating_changes()
             if self.status == "playing" and self.state is not None:
                 # A game over in its log but not marked finished is finished by the schedule.
                 for i, s in enumerate(self.seats):
@@ -260,6 +270,8 @@ class LiveTable:
                 if self.settings.public_url is None
                 else self.settings.absolute(f"/t/{self.id}")
             ),
+            "rated": self.config.rated,
+            "rating_changes": self.rating_changes,
         }
 
     def lobby_entry(self) -> dict[str, Any]:
@@ -507,17 +519,19 @@ class LiveTable:
         self.version = version
         self.backlog.remember(version, None, "table", "{}")
 
-    async def join(self, name: str) -> tuple[int, str]:
-        """Take the first empty seat under ``name``; returns (seat, token)."""
+    async def join(self, name: str, player_id: int | None = None) -> tuple[int, str]:
+        """Take the first empty seat under ``name`` (``player_id``: the signed-in person's
+        account); returns (seat, token)."""
         async with self.lock:
             self._require_open("joining")
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 raise TableError("table_full", f"all {len(self.seats)} seats are taken")
+            self.check_rated_seat(player_id)
             check_person_name(name, [s.name for s in self.seats if s is not None])
             token = secrets.token_urlsafe(24)
             seat = free[0]
-            self.seats[seat] = Seat("human", name, hash_token(token))
+            self.seats[seat] = Seat("human", name, hash_token(token), player_id=player_id)
             try:
                 await self._save_seats()
             except StoreError as err:
@@ -526,6 +540,17 @@ class LiveTable:
             self.seats[seat].since = self.version  # type: ignore[union-attr]
             self.changed()
             return seat, token
+
+    def check_rated_seat(self, player_id: int | None) -> None:
+        """A rated table seats signed-in people only, each once (docs/ratings.md)."""
+        if not self.config.rated:
+            return
+        if player_id is None:
+            raise TableError(
+                "rated_signed_in", "a rated table seats only signed-in players; sign in first"
+            )
+        if any(s is not None and s.player_id == player_id for s in self.seats):
+            raise TableError("rated_seated", "you already have a seat at this rated table")
 
     async def add_bot(self, conn: Connection, level: str, seat: int | None) -> None:
         async with self.lock:
@@ -552,6 +577,11 @@ class LiveTable:
             await self._seat_bots(free, level)
 
     async def _seat_bots(self, seats: list[int], level: str) -> None:
+        if self.config.rated:
+            raise TableError(
+                "rated_no_bots",
+                "a rated table seats no bots: a rated game is between signed-in people",
+            )
         taken = {name_key(s.name) for s in self.seats if s is not None}
         for i in seats:
             n = 1
@@ -874,6 +904,9 @@ class LiveTable:
                     rolloff,
                     [s.row(i) for i, s in enumerate(seats) if s is not None],
                     version,
+                    players=rated.players(seats),
+                    rated=self.config.rated,
+                    variant=self.config.preset,
                 )
             except StoreError as err:
                 raise store_refused(err, f"the new game of table {self.id}") from None
@@ -888,6 +921,7 @@ class LiveTable:
             self.backlog.reset(version)
             self.backlog.remember(version, None, "table", "{}")
             self.state, self.game_id, self.names, self.seq = state, game_id, names, 0
+            self.knocked_out = []
             self.game_key = game_key
             self.status = "playing"
             self.schedule.new_game()
@@ -928,6 +962,7 @@ class LiveTable:
             self.status = "open"
             self.finished_at = None
             self.state, self.game_id, self.game_key, self.seq = None, None, None, 0
+            self.rating_changes = None
             for s in self.seats:
                 if s is not None:
                     s.away = False
@@ -1019,12 +1054,19 @@ class LiveTable:
         first = self.version + 1
         last = self.version + max(1, len(events))
         moves = [(seat, str(action))]
+        out = self.knocked_out + rated.knocked_out(events)
         try:
             if state.is_over:
-                # The last move and the game's end in one write: never a game over in the
-                # log (or in memory) while the table still plays.
+                # The last move and the game's end (and a rated game's ratings) in one
+                # write: never a game over in the log (or in memory) while the table plays.
                 await self.store.finish_game(
-                    self.id, self.game_id, state.winner, last, moves, self.seq
+                    self.id,
+                    self.game_id,
+                    state.winner,
+                    last,
+                    moves,
+                    self.seq,
+                    **self._rating(state, out),
                 )
             else:
                 await self.store.append_actions(self.game_id, self.seq, moves, last, self.id)
@@ -1032,6 +1074,7 @@ class LiveTable:
             raise store_refused(err, f"the moves of table {self.id}") from None
         self.schedule.failures = 0
         self.state = state
+        self.knocked_out = out
         self.seq += 1
         self.version = self.state_version = last
         batch: list[tuple[int | None, dict[str, Any]]] = []
@@ -1044,6 +1087,7 @@ class LiveTable:
         self.schedule.last_resolved = resolved > 0
         if state.is_over:
             self._finished()
+            await self._load_rating_changes()
         self.schedule.plan()
         presenter.broadcast_events(self, batch, resolved)
         if state.is_over:
@@ -1057,10 +1101,34 @@ class LiveTable:
         assert self.state is not None and self.game_id is not None
         version = self.version
         try:
-            await self.store.finish_game(self.id, self.game_id, self.state.winner, version)
+            await self.store.finish_game(
+                self.id,
+                self.game_id,
+                self.state.winner,
+                version,
+                **self._rating(self.state, self.knocked_out),
+            )
         except StoreError as err:
             raise store_refused(err, f"the finished game of table {self.id}") from None
         self._finished()
+        await self._load_rating_changes()
+
+    def _rating(self, state: GameState, out: list[tuple[int, ...]]) -> dict[str, Any]:
+        """What :meth:`Store.finish_game` needs to rate the game ``state`` ended: each seat's
+        place and the variant (nothing for an unrated table's game)."""
+        if not self.config.rated:
+            return {}
+        return {"places": rated.places(state, out), "variant": self.config.preset}
+
+    async def _load_rating_changes(self) -> None:
+        """Read the finished rated game's changes for the end screen (a failed read leaves
+        them out; the ratings stand, on the profiles)."""
+        if not self.config.rated or self.game_id is None:
+            return
+        try:
+            self.rating_changes = rated.changes_json(await self.store.rating_changes(self.game_id))
+        except StoreError as err:
+            log.warning("table %s: the game's rating changes not read: %s", self.id, err)
 
     def _finished(self) -> None:
         """The game is over and stored so: the table is finished."""

@@ -141,6 +141,10 @@ class Scheduler:
             if s is not who or s.connections or s.away or table.status != "playing":
                 return
             s.drop_timer = None
+            if table.config.rated:
+                # No bot plays a rated game: the seat waits for its person, whose turn timer
+                # runs (:meth:`_run_timeout`).
+                return
             s.away = True
             table.changed()
             self.plan()
@@ -329,9 +333,20 @@ class Scheduler:
             s = table.seats[seat]
             if s is None or s.kind != "human" or s.away:
                 return
+            if table.config.rated:
+                await self._forfeit(seat)
+                return
             s.away = True
             table.changed()
             self.plan()
+
+    async def _forfeit(self, seat: int) -> None:
+        """A person timed out of a rated game: they leave it (conceding, P-24), so they finish
+        last among those still in (docs/ratings.md)."""
+        try:
+            await self.table._vacate(seat, "left")
+        except TableError as err:
+            self.retry("a timed-out seat's concession", err)
 
     async def _run_bots(self, version: int) -> None:
         table = self.table

@@ -71,6 +71,7 @@ function CreateForm({ config, navigate }) {
       turn_seconds: Number(fd.get("turn_seconds")),
       memory: fd.get("memory") === "on",
       private: fd.get("private") === "on",
+      rated: fd.get("rated") === "on",
     };
     if (fd.get("calza")) body.calza = fd.get("calza");
     if (fd.get("palifico")) body.palifico = fd.get("palifico");
@@ -106,6 +107,7 @@ function CreateForm({ config, navigate }) {
     </div>
     <label class="check"><input type="checkbox" name="memory" data-testid="memory" /> ${t("lobby.memory")}</label>
     <label class="check"><input type="checkbox" name="private" data-testid="private" /> ${t("lobby.private")}</label>
+    <label class="check"><input type="checkbox" name="rated" data-testid="rated" /> ${t("lobby.rated")}</label>
     <button class="btn primary big" type="submit" data-testid="create">${t("lobby.create_btn")}</button>
   </form>`;
 }
@@ -118,7 +120,10 @@ export function LobbyPage({ navigate }) {
     api("GET", "/api/config").then((c) => live && setConfig(c), (e) => toast(refusalText(e)));
     const refresh = async () => {
       try {
-        const [tables, games] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/games")]);
+        // ?player=<name>: the finished games that player sat in (docs/accounts.md).
+        const player = new URLSearchParams(location.search).get("player");
+        const gamesPath = player ? `/api/games?player=${encodeURIComponent(player)}` : "/api/games";
+        const [tables, games] = await Promise.all([api("GET", "/api/tables"), api("GET", gamesPath)]);
         if (live) setLists({ tables: tables.tables, games: games.games });
       } catch (e) {
         /* the next refresh tries again */

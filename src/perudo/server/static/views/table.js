@@ -12,6 +12,7 @@ import { Felt, RoundLog, History, actionWords, revealWords } from "../components
 import { Actions, canAct } from "../components/actions.js";
 import { Chat } from "../components/chat.js";
 import { Guide } from "../components/guide.js";
+import { RatingChange } from "../components/rating.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
 import { TurnBanner } from "../components/turn.js";
@@ -222,7 +223,8 @@ function GameOver({ st, send }) {
     <div class="winner" data-testid="winner">${v.winner === st.seat ? t("over.you_win") : t("over.winner", { name: seatName(tb, null, v.winner) })}</div>
     <ol class="standings">${order.map((i) => html`<li class=${i === v.winner ? "first" : ""}>
       <span>${seatName(tb, null, i)}${i === st.seat ? ` (${t("seat.you")})` : ""}</span>
-      <span class="muted">${i === v.winner ? "" : outIn[i] ? t("over.out_in", { n: outIn[i] }) : "—"}</span></li>`)}</ol>
+      <span class="muted">${i === v.winner ? "" : outIn[i] ? t("over.out_in", { n: outIn[i] }) : "—"}</span>
+      <${RatingChange} changes=${tb.rating_changes} seat=${i} /></li>`)}</ol>
     <div class="row">
       ${st.seat !== null ? html`<button class="btn primary" data-testid="rematch" onClick=${() => send({ type: "rematch" })}>${t("over.rematch")}</button>` : null}
       ${tb.game_id ? html`<a class="btn" href=${`/replay/${tb.game_id}`} data-link data-testid="replay-link">${t("over.replay")}</a>` : null}
