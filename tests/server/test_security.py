@@ -26,7 +26,7 @@ from tests.server.harness import (
     run,
 )
 
-from perudo.server.guard import Guard, client_key
+from perudo.server.guard import Budgets, Guard, PersonLimits, client_key
 from perudo.server.hosting import invite_svg
 from perudo.server.lobby import Lobby
 from perudo.server.settings import Settings
@@ -846,3 +846,19 @@ def test_a_seated_players_moves_never_wait_on_other_peoples_traffic_from_their_a
             await w.close()
 
     run(go())
+
+
+def test_a_signed_in_person_has_one_budget_over_all_their_seats_and_a_guest_one_per_seat() -> None:
+    """Limits keyed on the person (issue "Players, not just seats", point 6): a seat taken by
+    a signed-in account draws on that account's budget at every table; a guest's seat on its
+    own; a socket without a seat on its address's."""
+    guard = Guard(Settings())
+    address = guard.of("203.0.113.9")
+    one, two = Budgets(guard, address), Budgets(guard, address)
+    ann_here = one.of("tableA", 0, account=7)
+    ann_there = two.of("tableB", 3, account=7)
+    assert isinstance(ann_here, PersonLimits) and ann_here is ann_there
+    guest_a, guest_b = one.of("tableA", 1), two.of("tableA", 2)
+    assert isinstance(guest_a, PersonLimits) and guest_a is not guest_b
+    assert guest_a is not ann_here
+    assert one.of("tableA", None) is address

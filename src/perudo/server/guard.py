@@ -72,18 +72,19 @@ def client_key(host: str) -> str:
     return str(address)
 
 
-def person_key(table_id: str, seat: int) -> str:
-    """Who a socket speaks for in the per-person budgets, once its table knows it: today the
-    seat it holds (the person who showed the seat's token: the table checked it), so a
-    person's sockets of one seat share one budget and nobody else's traffic draws on it.
-
-    The one place the key is made: with accounts, a signed-in socket's key becomes its
-    account (``f"account:{account_id}"``), one budget over all that person's seats; the
-    callers pass what they know of the socket and need not change.
+def person_key(table_id: str, seat: int, account: int | None = None) -> str:
+    """Who a socket speaks for in the per-person budgets, once its table knows it: a
+    signed-in person's account (one budget over all their seats and tables), else the seat
+    it holds (the person who showed the seat's token: the table checked it), so a person's
+    sockets of one seat share one budget and nobody else's traffic draws on it.
 
     >>> person_key("Tq3x", 2)
     'seat:Tq3x:2'
+    >>> person_key("Tq3x", 2, account=17)
+    'account:17'
     """
+    if account is not None:
+        return f"account:{account}"
     return f"seat:{table_id}:{seat}"
 
 
@@ -279,11 +280,14 @@ class Budgets:
         self.key: str | None = None
         self.person: PersonLimits | None = None
 
-    def of(self, table_id: str, seat: int | None) -> PersonLimits | ClientLimits | None:
-        """The budgets of a socket at ``table_id`` holding ``seat`` (``None``: no seat)."""
+    def of(
+        self, table_id: str, seat: int | None, account: int | None = None
+    ) -> PersonLimits | ClientLimits | None:
+        """The budgets of a socket at ``table_id`` holding ``seat`` (``None``: no seat), taken
+        by the signed-in ``account`` (``None``: a guest's seat)."""
         if seat is None:
             return self.address
-        key = person_key(table_id, seat)
+        key = person_key(table_id, seat, account)
         if key != self.key or self.person is None:
             self.key = key
             self.person = self.guard.person(key)

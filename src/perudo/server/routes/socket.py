@@ -410,7 +410,9 @@ async def _within_budgets(
 ) -> bool:
     """Whether the sender's budgets take ``msg`` (one refused is said, and changes nothing):
     a seated person's own (nobody else's traffic draws on them), else its address's."""
-    limits: PersonLimits | ClientLimits | None = budgets.of(table.id, conn.seat)
+    held = table.seats[conn.seat] if conn.seat is not None else None
+    account = held.player_id if held is not None else None
+    limits: PersonLimits | ClientLimits | None = budgets.of(table.id, conn.seat, account)
     if limits is None:
         return True
     s = table.settings
