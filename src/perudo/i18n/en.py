@@ -257,6 +257,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.palifico.not_due": "There is no palifico choice to make now.",
     "refusal.aside.must_raise": "You set dice aside and re-rolled: now raise the bid.",
     "refusal.dudo.no_bid": "There is no bid to challenge yet: the opener bids first.",
+    "refusal.bid.refused": "That bid is not allowed here.",
     "refusal.bid.no_face": "There is no face {face} on a {faces}-faced die.",
     "refusal.bid.too_many": "{bid} claims more dice than the {total} in play.",
     "memory.refusal.bid.too_many": "{bid} claims more dice than there are in play.",

@@ -268,6 +268,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.palifico.not_due": "Ora non c'è da scegliere il palifico.",
     "refusal.aside.must_raise": "Hai messo da parte dei dadi e rilanciato: ora alza la puntata.",
     "refusal.dudo.no_bid": "Non c'è ancora una puntata da dubitare: chi apre punta per primo.",
+    "refusal.bid.refused": "Questa puntata non è consentita qui.",
     "refusal.bid.no_face": "Un dado a {faces} facce non ha il valore {face}.",
     "refusal.bid.too_many": "{bid} dice più dadi dei {total} in gioco.",
     "memory.refusal.bid.too_many": "{bid} dice più dadi di quanti ce ne siano in gioco.",

@@ -258,6 +258,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "refusal.palifico.not_due": "지금은 팔라피코를 고를 때가 아닙니다.",
     "refusal.aside.must_raise": "주사위를 내려놓고 다시 굴렸으니 이제 비드를 올려야 합니다.",
     "refusal.dudo.no_bid": "아직 도전할 비드가 없습니다: 선이 먼저 비드합니다.",
+    "refusal.bid.refused": "여기서는 그 비드를 할 수 없습니다.",
     "refusal.bid.no_face": "{faces}면 주사위에는 {face} 눈이 없습니다.",
     "refusal.bid.too_many": "{bid}: 테이블의 주사위 {total}개보다 많습니다.",
     "memory.refusal.bid.too_many": "{bid}: 남은 주사위보다 많습니다.",

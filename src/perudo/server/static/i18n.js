@@ -682,7 +682,7 @@ export const MESSAGES = {
     "account.this_session": "questo browser",
     "account.revoke": "Esci da lì",
     "account.delete": "Elimina il mio account",
-    "account.delete_note": "Le tue partite restano, come “giocatore eliminato”; il tuo nome torna libero.",
+    "account.delete_note": "Le tue partite restano, come “account cancellato”; il tuo nome torna libero.",
     "lobby.open_tables": "Tavoli aperti",
     "lobby.none": "Nessun tavolo aperto. Creane uno e invita i tuoi amici!",
     "lobby.create": "Crea un tavolo",
