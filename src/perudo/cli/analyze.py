@@ -57,23 +57,11 @@ def analyze(
 
     from perudo.analysis import analyze as run_analysis
     from perudo.core import GameRecord, IllegalActionError, NotationError
-    from perudo.i18n import LANGS, detect_lang, load_catalog, refusal_text
+    from perudo.i18n import refusal_text
 
-    from .tui.plain import PlainStream, output_encoding, readable_language
+    from .reading import open_reading
 
-    language = detect_lang() if lang is None else lang.strip().lower()
-    if language not in LANGS:
-        raise typer.BadParameter(
-            f"no messages for {lang!r}; known: {', '.join(LANGS)}", param_hint="--lang"
-        )
-    encoding = output_encoding()
-    utf8 = encoding.startswith("utf")
-    if not utf8:
-        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
-        language = readable_language(language, encoding)
-    cat = load_catalog(language)
-    stream = PlainStream(sys.stdout) if ascii_only or not utf8 else sys.stdout
-    console = Console(file=stream, highlight=False, emoji=False)  # type: ignore[arg-type]
+    language, cat, console, plain = open_reading(lang, ascii_only)
     err = Console(file=sys.stderr, highlight=False, emoji=False)
 
     def who_generic(s: int) -> str:
@@ -112,7 +100,7 @@ def analyze(
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
         return
     err.print(" " * 40, end="\r")
-    _show(console, cat, result, record.rules, ascii_only or not utf8)
+    _show(console, cat, result, record.rules, plain)
 
 
 def _pct(x: float) -> str:

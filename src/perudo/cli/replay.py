@@ -38,27 +38,14 @@ def replay(
     ] = False,
 ) -> None:
     """Play a saved game back, round by round (Enter for the next round)."""
-    from rich.console import Console
 
     from perudo.core import GameRecord, NotationError
-    from perudo.i18n import LANGS, detect_lang, load_catalog, refusal_text
+    from perudo.i18n import refusal_text
 
-    from .tui.plain import PlainStream, output_encoding, readable_language
+    from .reading import open_reading
     from .tui.replay import Replayer
 
-    language = detect_lang() if lang is None else lang.strip().lower()
-    if language not in LANGS:
-        raise typer.BadParameter(
-            f"no messages for {lang!r}; known: {', '.join(LANGS)}", param_hint="--lang"
-        )
-    encoding = output_encoding()
-    utf8 = encoding.startswith("utf")
-    if not utf8:
-        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
-        language = readable_language(language, encoding)
-    cat = load_catalog(language)
-    stream = PlainStream(sys.stdout) if ascii_only or not utf8 else sys.stdout
-    console = Console(file=stream, highlight=False, emoji=False)  # type: ignore[arg-type]
+    language, cat, console, plain = open_reading(lang, ascii_only)
     try:
         record = GameRecord.loads(file.read_text(encoding="utf-8"))
     except NotationError as err:
@@ -69,7 +56,7 @@ def replay(
     except OSError as err:
         _unreadable(console, cat.t("replay.unreadable", path=str(file), error=err.strerror or err))
     pause = not show_all and sys.stdin.isatty()
-    code = Replayer(record, console, cat, pause=pause, ascii_only=ascii_only or not utf8).run()
+    code = Replayer(record, console, cat, pause=pause, ascii_only=plain).run()
     raise typer.Exit(code)
 
 
