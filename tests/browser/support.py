@@ -16,7 +16,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from tests.server.harness import ServerProcess
@@ -194,6 +194,19 @@ def new_page(
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
+    return page
+
+
+CHEAP_ARGON2: Final = {"PERUDO_ARGON2_MEMORY_KIB": "8192", "PERUDO_ARGON2_TIME_COST": "1"}
+"""Server settings for the account tests: argon2id cheap enough to sign up many times."""
+
+
+def page_in(browser: Any, srv: ServerProcess, lang: str, viewport: tuple[int, int]) -> Any:
+    """A new page of ``srv`` whose page language is ``lang`` (chosen as a person chooses it:
+    kept in the page's storage), opened at the lobby."""
+    page = new_page(browser, viewport=viewport)
+    page.goto(srv.url + "/")
+    page.evaluate("l => localStorage.setItem('perudo.lang', l)", lang)
     return page
 
 

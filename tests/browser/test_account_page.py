@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import new_page, require_chromium, serve
+from tests.browser.support import CHEAP_ARGON2, page_in, require_chromium, serve
 from tests.server.harness import ServerProcess
 
 require_chromium()
@@ -24,18 +24,11 @@ NEW_PASSWORD = "a different horse, a different battery"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from serve(
-        tmp_path_factory,
-        "account_page",
-        PERUDO_ARGON2_MEMORY_KIB="8192",
-        PERUDO_ARGON2_TIME_COST="1",
-    )
+    yield from serve(tmp_path_factory, "account_page", **CHEAP_ARGON2)
 
 
 def _open(browser: Any, srv: ServerProcess, lang: str, viewport: tuple[int, int]) -> Any:
-    page = new_page(browser, viewport=viewport)
-    page.goto(srv.url + "/")
-    page.evaluate("l => localStorage.setItem('perudo.lang', l)", lang)
+    page = page_in(browser, srv, lang, viewport)
     page.goto(srv.url + "/account")
     return page
 

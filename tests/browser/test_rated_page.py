@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.browser.support import new_page, require_chromium, serve
+from tests.browser.support import CHEAP_ARGON2, page_in, require_chromium, serve
 from tests.server.harness import Client, ServerProcess, play_until_over
 
 require_chromium()
@@ -28,18 +28,11 @@ PROVISIONAL = {"en": "provisional", "ko": "잠정", "it": "provvisorio"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from serve(
-        tmp_path_factory,
-        "rated_page",
-        PERUDO_ARGON2_MEMORY_KIB="8192",
-        PERUDO_ARGON2_TIME_COST="1",
-    )
+    yield from serve(tmp_path_factory, "rated_page", **CHEAP_ARGON2)
 
 
 def _person(browser: Any, srv: ServerProcess, lang: str, viewport: tuple[int, int]) -> Any:
-    page = new_page(browser, viewport=viewport)
-    page.goto(srv.url + "/")
-    page.evaluate("l => localStorage.setItem('perudo.lang', l)", lang)
+    page = page_in(browser, srv, lang, viewport)
     page.name = "p" + secrets.token_hex(4)
     out = page.request.post(
         srv.url + "/api/account/signup", data={"name": page.name, "password": PASSWORD}
