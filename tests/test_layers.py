@@ -211,3 +211,38 @@ def test_layers_bots_never_import_the_server_or_the_terminal() -> None:
         assert forbidden not in ALLOWED["bots"]
     assert ALLOWED["core"] == {"core"}
     assert ALLOWED["solve"] <= {"core", "bots", "solve"}
+
+
+SERVER_BELOW: dict[str, frozenset[str]] = {
+    # The store is the server's floor: its schema's revisions and nothing above it.
+    "store": frozenset({"store", "migrations"}),
+    # The cluster hands forwarded messages to the socket handler the app gives it
+    # (Node(handle=…)); it never reaches up into the routes or the app.
+    "cluster": frozenset(
+        {"cluster", "store", "settings", "tables", "connection", "guard", "lobby", "protocol"}
+        | {"payloads", "wirejson", "transport", "proxy", "hosting", "text", "rules"}
+    ),
+}
+"""Inside the server, what its lowest rooms may import of the server."""
+
+
+def server_room(module: str) -> str | None:
+    """``perudo.server.store.games`` → ``store``; ``None`` outside the server."""
+    parts = module.split(".")
+    if parts[:2] != ["perudo", "server"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+@pytest.mark.parametrize("room", sorted(SERVER_BELOW))
+def test_layers_the_servers_store_and_cluster_import_only_below_them(room: str) -> None:
+    for name, path, is_pkg in ALL:
+        if server_room(name) != room:
+            continue
+        for module, line in imported(name, path, is_pkg):
+            target = server_room(module)
+            if target is None or name.endswith("migrations.env"):
+                continue
+            assert (
+                target in SERVER_BELOW[room]
+            ), f"{path.relative_to(SRC.parent)}:{line}: perudo.server.{room} imports {module}"

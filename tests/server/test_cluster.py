@@ -45,6 +45,7 @@ from perudo.server.cluster.limits import SharedLimits, SharedWaitingTables
 from perudo.server.cluster.node import Node
 from perudo.server.guard import Guard, WaitingTables
 from perudo.server.lobby import Lobby
+from perudo.server.routes.socket import handle
 from perudo.server.settings import Settings
 from perudo.server.store import ChatRow, Fenced, SeatRow, Store
 from perudo.server.tables import LiveTable, TableConfig, TableError
@@ -195,7 +196,7 @@ def test_a_table_that_cannot_be_restored_is_marked_broken_not_claimed_forever(
         store = Store(postgres_url)
         await store.open()
         assert store.engine is not None
-        node = Node(Settings(database_url=postgres_url, redis_url=redis_url), store)
+        node = Node(Settings(database_url=postgres_url, redis_url=redis_url), store, handle)
         node.lobby = SimpleNamespace(tables={}, changed=lambda _t: None)  # type: ignore[assignment]
         try:
             await node.leases.install()
@@ -225,7 +226,7 @@ def test_an_expired_table_lets_its_lease_go_and_the_scans_are_indexed(
         await store.open()
         assert store.engine is not None
         settings = Settings(database_url=postgres_url, redis_url=redis_url)
-        node = Node(settings, store)
+        node = Node(settings, store, handle)
         lobby = Lobby(store, settings, node)
         try:
             await lobby.open()
@@ -340,7 +341,7 @@ async def two_processes(settings: Settings) -> AsyncIterator[tuple[list[Store], 
     try:
         for store in stores:
             await store.open()
-            lobbies.append(Lobby(store, settings, Node(settings, store)))
+            lobbies.append(Lobby(store, settings, Node(settings, store, handle)))
             await lobbies[-1].open()
         yield stores, lobbies
     finally:

@@ -92,11 +92,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # One of several processes on PostgreSQL and Redis (perudo.server.cluster). A
             # process paused inside a transaction must not keep a lease row locked for good.
             from .cluster import Node
+            from .routes.socket import handle
 
             idle = str(int(settings.lease_seconds * 2000))
             store = Store(settings.database_url, {"idle_in_transaction_session_timeout": idle})
             await store.open()
-            node = Node(settings, store)
+            node = Node(settings, store, handle)
         else:
             store = Store(settings.database_url)
             await store.open()

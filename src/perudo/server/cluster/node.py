@@ -44,7 +44,10 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
     from ..settings import Settings
 
-__all__ = ["MOVED", "Node"]
+__all__ = ["MOVED", "Handler", "Node"]
+
+Handler = Callable[[LiveTable, Connection, str, str, Budgets], Awaitable[None]]
+"""How a table's owner handles one client message (:func:`perudo.server.routes.socket.handle`)."""
 
 log = logging.getLogger("perudo.server")
 
@@ -60,7 +63,11 @@ def node_id() -> str:
 class Node:
     """This process in multi-process mode (``settings.redis_url`` set)."""
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: Store, handle: Handler) -> None:
+        """``handle``: how the owner handles a client message forwarded from another process,
+        the same function as for its own sockets' messages (the app passes
+        :func:`perudo.server.routes.socket.handle`; the cluster never imports the routes
+        above it)."""
         self.settings = settings
         self.store = store
         self.id = node_id()
@@ -80,11 +87,7 @@ class Node:
         self._renewed = time.monotonic()
         self._absent: dict[str, dict[int, float | None]] = {}
         """What Redis was last told of each table's absent people (:meth:`note_absent`)."""
-        from ..routes.socket import handle
-
-        self.handle: Callable[[LiveTable, Connection, str, str, Budgets], Awaitable[None]] = handle
-        """How the owner handles a forwarded client message: the same function as for its
-        own sockets' messages."""
+        self.handle = handle
 
     # -- life -------------------------------------------------------------------------------
 
