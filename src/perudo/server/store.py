@@ -81,8 +81,10 @@ from perudo.ratings import update as rate_game
 from perudo.server import migrations
 
 __all__ = [
+    "ChallengeRow",
     "ChatRow",
     "GameRow",
+    "PasskeyRow",
     "PlayerRow",
     "SeatRow",
     "SessionRow",
@@ -282,6 +284,37 @@ rating_changes_t = Table(
     Index("ix_rating_changes_player_id", "player_id"),
 )
 
+# -- passkeys and claims (perudo.server.accounts.passkeys, .claims); revision 0005 ----------
+
+webauthn_challenges_t = Table(
+    "webauthn_challenges",
+    metadata,
+    # One WebAuthn ceremony's attempt: the id the page names it by, what it is for (signup,
+    # signin, add, confirm), its random challenge (base64url), and until when it may be taken
+    # (once: taking it deletes it).
+    Column("id", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("challenge", String(128), nullable=False),
+    # The signed-in player adding a passkey or confirming with one; NULL for sign-up and in.
+    Column("player_id", Integer, nullable=True),
+    # Sign-up: the name asked for.
+    Column("name", String(40), nullable=True),
+    Column("expires_at", Float, nullable=False),
+    Index("ix_webauthn_challenges_expires_at", "expires_at"),
+)
+
+game_seat_tokens_t = Table(
+    "game_seat_tokens",
+    metadata,
+    # The token hash of each person's seat when the game began: the device holding that token
+    # may claim the seat's game for its account (perudo.server.accounts.claims).
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="game_seat_tokens_pk"),
+    Index("ix_game_seat_tokens_token_hash", "token_hash"),
+)
+
 
 class StoreError(RuntimeError):
     """The database refused a write (the caller's change did not happen)."""
@@ -397,6 +430,28 @@ class SessionRow:
     seen_at: float
     expires_at: float
     agent: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """A WebAuthn ceremony's attempt, taken (:meth:`Store.take_challenge`)."""
+
+    purpose: str
+    challenge: str
+    player_id: int | None
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PasskeyRow:
+    """A player's passkey: its credential id and public key (both base64url, as WebAuthn's
+    JSON carries them) and the authenticator's last signature count."""
+
+    credential_id: str
+    player: PlayerRow
+    public_key: str
+    sign_count: int
+    created_at: float
 
 
 T = TypeVar("T")
@@ -805,6 +860,14 @@ class Store:
                 await conn.execute(
                     insert(game_players_t).values(game_id=new_id, seat=seat, player_id=player_id)
                 )
+            # Each person's seat token, by which its device may claim the game (claims).
+            tokens = [
+                {"game_id": new_id, "seat": s.seat, "token_hash": s.token_hash}
+                for s in seats
+                if s.kind == "human" and s.token_hash
+            ]
+            if tokens:
+                await conn.execute(insert(game_seat_tokens_t), tokens)
             return new_id
 
         game_id: int = await self._write(op)
@@ -1473,6 +1536,270 @@ class Store:
             ).all()
         return [(r.name, Rating(r.mu, r.sigma), int(r.games)) for r in rows]
 
+    # -- passkeys and claims (perudo.server.accounts.passkeys, .claims) ------------------
+
+    async def create_challenge(
+        self,
+        ceremony: str,
+        purpose: str,
+        challenge: str,
+        lifetime: float,
+        player_id: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        """A WebAuthn ceremony's attempt, valid for ``lifetime`` seconds; attempts past their
+        time are deleted in the same transaction."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                delete(webauthn_challenges_t).where(webauthn_challenges_t.c.expires_at < now)
+            )
+            await conn.execute(
+                insert(webauthn_challenges_t).values(
+                    id=ceremony,
+                    purpose=purpose,
+                    challenge=challenge,
+                    player_id=player_id,
+                    name=name,
+                    expires_at=now + lifetime,
+                )
+            )
+
+        await self._write(op)
+
+    async def take_challenge(self, ceremony: str, purpose: str) -> ChallengeRow | None:
+        """Take a ceremony's attempt, once: it is deleted whatever the answer, and ``None``
+        when it is unknown, already taken (by this process or another), past its time, or
+        made for another purpose."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> ChallengeRow | None:
+            row = (
+                await conn.execute(
+                    select(webauthn_challenges_t).where(webauthn_challenges_t.c.id == ceremony)
+                )
+            ).first()
+            if row is None:
+                return None
+            gone = await conn.execute(
+                delete(webauthn_challenges_t).where(webauthn_challenges_t.c.id == ceremony)
+            )
+            if gone.rowcount != 1 or row.expires_at < now or row.purpose != purpose:
+                return None
+            return ChallengeRow(row.purpose, row.challenge, row.player_id, row.name)
+
+        found: ChallengeRow | None = await self._write(op)
+        return found
+
+    async def create_passkey_player(
+        self, name: str, name_key: str, credential_id: str, public_key: str, sign_count: int
+    ) -> int | None:
+        """A new player under ``name`` whose only way to sign in is this passkey (no
+        password), in one transaction; ``None`` when a live player has that name's key or
+        the credential is already someone's (nothing written)."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> int | None:
+            try:
+                async with conn.begin_nested():
+                    taken = await conn.execute(
+                        select(players_t.c.id).where(players_t.c.name_key == name_key)
+                    )
+                    if taken.first() is not None:
+                        return None
+                    result = await conn.execute(
+                        insert(players_t).values(
+                            name=name, name_key=name_key, password_hash=None, created_at=now
+                        )
+                    )
+                    key = result.inserted_primary_key
+                    assert key is not None
+                    await conn.execute(
+                        insert(passkeys_t).values(
+                            credential_id=credential_id,
+                            player_id=int(key[0]),
+                            public_key=public_key,
+                            sign_count=sign_count,
+                            created_at=now,
+                        )
+                    )
+            except IntegrityError:
+                return None
+            return int(key[0])
+
+        found: int | None = await self._write(op)
+        return found
+
+    async def add_passkey(
+        self, player_id: int, credential_id: str, public_key: str, sign_count: int
+    ) -> bool:
+        """Another passkey of a player's; ``False`` when the credential is already stored."""
+        now = time.time()
+
+        async def op(conn: AsyncConnection) -> bool:
+            try:
+                async with conn.begin_nested():
+                    await conn.execute(
+                        insert(passkeys_t).values(
+                            credential_id=credential_id,
+                            player_id=player_id,
+                            public_key=public_key,
+                            sign_count=sign_count,
+                            created_at=now,
+                        )
+                    )
+            except IntegrityError:
+                return False
+            return True
+
+        added: bool = await self._write(op)
+        return added
+
+    async def passkey(self, credential_id: str) -> PasskeyRow | None:
+        """A live player's passkey by its credential id."""
+        async with self._reading() as conn:
+            row = (
+                await conn.execute(
+                    select(passkeys_t, *_player_columns())
+                    .join(players_t, players_t.c.id == passkeys_t.c.player_id)
+                    .where(
+                        passkeys_t.c.credential_id == credential_id,
+                        players_t.c.deleted_at.is_(None),
+                    )
+                )
+            ).first()
+        return None if row is None else _passkey_row(row)
+
+    async def passkeys_of(self, player_id: int) -> list[PasskeyRow]:
+        """A player's passkeys, oldest first."""
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(passkeys_t, *_player_columns())
+                    .join(players_t, players_t.c.id == passkeys_t.c.player_id)
+                    .where(passkeys_t.c.player_id == player_id)
+                    .order_by(passkeys_t.c.created_at, passkeys_t.c.credential_id)
+                )
+            ).all()
+        return [_passkey_row(r) for r in rows]
+
+    async def use_passkey(self, credential_id: str, was: int, now_count: int) -> bool:
+        """Record a passkey's use: its signature count moves from ``was`` to ``now_count``
+        only if no other use moved it meanwhile (``False``: one did; the use is refused)."""
+
+        async def op(conn: AsyncConnection) -> bool:
+            result = await conn.execute(
+                update(passkeys_t)
+                .where(passkeys_t.c.credential_id == credential_id, passkeys_t.c.sign_count == was)
+                .values(sign_count=now_count)
+            )
+            return bool(result.rowcount == 1)
+
+        used: bool = await self._write(op)
+        return used
+
+    async def remove_passkey(self, player_id: int, credential_id: str) -> str:
+        """Remove one of a player's passkeys: ``removed``; ``last`` when it is their last way
+        to sign in (no password and no other passkey: nothing removed); ``none`` when they have
+        no such passkey. The player's row is locked first (PostgreSQL), so two removals at
+        once can never take the last two."""
+
+        async def op(conn: AsyncConnection) -> str:
+            player = (
+                await conn.execute(
+                    select(players_t.c.password_hash)
+                    .where(players_t.c.id == player_id)
+                    .with_for_update()
+                )
+            ).first()
+            keys = (
+                await conn.execute(
+                    select(passkeys_t.c.credential_id).where(passkeys_t.c.player_id == player_id)
+                )
+            ).all()
+            if player is None or credential_id not in {k[0] for k in keys}:
+                return "none"
+            if player.password_hash is None and len(keys) == 1:
+                return "last"
+            await conn.execute(
+                delete(passkeys_t).where(
+                    passkeys_t.c.player_id == player_id,
+                    passkeys_t.c.credential_id == credential_id,
+                )
+            )
+            return "removed"
+
+        answer: str = await self._write(op)
+        return answer
+
+    async def claim_seats(self, player_id: int, proofs: Sequence[tuple[str, str]]) -> int:
+        """Attach a player to the games of the seats whose tokens a device holds: ``proofs``
+        are (table id, seat token's hash). A seat's game is claimed when that token held the
+        seat when the game began (``game_seat_tokens``) or holds it now in the table's latest
+        game (a seat moved to this device during the game). Never claimed: a rated game (its
+        outcome is never rewritten), a seat another player has, a game in which this player
+        has a seat already. Returns how many games were claimed."""
+        if not proofs:
+            return 0
+
+        async def op(conn: AsyncConnection) -> int:
+            found: set[tuple[int, int]] = set()
+            for table_id, digest in proofs:
+                by_start = await conn.execute(
+                    select(game_seat_tokens_t.c.game_id, game_seat_tokens_t.c.seat)
+                    .join(games_t, games_t.c.id == game_seat_tokens_t.c.game_id)
+                    .where(
+                        game_seat_tokens_t.c.token_hash == digest,
+                        games_t.c.table_id == table_id,
+                    )
+                )
+                found.update((int(r.game_id), int(r.seat)) for r in by_start.all())
+                now = (
+                    await conn.execute(
+                        select(seats_t.c.seat)
+                        .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+                        .where(
+                            seats_t.c.table_id == table_id,
+                            seats_t.c.token_hash == digest,
+                            seats_t.c.kind == "human",
+                            tables_t.c.status.in_(("playing", "finished")),
+                        )
+                    )
+                ).first()
+                if now is not None:
+                    latest = (
+                        await conn.execute(
+                            select(func.max(games_t.c.id)).where(games_t.c.table_id == table_id)
+                        )
+                    ).scalar()
+                    if latest is not None:
+                        found.add((int(latest), int(now.seat)))
+            claimed = 0
+            for game_id, seat in sorted(found):
+                game = (
+                    await conn.execute(select(games_t.c.rated).where(games_t.c.id == game_id))
+                ).first()
+                taken = (
+                    await conn.execute(
+                        select(game_players_t.c.seat).where(
+                            game_players_t.c.game_id == game_id,
+                            (game_players_t.c.seat == seat)
+                            | (game_players_t.c.player_id == player_id),
+                        )
+                    )
+                ).first()
+                if game is None or game.rated or taken is not None:
+                    continue
+                await conn.execute(
+                    insert(game_players_t).values(game_id=game_id, seat=seat, player_id=player_id)
+                )
+                claimed += 1
+            return claimed
+
+        claimed: int = await self._write(op)
+        return claimed
+
 
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
@@ -1578,6 +1905,13 @@ def _player_columns() -> list[Any]:
         players_t.c.created_at.label("p_created_at"),
         players_t.c.deleted_at.label("p_deleted_at"),
     ]
+
+
+def _passkey_row(r: Any) -> PasskeyRow:
+    player = PlayerRow(
+        r.player_id, r.p_name, r.p_password_hash, r.p_created_at, r.p_deleted_at is not None
+    )
+    return PasskeyRow(r.credential_id, player, r.public_key, int(r.sign_count), r.created_at)
 
 
 def _player_row(r: Any) -> PlayerRow:
