@@ -1702,33 +1702,45 @@ class Store:
     async def remove_passkey(self, player_id: int, credential_id: str) -> str:
         """Remove one of a player's passkeys: ``removed``; ``last`` when it is their last way
         to sign in (no password and no other passkey: nothing removed); ``none`` when they have
-        no such passkey. The player's row is locked first (PostgreSQL), so two removals at
-        once can never take the last two."""
+        no such passkey. Two removals at once can never take the last two: the player's row is
+        locked first (PostgreSQL), and the delete is one statement that checks what remains
+        (SQLite, whose reads outside a write take no lock)."""
 
         async def op(conn: AsyncConnection) -> str:
-            player = (
-                await conn.execute(
-                    select(players_t.c.password_hash)
-                    .where(players_t.c.id == player_id)
-                    .with_for_update()
-                )
-            ).first()
-            keys = (
-                await conn.execute(
-                    select(passkeys_t.c.credential_id).where(passkeys_t.c.player_id == player_id)
-                )
-            ).all()
-            if player is None or credential_id not in {k[0] for k in keys}:
-                return "none"
-            if player.password_hash is None and len(keys) == 1:
-                return "last"
             await conn.execute(
+                select(players_t.c.id).where(players_t.c.id == player_id).with_for_update()
+            )
+            others = (
+                select(func.count())
+                .select_from(passkeys_t)
+                .where(
+                    passkeys_t.c.player_id == player_id,
+                    passkeys_t.c.credential_id != credential_id,
+                )
+                .scalar_subquery()
+            )
+            has_password = (
+                select(players_t.c.password_hash)
+                .where(players_t.c.id == player_id)
+                .scalar_subquery()
+                .is_not(None)
+            )
+            gone = await conn.execute(
                 delete(passkeys_t).where(
+                    passkeys_t.c.player_id == player_id,
+                    passkeys_t.c.credential_id == credential_id,
+                    has_password | (others > 0),
+                )
+            )
+            if gone.rowcount == 1:
+                return "removed"
+            mine = await conn.execute(
+                select(passkeys_t.c.credential_id).where(
                     passkeys_t.c.player_id == player_id,
                     passkeys_t.c.credential_id == credential_id,
                 )
             )
-            return "removed"
+            return "last" if mine.first() is not None else "none"
 
         answer: str = await self._write(op)
         return answer
