@@ -27,7 +27,10 @@ function deviceSeats() {
   const seats = [];
   for (let i = 0; i < localStorage.length && seats.length < 200; i++) {
     const key = localStorage.key(i);
-    if (key && key.startsWith(prefix)) seats.push({ table: key.slice(prefix.length), token: localStorage.getItem(key) });
+    const table = key && key.startsWith(prefix) ? key.slice(prefix.length) : "";
+    const token = table ? localStorage.getItem(key) : "";
+    // Only what could be a seat (the server refuses the whole request for a malformed one).
+    if (table && table.length <= 32 && token && token.length <= 100) seats.push({ table, token });
   }
   return seats;
 }
