@@ -68,3 +68,52 @@ def test_account_rows_behave_the_same_on_both_databases(url: str) -> None:
             await store.close()
 
     asyncio.run(go())
+
+
+def test_passkey_rows_and_challenges_behave_the_same_on_both_databases(url: str) -> None:
+    """Two processes over one database: a ceremony's attempt taken once (by either, at once),
+    a passkey player made once per name, a credential stored once, a signature count moved
+    by one use only, the last way to sign in never removed when two removals race."""
+
+    async def go() -> None:
+        store, other = Store(url), Store(url)
+        await store.open()
+        await other.open()
+        try:
+            await store.create_challenge("c1", "signin", "abc", 300)
+            taken = await asyncio.gather(
+                store.take_challenge("c1", "signin"), other.take_challenge("c1", "signin")
+            )
+            assert sorted(t is None for t in taken) == [False, True]
+            await store.create_challenge("c2", "signin", "abc", -1)  # past its time
+            assert await other.take_challenge("c2", "signin") is None
+            await store.create_challenge("c3", "add", "abc", 300, player_id=7)
+            assert await other.take_challenge("c3", "signin") is None  # another purpose
+            assert await other.take_challenge("c3", "add") is None  # and it is gone
+
+            made = await asyncio.gather(
+                store.create_passkey_player("Ann", "ann", "k1", "pk", 0),
+                other.create_passkey_player("ANN", "ann", "k2", "pk", 0),
+            )
+            (ann,) = [m for m in made if m is not None]
+            key = "k1" if made[0] is not None else "k2"
+            assert await other.create_passkey_player("Bob", "bob", key, "pk", 0) is None
+            assert await store.player_by_key("bob") is None  # nothing of Bob written
+            assert await store.add_passkey(ann, "k3", "pk", 5)
+            assert not await other.add_passkey(ann, "k3", "pk", 5)
+            used = await asyncio.gather(
+                store.use_passkey("k3", 5, 6), other.use_passkey("k3", 5, 6)
+            )
+            assert sorted(used) == [False, True]
+            assert (await other.passkey("k3")).sign_count == 6  # type: ignore[union-attr]
+            removed = await asyncio.gather(
+                store.remove_passkey(ann, key), other.remove_passkey(ann, "k3")
+            )
+            assert sorted(removed) == ["last", "removed"]
+            assert len(await store.passkeys_of(ann)) == 1
+            assert await store.remove_passkey(ann, "nope") == "none"
+        finally:
+            await other.close()
+            await store.close()
+
+    asyncio.run(go())

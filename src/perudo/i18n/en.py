@@ -368,6 +368,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.deleted": "deleted player",
     "account.no_player": "There is no player of that name.",
     "account.no_variant": "There is no such variant.",
+    "account.passkey.expired": (
+        "That passkey request has expired or was " "already used. Please try again."
+    ),
+    "account.passkey.failed": "The passkey was not accepted. Please try again.",
+    "account.passkey.sign_in_failed": "That passkey was not accepted here.",
+    "account.passkey.known": "That passkey is already on an account.",
+    "account.passkey.last": (
+        "That is your last way to sign in: add another " "passkey or a password first."
+    ),
+    "account.passkey.none": "There is no such passkey.",
     # perudo analyze (the analysis of a finished game).
     "analysis.title": "Analysis of a game of {players} players",
     "analysis.own": (

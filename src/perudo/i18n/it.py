@@ -394,6 +394,14 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.deleted": "account cancellato",
     "account.no_player": "Non c'è nessun giocatore con quel nome.",
     "account.no_variant": "Questa variante non esiste.",
+    "account.passkey.expired": "La richiesta della passkey è scaduta o è già stata usata. Riprova.",
+    "account.passkey.failed": "La passkey non è stata accettata. Riprova.",
+    "account.passkey.sign_in_failed": "Questa passkey non è accettata qui.",
+    "account.passkey.known": "Questa passkey è già su un account.",
+    "account.passkey.last": (
+        "È il tuo ultimo modo di accedere: aggiungi prima " "un'altra passkey o una password."
+    ),
+    "account.passkey.none": "Questa passkey non esiste.",
     # perudo analyze (l'analisi di una partita finita).
     "analysis.title": "Analisi di una partita a {players} giocatori",
     "analysis.own": (

@@ -370,6 +370,14 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.deleted": "삭제된 플레이어",
     "account.no_player": "그런 이름의 플레이어는 없습니다.",
     "account.no_variant": "그런 변형 규칙은 없습니다.",
+    "account.passkey.expired": (
+        "패스키 요청이 만료되었거나 이미 사용되었습니다. " "다시 시도해 주세요."
+    ),
+    "account.passkey.failed": "패스키가 받아들여지지 않았습니다. 다시 시도해 주세요.",
+    "account.passkey.sign_in_failed": "이 패스키는 여기서 받아들여지지 않았습니다.",
+    "account.passkey.known": "이 패스키는 이미 계정에 등록되어 있습니다.",
+    "account.passkey.last": "로그인할 마지막 방법입니다. 먼저 다른 패스키나 비밀번호를 추가하세요.",
+    "account.passkey.none": "그런 패스키는 없습니다.",
     # perudo analyze (끝난 게임의 분석).
     "analysis.title": "{players}명 게임의 분석",
     "analysis.own": "{who}의 시점으로 판단: 자기 주사위, 모든 호출과 도전, 테이블에서 공개된 손.",

@@ -1,14 +1,17 @@
 """The account API (docs/accounts.md). Every answer is JSON; a refusal is ``{error, message,
 texts}`` (``texts``: the reason in English, Korean and Italian), as the lobby's are.
 
-* ``POST /api/account/signup`` ``{name, password}`` → 201 ``{name, csrf}`` and the session's
-  cookie; ``POST /api/account/signin`` the same → 200;
-* ``GET /api/account`` → ``{name, created_at, csrf, sessions: [{id, created_at, seen_at,
-  agent, current}]}`` (401 ``signed_out`` without a live session);
+* ``POST /api/account/signup`` ``{name, password, seats}`` → 201 ``{name, csrf, claimed}``
+  and the session's cookie; ``POST /api/account/signin`` the same → 200 (``seats``: the
+  device's seat tokens, whose games the account claims, :mod:`.claims`);
+* ``GET /api/account`` → ``{name, created_at, csrf, password, passkeys: [{id, created_at}],
+  sessions: [{id, created_at, seen_at, agent, current}]}`` (401 ``signed_out`` without a live
+  session);
 * with the cookie, its CSRF token in ``X-CSRF-Token`` and this site's ``Origin``:
   ``POST /api/account/signout``; ``DELETE /api/account/sessions/{id}`` (revoke one);
   ``POST /api/account/password`` ``{old, new}`` (every other session ends);
-  ``POST /api/account/delete`` ``{password}`` (sessions and passkeys go, the name becomes
+  ``POST /api/account/delete`` ``{password}`` or ``{passkey: {ceremony, credential}}``
+  (sessions and passkeys go, the name becomes
   "deleted player" and is free again; games stay).
 
 Sign-in attempts are limited per account and per address (:data:`PER_NAME`,
@@ -27,16 +30,19 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from perudo.i18n import LANGS, load_catalog
+from perudo.i18n import load_catalog
 
 from ..guard import client_key
 from ..proxy import client_host
 from ..routes.common import settings_of, store_of
 from ..store import SessionRow
 from . import names, passwords
+from .ceremony import PasskeyAnswer, confirmed
+from .claims import MOST_SEATS, SeatProof, claim
+from .refusals import refused
 from .sessions import csrf_ok, current, end_cookie, new_session, same_origin, set_cookie
 
-__all__ = ["PER_ADDRESS", "PER_NAME", "WINDOW", "router"]
+__all__ = ["PER_ADDRESS", "PER_NAME", "WINDOW", "refused", "router"]
 
 router = APIRouter()
 
@@ -52,6 +58,8 @@ PER_ADDRESS: Final = 50
 class Credentials(BaseModel):
     name: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=1024)
+    seats: list[SeatProof] = Field(default_factory=list, max_length=MOST_SEATS)
+    """The device's seat tokens, whose games the account claims (:mod:`.claims`)."""
 
 
 class NewPassword(BaseModel):
@@ -60,13 +68,11 @@ class NewPassword(BaseModel):
 
 
 class Confirm(BaseModel):
-    password: str = Field(min_length=1, max_length=1024)
+    """The account's deletion confirmed by its password, or by one of its passkeys (an
+    assertion for ``POST /api/account/passkey/confirm/options``'s attempt)."""
 
-
-def refused(code: str, key: str, status: int) -> JSONResponse:
-    """A refusal, its reason ``account.<key>`` in every language."""
-    texts = {lang: load_catalog(lang).t(f"account.{key}") for lang in LANGS}
-    return JSONResponse({"error": code, "message": texts["en"], "texts": texts}, status_code=status)
+    password: str | None = Field(default=None, min_length=1, max_length=1024)
+    passkey: PasskeyAnswer | None = None
 
 
 def _signed_out() -> JSONResponse:
@@ -114,7 +120,10 @@ async def sign_up(request: Request, body: Credentials) -> JSONResponse:
         await store.note_sign_in_failure([address], time.time() - WINDOW)
         return refused("name_taken", "name.taken", 409)
     made = await new_session(store, request, player_id)
-    response = JSONResponse({"name": body.name.strip(), "csrf": made.csrf}, status_code=201)
+    claimed = await claim(store, player_id, body.seats)
+    response = JSONResponse(
+        {"name": body.name.strip(), "csrf": made.csrf, "claimed": claimed}, status_code=201
+    )
     set_cookie(request, response, made.token)
     return response
 
@@ -136,7 +145,8 @@ async def sign_in(request: Request, body: Credentials) -> JSONResponse:
         return refused("sign_in_failed", "sign_in.failed", 401)
     await store.clear_sign_in_failures(keys[0])
     made = await new_session(store, request, player.id)
-    response = JSONResponse({"name": player.name, "csrf": made.csrf})
+    claimed = await claim(store, player.id, body.seats)
+    response = JSONResponse({"name": player.name, "csrf": made.csrf, "claimed": claimed})
     set_cookie(request, response, made.token)
     return response
 
@@ -162,11 +172,15 @@ async def account(request: Request) -> JSONResponse | dict[str, Any]:
     if found is None:
         return _signed_out()
     session, hashed = found
-    sessions = await store_of(request).sessions_of(session.player.id)
+    store = store_of(request)
+    sessions = await store.sessions_of(session.player.id)
+    keys = await store.passkeys_of(session.player.id)
     return {
         "name": session.player.name,
         "created_at": session.player.created_at,
         "csrf": session.csrf,
+        "password": session.player.password_hash is not None,
+        "passkeys": [{"id": k.credential_id, "created_at": k.created_at} for k in keys],
         "sessions": [
             {
                 "id": s.public_id,
@@ -227,7 +241,10 @@ async def delete_account(request: Request, body: Confirm) -> Response:
         return found
     session, _ = found
     stored = session.player.password_hash
-    if not await passwords.check_password(_hasher(request), stored, body.password):
+    if body.passkey is not None:
+        if not await confirmed(request, session.player, body.passkey):
+            return refused("passkey_failed", "passkey.failed", 403)
+    elif not await passwords.check_password(_hasher(request), stored, body.password or ""):
         return refused("wrong_password", "password.wrong", 403)
     await store_of(request).delete_player(
         session.player.id, load_catalog("en").t("account.deleted")

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 
 from perudo.core import NotationError
 
-from ..accounts.routes import refused
+from ..accounts.refusals import refused
 from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..tables import TableError, hash_token

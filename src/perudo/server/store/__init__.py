@@ -12,7 +12,8 @@ The package's rooms:
 * :mod:`.base`: the engine, the writer and the reads' connections, shared by the parts below;
 * :mod:`.games`: tables, seats, games and their action logs, chat;
 * :mod:`.players`: accounts, sessions, sign-in failures, a profile's games;
-* :mod:`.ratings`: ratings, their history, the leaderboard, and a rated game's update.
+* :mod:`.ratings`: ratings, their history, the leaderboard, and a rated game's update;
+* :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games.
 
 A game's state is the fold of :func:`perudo.core.apply` over its logged actions, so a restart
 rebuilds every table exactly (:mod:`perudo.server.tables`).
@@ -21,12 +22,15 @@ rebuilds every table exactly (:mod:`perudo.server.tables`).
 from __future__ import annotations
 
 from .games import GameStore
+from .passkeys import PasskeyStore
 from .players import PlayerStore
 from .ratings import RatingStore
 from .rows import (
+    ChallengeRow,
     ChatRow,
     Fenced,
     GameRow,
+    PasskeyRow,
     PlayerRow,
     SeatRow,
     SessionRow,
@@ -37,9 +41,11 @@ from .rows import (
 from .schema import game_actions_t, metadata
 
 __all__ = [
+    "ChallengeRow",
     "ChatRow",
     "Fenced",
     "GameRow",
+    "PasskeyRow",
     "PlayerRow",
     "SeatRow",
     "SessionRow",
@@ -52,5 +58,5 @@ __all__ = [
 ]
 
 
-class Store(GameStore, PlayerStore, RatingStore):
+class Store(GameStore, PlayerStore, RatingStore, PasskeyStore):
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""

@@ -20,6 +20,7 @@ from .schema import (
     chat_t,
     game_actions_t,
     game_players_t,
+    game_seat_tokens_t,
     games_t,
     seats_t,
     tables_t,
@@ -173,6 +174,14 @@ class GameStore(StoreBase):
                 await conn.execute(
                     insert(game_players_t).values(game_id=new_id, seat=seat, player_id=player_id)
                 )
+            # Each person's seat token, by which its device may claim the game (claims).
+            tokens = [
+                {"game_id": new_id, "seat": s.seat, "token_hash": s.token_hash}
+                for s in seats
+                if s.kind == "human" and s.token_hash
+            ]
+            if tokens:
+                await conn.execute(insert(game_seat_tokens_t), tokens)
             return new_id
 
         game_id: int = await self._write(op)

@@ -128,6 +128,28 @@ class SessionRow:
     agent: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """A WebAuthn ceremony's attempt, taken (:meth:`Store.take_challenge`)."""
+
+    purpose: str
+    challenge: str
+    player_id: int | None
+    name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PasskeyRow:
+    """A player's passkey: its credential id and public key (both base64url, as WebAuthn's
+    JSON carries them) and the authenticator's last signature count."""
+
+    credential_id: str
+    player: PlayerRow
+    public_key: str
+    sign_count: int
+    created_at: float
+
+
 def player_columns() -> list[Any]:
     """The player's columns beside a session's (labelled: both tables have ``created_at``)."""
     return [
@@ -136,6 +158,13 @@ def player_columns() -> list[Any]:
         players_t.c.created_at.label("p_created_at"),
         players_t.c.deleted_at.label("p_deleted_at"),
     ]
+
+
+def passkey_row(r: Any) -> PasskeyRow:
+    player = PlayerRow(
+        r.player_id, r.p_name, r.p_password_hash, r.p_created_at, r.p_deleted_at is not None
+    )
+    return PasskeyRow(r.credential_id, player, r.public_key, int(r.sign_count), r.created_at)
 
 
 def player_row(r: Any) -> PlayerRow:

@@ -224,6 +224,38 @@ rating_changes_t = Table(
 )
 
 
+# -- passkeys and claims (perudo.server.accounts.passkeys, .claims); revision 0005 ----------
+
+webauthn_challenges_t = Table(
+    "webauthn_challenges",
+    metadata,
+    # One WebAuthn ceremony's attempt: the id the page names it by, what it is for (signup,
+    # signin, add, confirm), its random challenge (base64url), and until when it may be taken
+    # (once: taking it deletes it).
+    Column("id", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("challenge", String(128), nullable=False),
+    # The signed-in player adding a passkey or confirming with one; NULL for sign-up and in.
+    Column("player_id", Integer, nullable=True),
+    # Sign-up: the name asked for.
+    Column("name", String(40), nullable=True),
+    Column("expires_at", Float, nullable=False),
+    Index("ix_webauthn_challenges_expires_at", "expires_at"),
+)
+
+game_seat_tokens_t = Table(
+    "game_seat_tokens",
+    metadata,
+    # The token hash of each person's seat when the game began: the device holding that token
+    # may claim the seat's game for its account (perudo.server.accounts.claims).
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="game_seat_tokens_pk"),
+    Index("ix_game_seat_tokens_token_hash", "token_hash"),
+)
+
+
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
 

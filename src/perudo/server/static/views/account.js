@@ -1,7 +1,9 @@
 // The account page (/account, docs/accounts.md): sign up or sign in with a name and a
-// password; signed in, the sessions (each revocable), signing out and deleting the account.
+// password or a passkey; signed in, the sessions (each revocable), the passkeys (added and
+// removed), signing out and deleting the account. Signing up or in sends the seat tokens this
+// device keeps, so the games it played as a guest join the account's profile.
 
-import { html, useState, useEffect, api, setCsrf } from "../lib.js";
+import { html, useState, useEffect, api, setCsrf, tokenKey } from "../lib.js";
 import { t } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { toast } from "../components/common.js";
@@ -19,16 +21,73 @@ export async function loadAccount() {
   return account;
 }
 
+// The seats this device took as a guest: each table's seat token (lib.js tokenKey).
+function deviceSeats() {
+  const prefix = tokenKey("");
+  const seats = [];
+  for (let i = 0; i < localStorage.length && seats.length < 200; i++) {
+    const key = localStorage.key(i);
+    const table = key && key.startsWith(prefix) ? key.slice(prefix.length) : "";
+    const token = table ? localStorage.getItem(key) : "";
+    // Only what could be a seat (the server refuses the whole request for a malformed one).
+    if (table && table.length <= 32 && token && token.length <= 100) seats.push({ table, token });
+  }
+  return seats;
+}
+
+// A passkey ceremony in the browser: the server's options (JSON) in, the credential's JSON out.
+class NoPasskey extends Error {}
+async function passkey(kind, options) {
+  if (!window.PublicKeyCredential || !PublicKeyCredential.parseCreationOptionsFromJSON) throw new NoPasskey(t("account.passkey_unsupported"));
+  try {
+    const cred =
+      kind === "create"
+        ? await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) })
+        : await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+    return cred.toJSON();
+  } catch (err) {
+    throw new NoPasskey(t(err && err.name === "NotAllowedError" ? "account.passkey_cancelled" : "account.passkey_unsupported"));
+  }
+}
+
+// Options from the server, the browser's ceremony, the answer back to `path`.
+async function ceremony(kind, optionsPath, path, optionsBody, extra = {}) {
+  const { ceremony: id, options } = await api("POST", optionsPath, optionsBody);
+  const credential = await passkey(kind, options);
+  return api("POST", path, { ceremony: id, credential, ...extra });
+}
+
+function say(err) {
+  toast(err instanceof NoPasskey ? err.message : refusalText(err));
+}
+
+async function signedIn(out, onDone) {
+  if (out && out.claimed) toast(t("account.claimed", { n: out.claimed }), true);
+  onDone(await loadAccount());
+}
+
 function Credentials({ onDone }) {
   const submit = (path) => async (e) => {
     e.preventDefault();
     const form = e.currentTarget.form || e.currentTarget;
     const fd = new FormData(form);
     try {
-      await api("POST", path, { name: String(fd.get("name") || "").trim(), password: String(fd.get("password") || "") });
-      onDone(await loadAccount());
+      const out = await api("POST", path, { name: String(fd.get("name") || "").trim(), password: String(fd.get("password") || ""), seats: deviceSeats() });
+      await signedIn(out, onDone);
     } catch (err) {
-      toast(refusalText(err));
+      say(err);
+    }
+  };
+  const withPasskey = (up) => async (e) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget.form).get("name") || "").trim();
+    try {
+      const out = up
+        ? await ceremony("create", "/api/account/passkey/signup/options", "/api/account/passkey/signup", { name }, { seats: deviceSeats() })
+        : await ceremony("get", "/api/account/passkey/signin/options", "/api/account/passkey/signin", undefined, { seats: deviceSeats() });
+      await signedIn(out, onDone);
+    } catch (err) {
+      say(err);
     }
   };
   return html`<section class="card" data-testid="sign-in">
@@ -39,6 +98,11 @@ function Credentials({ onDone }) {
       <div class="row">
         <button class="btn primary" type="submit" data-testid="sign-in-button">${t("account.sign_in")}</button>
         <button class="btn" type="button" data-testid="sign-up-button" onClick=${submit("/api/account/signup")}>${t("account.sign_up")}</button>
+      </div>
+      <p class="muted">${t("account.passkey_note")}</p>
+      <div class="row">
+        <button class="btn" type="button" data-testid="passkey-sign-in" onClick=${withPasskey(false)}>${t("account.passkey_sign_in")}</button>
+        <button class="btn" type="button" data-testid="passkey-sign-up" onClick=${withPasskey(true)}>${t("account.passkey_sign_up")}</button>
       </div>
     </form>
   </section>`;
@@ -67,6 +131,25 @@ function Signed({ me, onDone }) {
     const password = String(new FormData(e.currentTarget).get("password") || "");
     await act("POST", "/api/account/delete", { password })();
   };
+  const addPasskey = async () => {
+    try {
+      await ceremony("create", "/api/account/passkeys/options", "/api/account/passkeys");
+      toast(t("account.passkey_added"), true);
+      onDone(await loadAccount());
+    } catch (err) {
+      say(err);
+    }
+  };
+  const removeWithPasskey = async () => {
+    try {
+      const { ceremony: id, options } = await api("POST", "/api/account/passkey/confirm/options");
+      const credential = await passkey("get", options);
+      await api("POST", "/api/account/delete", { passkey: { ceremony: id, credential } });
+      onDone(await loadAccount());
+    } catch (err) {
+      say(err);
+    }
+  };
   return html`<section class="card" data-testid="account">
     <h2 data-testid="account-title">${t("account.title_in", { name: me.name })}</h2>
     <h3>${t("account.sessions")}</h3>
@@ -78,17 +161,25 @@ function Signed({ me, onDone }) {
       <button class="btn" data-testid="sign-out" onClick=${act("POST", "/api/account/signout")}>${t("account.sign_out")}</button>
       <a class="btn" href="/api/account/export" download="perudo-account.json" data-testid="export">${t("account.export")}</a>
     </div>
-    <form onSubmit=${change} data-testid="password-form">
+    <h3>${t("account.passkeys")}</h3>
+    <ul data-testid="passkeys">${me.passkeys.length === 0 ? html`<li class="muted">${t("account.no_passkeys")}</li>` : me.passkeys.map((k) => html`<li>
+      <span>${t("account.passkey_added_at", { date: new Date(k.created_at * 1000).toLocaleString() })}</span>
+      <button class="btn small" data-testid="remove-passkey" onClick=${act("DELETE", `/api/account/passkeys/${encodeURIComponent(k.id)}`)}>${t("account.remove_passkey")}</button>
+    </li>`)}</ul>
+    <button class="btn" data-testid="add-passkey" onClick=${addPasskey}>${t("account.add_passkey")}</button>
+    ${me.password && html`<form onSubmit=${change} data-testid="password-form">
       <h3>${t("account.change_password")}</h3>
       <label>${t("account.old_password")} <input name="old" type="password" autocomplete="current-password" data-testid="old-password" required /></label>
       <label>${t("account.new_password")} <input name="new" type="password" autocomplete="new-password" data-testid="new-password" required /></label>
       <button class="btn" type="submit" data-testid="change-password">${t("account.change_password")}</button>
-    </form>
+    </form>`}
     <form onSubmit=${remove} data-testid="delete-form">
       <h3>${t("account.delete")}</h3>
       <p class="muted">${t("account.delete_note")}</p>
-      <label>${t("account.password")} <input name="password" type="password" autocomplete="current-password" data-testid="delete-password" required /></label>
-      <button class="btn danger" type="submit" data-testid="delete-account">${t("account.delete")}</button>
+      ${me.password
+        ? html`<label>${t("account.password")} <input name="password" type="password" autocomplete="current-password" data-testid="delete-password" required /></label>
+            <button class="btn danger" type="submit" data-testid="delete-account">${t("account.delete")}</button>`
+        : html`<button class="btn danger" type="button" data-testid="delete-with-passkey" onClick=${removeWithPasskey}>${t("account.delete_with_passkey")}</button>`}
     </form>
   </section>`;
 }
