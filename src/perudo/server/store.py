@@ -196,6 +196,9 @@ players_t = Table(
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float, nullable=True),
     Index("ix_players_name_key", "name_key", unique=True),
+    # Bot accounts (perudo.server.accounts.bots): when the account became one, for good; NULL
+    # for a person. Revision 0007.
+    Column("bot_at", Float, nullable=True),
 )
 
 sessions_t = Table(
@@ -280,6 +283,23 @@ rating_changes_t = Table(
     Column("at", Float, nullable=False),
     PrimaryKeyConstraint("game_id", "player_id", name="rating_changes_pk"),
     Index("ix_rating_changes_player_id", "player_id"),
+)
+
+# -- bot accounts (perudo.server.accounts.bots; revision 0007) ---------------------------------
+
+bot_tokens_t = Table(
+    "bot_tokens",
+    metadata,
+    # The SHA-256 of a bot account's API token (the token itself is shown once, never stored).
+    Column("id", String(64), primary_key=True),
+    # What the account's token list names the token by (to revoke it), never the token.
+    Column("public_id", String(24), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("label", String(60), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+    Index("ix_bot_tokens_public_id", "public_id", unique=True),
+    Index("ix_bot_tokens_player_id", "player_id"),
 )
 
 
@@ -1450,11 +1470,18 @@ class Store:
         return out
 
     async def leaderboard(
-        self, variant: str, kind: str, active_since: float, most_sigma: float, limit: int
+        self,
+        variant: str,
+        kind: str,
+        active_since: float,
+        most_sigma: float,
+        limit: int,
+        bots: bool = False,
     ) -> list[tuple[str, Rating, int]]:
         """The best ``limit`` live players of a variant and pool whose rating is established
         (``sigma`` at most ``most_sigma``) and changed after ``active_since``: (name, rating,
-        games rated), best ``mu`` first."""
+        games rated), best ``mu`` first. People's, or (``bots``) bot accounts' (their own
+        leaderboard: docs/bot-api.md)."""
         async with self._reading() as conn:
             rows = (
                 await conn.execute(
@@ -1466,6 +1493,7 @@ class Store:
                         ratings_t.c.sigma <= most_sigma,
                         ratings_t.c.updated_at > active_since,
                         players_t.c.deleted_at.is_(None),
+                        players_t.c.bot_at.is_not(None) if bots else players_t.c.bot_at.is_(None),
                     )
                     .order_by(ratings_t.c.mu.desc(), players_t.c.name)
                     .limit(limit)
