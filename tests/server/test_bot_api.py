@@ -10,6 +10,7 @@ import asyncio
 import importlib.util
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -230,3 +231,37 @@ def test_a_persons_rated_table_seats_no_bot_account(srv: ServerProcess, tmp_path
         headers={"X-CSRF-Token": csrf},
     )  # fmt: skip
     assert joined.status_code == 200, joined.text
+
+
+def test_bots_and_people_have_leaderboards_of_their_own(tmp_path: Path) -> None:
+    """`/api/leaderboard` lists people only, `?bots=1` bot accounts only (the store's query,
+    over one database: an established rating each)."""
+    from sqlalchemy import insert
+
+    from perudo.server.accounts.bots import become_bot
+    from perudo.server.store import Store, ratings_t
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'perudo.db'}")
+        await store.open()
+        try:
+            ids = [await store.create_player(n, n.lower(), None) for n in ("Ann", "Robo")]
+            assert None not in ids
+            done = await become_bot(store, ids[1], "t")  # type: ignore[arg-type]
+            assert done.token is not None
+            async with store._engine().begin() as conn:
+                for player_id in ids:
+                    await conn.execute(
+                        insert(ratings_t).values(
+                            player_id=player_id, variant="perudo", pool="duel", mu=30.0,
+                            sigma=1.0, games=40, updated_at=time.time(),
+                        )
+                    )  # fmt: skip
+            people = await store.leaderboard("perudo", "duel", 0.0, 5.0, 10)
+            bots = await store.leaderboard("perudo", "duel", 0.0, 5.0, 10, bots=True)
+            assert [n for n, _, _ in people] == ["Ann"]
+            assert [n for n, _, _ in bots] == ["Robo"]
+        finally:
+            await store.close()
+
+    asyncio.run(go())
