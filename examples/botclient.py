@@ -28,7 +28,8 @@ async def play(url, token, table, decide, calza=lambda view: False):
     auth = {"Authorization": f"Bearer {token}"}
     req = urllib.request.Request(f"{url}/api/bot/tables/{table}/join", b"{}", auth, method="POST")
     seat = json.loads(urllib.request.urlopen(req).read())
-    async with websockets.connect(f"ws{url[4:]}/ws/tables/{table}", additional_headers=auth) as ws:
+    socket = f"ws{url[4:]}/ws/tables/{table}"  # http://… → ws://…, https://… → wss://…
+    async with websockets.connect(socket, additional_headers=auth) as ws:
         await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
         data, version, done = None, 0, None
         pings = asyncio.create_task(ping(ws))  # a silent socket is closed after 2 minutes
