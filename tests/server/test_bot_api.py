@@ -67,14 +67,14 @@ def _auth(token: str) -> dict[str, str]:
 
 async def _person_plays(person: Client, rng: random.Random) -> None:
     """The person acts on their turn until the game is over."""
-    acted = -1
+    acted = [-1]
+
+    def ready() -> bool:
+        over = person.view is not None and person.view["phase"] == "game_over"
+        return over or (person.my_turn() and acted[0] < person.version)
+
     while True:
-        await person.until(
-            lambda: person.view is not None
-            and (
-                person.view["phase"] == "game_over" or (person.my_turn() and acted < person.version)
-            )
-        )
+        await person.until(ready)
         assert person.view is not None
         if person.view["phase"] == "game_over":
             return
