@@ -265,3 +265,17 @@ def test_bots_and_people_have_leaderboards_of_their_own(tmp_path: Path) -> None:
             await store.close()
 
     asyncio.run(go())
+
+
+def test_a_bot_account_sits_at_ten_tables_at_most(srv: ServerProcess) -> None:
+    """PERUDO_BOT_TABLES (10): the eleventh seat at a table waiting or playing is refused,
+    in words, and nothing is taken."""
+    token = _bot_token(srv, "Greedy")
+    tables = [srv.create_table(seats=2)["table_id"] for _ in range(11)]
+    for table in tables[:10]:
+        out = httpx.post(f"{srv.url}/api/bot/tables/{table}/join", headers=_auth(token))
+        assert out.status_code == 200, out.text
+    out = httpx.post(f"{srv.url}/api/bot/tables/{tables[10]}/join", headers=_auth(token))
+    assert out.status_code == 429 and out.json()["error"] == "bot_tables"
+    assert set(out.json()["texts"]) == {"en", "ko", "it"}
+    assert httpx.get(f"{srv.url}/api/tables/{tables[10]}").json()["seats"][1] is None
