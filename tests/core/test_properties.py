@@ -11,6 +11,7 @@ The number of examples comes from the hypothesis profile (``tests/conftest.py``)
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -53,6 +54,7 @@ from perudo.core import (
     legal_texts,
     raise_error,
     view,
+    view_from_json,
     views_json,
     visible_to,
 )
@@ -365,6 +367,11 @@ def _check_views(play: Playthrough) -> None:
                 assert sorted(legal_texts(legal)) == sorted(str(a) for a in v.legal)
                 faces = [face for face, _, _ in legal["bids"]]
                 assert faces == sorted(set(faces))
+            # A client at the far end of a socket rebuilds the very view from its JSON (a bot
+            # there sees what it sees in the arena), its legal actions in the wire's order.
+            again = view_from_json(json.loads(text))
+            assert again == dataclasses.replace(before, legal=again.legal)
+            assert sorted(map(str, again.legal)) == sorted(map(str, before.legal))
             if seat is not None:
                 assert before.hand == state.hands[seat]
                 assert set(before.legal) == set(legal_actions(state, seat))

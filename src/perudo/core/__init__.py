@@ -73,6 +73,7 @@ from .views import (
     refusal_seen,
     round_to_json,
     view,
+    view_from_json,
     views_json,
 )
 
@@ -151,6 +152,7 @@ __all__ = [
     "start_round",
     "unsupported",
     "view",
+    "view_from_json",
     "views_json",
     "visible_to",
 ]

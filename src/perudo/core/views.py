@@ -26,11 +26,11 @@ from functools import lru_cache
 from operator import is_
 from typing import Any
 
-from .actions import Bid, PlayerAction, SetAside, action_to_json
+from .actions import Bid, PlayerAction, SetAside, action_to_json, parse_action
 from .bidding import raises_after, wild_active
 from .engine import _set_aside_base_error, _set_asides, legal_actions
 from .errors import Params
-from .events import event_to_json
+from .events import Reveal, RoundResolved, event_to_json
 from .rules import RuleSet
 from .state import GameState, Phase, RoundRecord
 
@@ -42,6 +42,7 @@ __all__ = [
     "refusal_seen",
     "round_to_json",
     "view",
+    "view_from_json",
     "views_json",
 ]
 
@@ -476,3 +477,93 @@ def legal_texts(legal: Mapping[str, Any]) -> list[str]:
     """
     texts = [f"{q}x{face}" for face, low, high in legal["bids"] for q in range(low, high + 1)]
     return texts + [str(a["text"]) for a in legal["actions"]]
+
+
+def view_from_json(data: Mapping[str, Any]) -> PlayerView:
+    """The :class:`PlayerView` a whole view's JSON (:meth:`PlayerView.to_json` with ``past``:
+    a snapshot's ``view``) was drawn from: what a client at the far end of a socket gives a
+    bot, so that it sees there what it sees in the arena. ``legal`` comes in the order
+    :func:`legal_texts` lists it (bids by face then quantity, then the other actions).
+
+    >>> from perudo.core import PERUDO, start_game, apply, Deal
+    >>> state, _ = apply(start_game(PERUDO, 2, [[6, 2]]), Deal(((1, 2, 3, 4, 5), (6,) * 5)))
+    >>> seen = view_from_json(view(state, 0).to_json())
+    >>> seen.hand, seen.to_act, seen.legal[:2]
+    ((1, 2, 3, 4, 5), 0, (Bid(1, 2), Bid(2, 2)))
+
+    :raises ValueError: for JSON that is not a whole view (naming what is missing or wrong),
+        or a memory-mode view (P-40: other seats' counts are not in it, and a view has them).
+    """
+    try:
+        counts = data["dice_counts"]
+        if any(c is None for c in counts):
+            raise ValueError(
+                "a memory-mode view (P-40) leaves other seats' dice counts out: it is no "
+                "PlayerView (read its JSON instead)"
+            )
+        return PlayerView(
+            seat=data["seat"],
+            rules=RuleSet.from_dict(data["rules"]),
+            phase=Phase(data["phase"]),
+            round=int(data["round"]),
+            opener=int(data["opener"]),
+            to_act=data["to_act"],
+            dice_counts=tuple(int(c) for c in counts),
+            hand=tuple(data["hand"]),
+            shown=tuple(tuple(s) for s in data["shown"]),
+            palifico=bool(data["palifico"]),
+            palifico_used=tuple(bool(u) for u in data["palifico_used"]),
+            bid=None if data["bid"] is None else Bid.parse(data["bid"]),
+            bidder=data["bidder"],
+            passer=data["passer"],
+            must_raise=bool(data["must_raise"]),
+            actions=_actions_from_json(data["actions"]),
+            past=tuple(_round_from_json(r) for r in data["past"]),
+            winner=data["winner"],
+            rolloff=tuple(tuple(r) for r in data["rolloff"]),
+            legal=tuple(_player_action(t) for t in legal_texts(data["legal"])),
+        )
+    except KeyError as err:
+        raise ValueError(
+            f"not a whole view: {err.args[0]!r} is missing (an update's view leaves out "
+            "past, rules and rolloff: carry them over from the snapshot)"
+        ) from None
+    except (TypeError, AttributeError) as err:
+        raise ValueError(f"not a view: {err}") from None
+
+
+def _player_action(text: str) -> PlayerAction:
+    action = parse_action(text)
+    if not isinstance(action, PlayerAction):
+        raise ValueError(f"{text!r} is a chance move, not a seat's action")
+    return action
+
+
+def _actions_from_json(actions: Iterable[Any]) -> tuple[tuple[int, PlayerAction], ...]:
+    return tuple((int(seat), _player_action(text)) for seat, text in actions)
+
+
+def _round_from_json(data: Mapping[str, Any]) -> RoundRecord:
+    """A finished round from :func:`round_to_json`."""
+    r = data["result"]
+    return RoundRecord(
+        round=int(data["round"]),
+        opener=int(data["opener"]),
+        palifico=bool(data["palifico"]),
+        actions=_actions_from_json(data["actions"]),
+        shown=tuple(tuple(s) for s in data["shown"]),
+        result=RoundResolved(
+            kind=r["kind"],
+            caller=r["caller"],
+            target=r["target"],
+            bid=None if r["bid"] is None else Bid.parse(r["bid"]),
+            reveals=tuple(Reveal(v["seat"], tuple(v["hand"]), v["count"]) for v in r["reveals"]),
+            hidden=tuple(r["hidden"]),
+            count=r["count"],
+            holds=r["holds"],
+            changes=tuple((a, b) for a, b in r["changes"]),
+            eliminated=tuple(r["eliminated"]),
+            next_opener=r["next_opener"],
+            palifico=r["palifico"],
+        ),
+    )

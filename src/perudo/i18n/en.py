@@ -233,6 +233,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
     "server.old_page": "This page is out of date: reload it to call dudo or calza.",
+    "server.bot_tables": (
+        "This bot account already sits at {n:table/tables}, the most it may: let a game end first."
+    ),
     "server.waiting_tables": (
         "You already have {n:table/tables} waiting for players: start a game at one of them, "
         "or wait until they expire."
@@ -378,6 +381,22 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "That is your last way to sign in: add another " "passkey or a password first."
     ),
     "account.passkey.none": "There is no such passkey.",
+    # Bot accounts (perudo.server.accounts.botapi, docs/bot-api.md).
+    "account.bot.no_sign_in": (
+        "This is a bot account: it plays through the bot API with its token and does not "
+        "sign in on the page."
+    ),
+    "account.bot.played": (
+        "Only an account that has played no game, and sits at no table, can become a bot account."
+    ),
+    "account.bot.token_needed": (
+        "The bot API takes a bot account's token (Authorization: Bearer), not a signed-in session."
+    ),
+    "account.bot.bad_token": "That bot token is not valid: it was revoked, or never existed.",
+    "account.bot.no_token": "There is no such token.",
+    "account.bot.too_many_tokens": (
+        "This bot account has all the tokens it may " "hold: revoke one first."
+    ),
     # perudo analyze (the analysis of a finished game).
     "analysis.title": "Analysis of a game of {players} players",
     "analysis.own": (

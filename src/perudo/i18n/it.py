@@ -242,6 +242,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
     "server.old_page": "Questa pagina non è aggiornata: ricaricala per dire dubito o calza.",
+    "server.bot_tables": (
+        "Questo account bot siede già a {n:tavolo/tavoli}, il massimo: lascia finire prima una "
+        "partita."
+    ),
     "server.waiting_tables": (
         "Hai già {n:tavolo/tavoli} in attesa di giocatori: inizia una partita a uno di essi, "
         "o aspetta che scadano."
@@ -402,6 +406,26 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "È il tuo ultimo modo di accedere: aggiungi prima " "un'altra passkey o una password."
     ),
     "account.passkey.none": "Questa passkey non esiste.",
+    # Account bot (perudo.server.accounts.botapi, docs/bot-api.md).
+    "account.bot.no_sign_in": (
+        "Questo è un account bot: gioca attraverso l'API dei bot con il suo token e non "
+        "accede dalla pagina."
+    ),
+    "account.bot.played": (
+        "Solo un account che non ha giocato nessuna partita e non siede a nessun tavolo può "
+        "diventare un account bot."
+    ),
+    "account.bot.token_needed": (
+        "L'API dei bot vuole il token di un account bot (Authorization: Bearer), non una "
+        "sessione di accesso."
+    ),
+    "account.bot.bad_token": (
+        "Questo token bot non è valido: è stato " "revocato, o non è mai esistito."
+    ),
+    "account.bot.no_token": "Questo token non esiste.",
+    "account.bot.too_many_tokens": (
+        "Questo account bot ha già tutti i token che può avere: revocane prima uno."
+    ),
     # perudo analyze (l'analisi di una partita finita).
     "analysis.title": "Analisi di una partita a {players} giocatori",
     "analysis.own": (

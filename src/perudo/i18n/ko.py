@@ -233,6 +233,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "server.old_page": (
         "이 페이지는 오래된 버전입니다. 두도나 칼자를 외치려면 페이지를 새로 고치세요."
     ),
+    "server.bot_tables": (
+        "이 봇 계정은 이미 {n}개 테이블에 앉아 있어, 더 앉을 수 없습니다. "
+        "먼저 게임 하나를 끝내세요."
+    ),
     "server.waiting_tables": (
         "플레이어를 기다리는 테이블이 이미 {n}개 있습니다. 그중 한 곳에서 게임을 시작하거나, "
         "테이블이 만료될 때까지 기다려 주세요."
@@ -378,6 +382,22 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.passkey.known": "이 패스키는 이미 계정에 등록되어 있습니다.",
     "account.passkey.last": "로그인할 마지막 방법입니다. 먼저 다른 패스키나 비밀번호를 추가하세요.",
     "account.passkey.none": "그런 패스키는 없습니다.",
+    # 봇 계정 (perudo.server.accounts.botapi, docs/bot-api.md).
+    "account.bot.no_sign_in": (
+        "봇 계정입니다. 토큰으로 봇 API를 통해 플레이하며, " "페이지에 로그인하지 않습니다."
+    ),
+    "account.bot.played": (
+        "게임을 한 번도 하지 않았고 어느 테이블에도 앉아 있지 않은 "
+        "계정만 봇 계정이 될 수 있습니다."
+    ),
+    "account.bot.token_needed": (
+        "봇 API는 로그인 세션이 아니라 봇 계정의 " "토큰(Authorization: Bearer)을 받습니다."
+    ),
+    "account.bot.bad_token": "유효하지 않은 봇 토큰입니다. 취소되었거나 존재하지 않습니다.",
+    "account.bot.no_token": "그런 토큰은 없습니다.",
+    "account.bot.too_many_tokens": (
+        "이 봇 계정은 가질 수 있는 토큰을 모두 가지고 있습니다. " "먼저 하나를 취소하세요."
+    ),
     # perudo analyze (끝난 게임의 분석).
     "analysis.title": "{players}명 게임의 분석",
     "analysis.own": "{who}의 시점으로 판단: 자기 주사위, 모든 호출과 도전, 테이블에서 공개된 손.",

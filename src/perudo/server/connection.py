@@ -64,6 +64,12 @@ class Connection:
         self.id = next(_ids)
         self.seat: int | None = None
         self.greeted = False
+        self.bot_account: int | None = None
+        """The bot account whose token opened this socket (``Authorization: Bearer``,
+        docs/bot-api.md); ``None``: a page's socket. Only such a socket holds a bot account's
+        seat, and it holds no other."""
+        self.bot_token: str | None = None
+        """The hash of that token: revoking it closes the socket."""
         self.bucket = TokenBucket(rate, burst)
         self.patience = TokenBucket(rate / 2, burst * 5)
         """Refusals for going over a rate limit draw on it; a connection that empties it

@@ -262,9 +262,11 @@ class Lobby:
         private: bool,
         client: str = "local",
         player_id: int | None = None,
+        bot_account: bool = False,
     ) -> tuple[LiveTable, int, str]:
         """A new table with its creator in seat 0 (``player_id``: their account, when signed
-        in; a rated table's creator must be); returns (table, seat, token).
+        in, or the bot account's: ``bot_account``; a rated table's creator must be one);
+        returns (table, seat, token).
 
         ``client`` (its address) may have ``tables_per_client`` tables waiting for players
         and create ``creates_per_minute``.
@@ -303,7 +305,7 @@ class Lobby:
         self._creating[table_id] = client
         try:
             return await self._create(
-                table_id, name, player, config, private, client, limits, player_id
+                table_id, name, player, config, private, client, limits, player_id, bot_account
             )
         except BaseException:
             await self.guard.waiting.release(client, table_id)
@@ -344,6 +346,7 @@ class Lobby:
         client: str,
         limits: ClientLimits,
         player_id: int | None,
+        bot_account: bool = False,
     ) -> tuple[LiveTable, int, str]:
         """:meth:`create`, its place among the client's waiting tables held."""
         if not await limits.creates.acquire():
@@ -361,7 +364,7 @@ class Lobby:
             self.settings,
             self.changed,
         )
-        table.check_rated_seat(player_id)
+        table.check_rated_seat(player_id, bot_account)
         token = secrets.token_urlsafe(24)
         table.seats[0] = Seat(
             "human",
@@ -369,6 +372,7 @@ class Lobby:
             hash_token(token),
             host=True,
             player_id=player_id,
+            bot_account=bot_account,
         )
         table.version = table.state_version = table.backlog.floor = 1
         if self.node is not None:
@@ -405,6 +409,7 @@ class Lobby:
         player: str,
         client: str | None = None,
         player_id: int | None = None,
+        bot_account: bool = False,
     ) -> tuple[int, str]:
         """Seat ``player`` (``player_id``: their account, when signed in) at the table;
         ``client`` (its address) takes
@@ -418,9 +423,10 @@ class Lobby:
             )
         if table_id not in self.tables and self.node is not None:
             result = await self._call(
-                table_id, {"what": "join", "name": player, "player_id": player_id}
+                table_id,
+                {"what": "join", "name": player, "player_id": player_id, "bot": bot_account},
             )
             if result is not None:
                 return int(result["seat"]), str(result["token"])
         table = self.get(table_id)
-        return await table.join(clean_name(player, "your name", 24), player_id)
+        return await table.join(clean_name(player, "your name", 24), player_id, bot_account)

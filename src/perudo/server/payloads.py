@@ -247,6 +247,9 @@ class SeatInfo(_Payload):
     away: bool
     host: bool = False
     """This seat's person is the table's host (starts the game, manages bots and seats)."""
+    bot_account: bool = False
+    """This seat is held by a bot account playing through the bot API (docs/bot-api.md), not
+    by a person: the page marks it as a bot."""
 
 
 class RatingChange(_Payload):
@@ -329,3 +332,5 @@ class ReplayData(_Payload):
     winner: int | None
     finished: bool
     frames: list[ReplayFrame]
+    bots: list[int] = []
+    """The seats bot accounts played (docs/bot-api.md): the replay marks them as bots."""

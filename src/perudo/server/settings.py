@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     """Invite QR codes (``GET /api/tables/{id}/invite.svg``) one client may fetch a minute
     (bursts of ``invites_burst``)."""
     invites_burst: int = Field(default=20, ge=1)
+    bot_tables: int = Field(default=10, ge=1)
+    """Seats one bot account (docs/bot-api.md) may hold at once at tables waiting or playing,
+    over every process (counted in the database)."""
     client_rate_per_second: float = Field(default=60.0, gt=0)
     """Messages per second from one client's sockets that speak for no seat (spectators), over
     all of them (bursts of 3 s' worth); sized for an address many people share. A seated

@@ -2,14 +2,15 @@
 leaderboards. Only finished games of public tables are shown; a deleted player has no
 profile (their games show them as "deleted player").
 
-* ``GET /api/players/{name}`` → ``{name, created_at, variants: {variant: {played, won,
+* ``GET /api/players/{name}`` → ``{name, bot, created_at, variants: {variant: {played, won,
   ratings: {pool: {rating, provisional, games, history: [{at, rating}]}}}}, recent: [game]}``;
 * ``GET /api/players/{name}/games?variant=…&page=…`` → ``{games: [game], page, pages,
   total}``, :data:`PAGE` a page, newest first; a game is ``{id, variant, rated, names, seat,
   winner, won, finished_at, replay}`` (``replay``: the replay's path);
-* ``GET /api/leaderboard?variant=…&pool=duel|table`` → ``{variant, pool, days, players:
-  [{name, rating, games}]}``: established players (not provisional) whose rating changed in
-  the last :data:`ACTIVE_DAYS` days, best first, at most :data:`LEADERS`.
+* ``GET /api/leaderboard?variant=…&pool=duel|table&bots=1`` → ``{variant, pool, bots, days,
+  players: [{name, rating, games}]}``: established players (not provisional) whose rating
+  changed in the last :data:`ACTIVE_DAYS` days, best first, at most :data:`LEADERS`; people's,
+  or with ``bots=1`` bot accounts' (docs/bot-api.md), never the two mixed.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from perudo.core import PRESETS
 from perudo.ratings import PROVISIONAL_SIGMA, Rating, display
 
 from ..routes.common import store_of
+from .bots import is_bot
 from .routes import refused
 
 __all__ = ["ACTIVE_DAYS", "LEADERS", "PAGE", "router"]
@@ -68,6 +70,7 @@ async def profile(request: Request, name: str) -> JSONResponse | dict[str, Any]:
     _, recent = await store.player_games(player.id, None, 0, RECENT)
     return {
         "name": player.name,
+        "bot": await is_bot(store, player.id),
         "created_at": player.created_at,
         "variants": variants,
         "recent": [_game(g) for g in recent],
@@ -99,14 +102,18 @@ async def leaderboard(
     request: Request,
     variant: str = Query(default="perudo", max_length=40),
     pool: Literal["duel", "table"] = "duel",
+    bots: bool = False,
 ) -> JSONResponse | dict[str, Any]:
     if variant not in PRESETS:
         return refused("no_variant", "no_variant", 404)
     since = time.time() - ACTIVE_DAYS * 86400
-    leaders = await store_of(request).leaderboard(variant, pool, since, PROVISIONAL_SIGMA, LEADERS)
+    leaders = await store_of(request).leaderboard(
+        variant, pool, since, PROVISIONAL_SIGMA, LEADERS, bots=bots
+    )
     return {
         "variant": variant,
         "pool": pool,
+        "bots": bots,
         "days": ACTIVE_DAYS,
         "players": [
             {"name": name, "rating": display(r), "games": games} for name, r, games in leaders

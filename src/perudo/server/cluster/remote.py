@@ -114,6 +114,7 @@ class Routes:
                 "text": text,
                 "base": base,
                 "client": client,
+                "bot": conn.bot_account,
             },
         )
 
@@ -167,6 +168,9 @@ class Routes:
                 address = None if client is None else lobby.guard.of(str(client))
                 budgets = Budgets(lobby.guard, address)
                 remote = RemoteConnection(self, str(data["table"]), key[0], key[1], budgets)
+                bot = data.get("bot")
+                # The bot account the socket's token opened, checked by the socket's process.
+                remote.bot_account = None if bot is None else int(bot)
                 remote.worker = asyncio.create_task(self._work(remote))
                 self.remotes[key] = remote
             remote.inbox.put_nowait((str(data["text"]), str(data.get("base", ""))))
@@ -259,7 +263,9 @@ class Routes:
                 seat, token = (
                     await lobby.join(table_id, str(data["name"]))
                     if who is None
-                    else await lobby.join(table_id, str(data["name"]), None, int(who))
+                    else await lobby.join(
+                        table_id, str(data["name"]), None, int(who), bool(data.get("bot"))
+                    )
                 )
                 result = {"seat": seat, "token": token}
             else:

@@ -72,11 +72,12 @@ def register_routes(app: FastAPI) -> None:
     for module in (health, tables, games, pages, webapp, socket, wire):
         app.include_router(module.router)
     # Imported here: the accounts' routes use .common, which imports this package.
-    from ..accounts import export, passkeys, players
+    from ..accounts import botapi, export, passkeys, players
     from ..accounts import routes as accounts
 
     app.include_router(accounts.router)
     app.include_router(passkeys.router)
+    app.include_router(botapi.router)
     app.include_router(players.router)
     app.include_router(export.router)
     pages.mount_static(app)

@@ -23,6 +23,7 @@ _STATUS = {
     "table_closed": 410,
     "too_many_tables": 503,
     "client_limit": 429,
+    "bot_tables": 429,
     "name_taken": 409,
     "store_error": 503,
     "unavailable": 503,

@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 
 from perudo.core import NotationError
 
+from ..accounts.bots import bot_seats
 from ..accounts.refusals import refused
 from ..payloads import ReplayData
 from ..replay import replay_frames
@@ -58,7 +59,9 @@ async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any
         # (and its live view is at its table).
         return error_response(TableError("not_now", f"game {game_id!r} is not finished yet"))
     try:
-        frames = ReplayData.model_validate(replay_frames(game)).model_dump(mode="json")
+        frames = ReplayData.model_validate(
+            {**replay_frames(game), "bots": await bot_seats(store_of(request), game.id)}
+        ).model_dump(mode="json")
     except ValueError as err:
         return error_response(TableError("bad_record", str(err)))
     if game.private:

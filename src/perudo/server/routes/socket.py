@@ -27,19 +27,28 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 
 from .. import protocol as p
+from ..accounts.bots import (
+    RECHECK_SECONDS,
+    bearer,
+    bot_of_token,
+    revoked_message,
+    sockets_of,
+    token_stands,
+)
 from ..accounts.sessions import COOKIE, same_origin
 from ..cluster.bus import BusDown, NoListener
 from ..connection import Connection
 from ..guard import Budgets, ClientLimits, PersonLimits, client_key
 from ..proxy import base_url, client_host
 from ..settings import Settings
+from ..store import StoreError
 from ..tables import LiveTable, TableError
 from ..transport import WRITE_NOW
 
 if TYPE_CHECKING:
     from ..cluster import Node
 from ..tables.presenter import refused
-from .common import lobby_of, settings_of
+from .common import lobby_of, settings_of, store_of
 
 __all__ = ["NO_DATABASE", "OWNER_GONE", "UNAVAILABLE", "handle", "router"]
 
@@ -111,6 +120,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 )
                 return
             counted = True
+            if not await _bot_socket(ws, conn):
+                return
             table = lobby.tables.get(table_id)
             if table is None and lobby.node is not None:
                 try:
@@ -141,12 +152,21 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if first["type"] != "nothing":
             await _take(conn, target, settings, address, first)
         idle = IdleWatch(settings.ws_idle_seconds)
+        checked = time.monotonic()
         try:
             while (message := await _next(ws, conn, settings, idle=idle)) is not None:
+                if conn.bot_token is not None and time.monotonic() - checked > RECHECK_SECONDS:
+                    checked = time.monotonic()
+                    if not await _token_stands(ws, conn.bot_token):
+                        conn.send(revoked_message())
+                        conn.send_close(1008)
+                        break
                 await _take(conn, target, settings, address, message)
         finally:
             idle.stop()
     finally:
+        if conn.bot_token is not None:
+            sockets_of(ws).discard(conn.bot_token, conn)
         if counted:
             lobby.guard.close_connection(client)
         if table is not None:
@@ -154,6 +174,41 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         if owner is not None and lobby.node is not None:
             await lobby.node.routes.unlink(conn)
         await conn.stop()
+
+
+async def _bot_socket(ws: WebSocket, conn: Connection) -> bool:
+    """A socket opened with ``Authorization: Bearer <token>`` is a bot account's (docs/
+    bot-api.md): it holds only that account's seats, and revoking the token closes it. Whether
+    the socket goes on: a token that opens no bot account is refused (and the socket closed);
+    a socket with no such header is a page's."""
+    token = bearer(ws)
+    if token is None:
+        return True
+    try:
+        found = await bot_of_token(store_of(ws), token)
+    except StoreError as err:
+        log.warning("a bot token could not be checked: %s", err)
+        await _refuse(conn, "unavailable", NO_DATABASE, 1013)
+        return False
+    if found is None:
+        await _refuse(
+            conn,
+            "bad_bot_token",
+            "that bot token is not valid (revoked, or never made): closed",
+            1008,
+        )
+        return False
+    conn.bot_account, conn.bot_token = found[0].id, found[1]
+    sockets_of(ws).add(found[1], conn)
+    return True
+
+
+async def _token_stands(ws: WebSocket, hashed: str) -> bool:
+    """Whether a bot socket's token still stands (a store that cannot say leaves it be)."""
+    try:
+        return await token_stands(store_of(ws), hashed)
+    except StoreError:
+        return True
 
 
 class _Local:

@@ -30,10 +30,11 @@ from perudo.registry import LEVELS
 from ..accounts.sessions import seated_player
 from ..hosting import invite_svg
 from ..proxy import base_url, client_host
+from ..store import PlayerRow
 from ..tables import TableConfig, TableError
 from .common import error_response, lobby_of, settings_of, store_of
 
-__all__ = ["CreateTable", "JoinTable", "router"]
+__all__ = ["CreateTable", "JoinTable", "create_for", "join_for", "router"]
 
 router = APIRouter()
 
@@ -91,6 +92,15 @@ async def list_tables(request: Request) -> JSONResponse | dict[str, Any]:
 
 @router.post("/api/tables", response_model=None)
 async def create_table(request: Request, body: CreateTable) -> JSONResponse | dict[str, Any]:
+    account = await seated_player(store_of(request), request, settings_of(request))
+    return await create_for(request, body, account)
+
+
+async def create_for(
+    request: Request, body: CreateTable, account: PlayerRow | None, bot_account: bool = False
+) -> JSONResponse | dict[str, Any]:
+    """Create the table of ``body`` with its creator in seat 0: ``account`` (a signed-in
+    person, or a bot account through the bot API: ``bot_account``), else a guest."""
     lobby = lobby_of(request)
     settings = settings_of(request)
     try:
@@ -108,10 +118,10 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
             ),
             min_turn_seconds=settings.min_turn_seconds,
             rated=body.rated,
+            bot_table=bot_account,
         )
     except ValueError as err:
         return error_response(TableError("bad_rules", str(err)))
-    account = await seated_player(store_of(request), request, settings)
     try:
         table, seat, token = await lobby.create(
             name=body.name,
@@ -120,6 +130,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
             private=body.private,
             client=client_host(request),
             player_id=None if account is None else account.id,
+            bot_account=bot_account,
         )
     except TableError as err:
         return error_response(err)
@@ -171,12 +182,25 @@ async def join_table(
     request: Request, table_id: str, body: JoinTable
 ) -> JSONResponse | dict[str, Any]:
     account = await seated_player(store_of(request), request, settings_of(request))
+    return await join_for(request, table_id, body.name, account)
+
+
+async def join_for(
+    request: Request,
+    table_id: str,
+    name: str,
+    account: PlayerRow | None,
+    bot_account: bool = False,
+) -> JSONResponse | dict[str, Any]:
+    """Seat ``account`` (a signed-in person, or a bot account: ``bot_account``) under its
+    name, else a guest under ``name``, at the table."""
     try:
         seat, token = await lobby_of(request).join(
             table_id,
-            body.name if account is None else account.name,
+            name if account is None else account.name,
             client_host(request),
             None if account is None else account.id,
+            bot_account,
         )
     except TableError as err:
         return error_response(err)

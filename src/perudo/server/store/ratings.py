@@ -72,11 +72,18 @@ class RatingStore(StoreBase):
         return out
 
     async def leaderboard(
-        self, variant: str, kind: str, active_since: float, most_sigma: float, limit: int
+        self,
+        variant: str,
+        kind: str,
+        active_since: float,
+        most_sigma: float,
+        limit: int,
+        bots: bool = False,
     ) -> list[tuple[str, Rating, int]]:
         """The best ``limit`` live players of a variant and pool whose rating is established
         (``sigma`` at most ``most_sigma``) and changed after ``active_since``: (name, rating,
-        games rated), best ``mu`` first."""
+        games rated), best ``mu`` first. People's, or (``bots``) bot accounts' (their own
+        leaderboard: docs/bot-api.md)."""
         async with self._reading() as conn:
             rows = (
                 await conn.execute(
@@ -88,6 +95,7 @@ class RatingStore(StoreBase):
                         ratings_t.c.sigma <= most_sigma,
                         ratings_t.c.updated_at > active_since,
                         players_t.c.deleted_at.is_(None),
+                        players_t.c.bot_at.is_not(None) if bots else players_t.c.bot_at.is_(None),
                     )
                     .order_by(ratings_t.c.mu.desc(), players_t.c.name)
                     .limit(limit)

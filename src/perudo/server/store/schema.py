@@ -137,6 +137,9 @@ players_t = Table(
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float, nullable=True),
     Index("ix_players_name_key", "name_key", unique=True),
+    # Bot accounts (perudo.server.accounts.bots): when the account became one, for good; NULL
+    # for a person. Revision 0007.
+    Column("bot_at", Float, nullable=True),
 )
 
 sessions_t = Table(
@@ -253,6 +256,24 @@ game_seat_tokens_t = Table(
     Column("token_hash", String(64), nullable=False),
     PrimaryKeyConstraint("game_id", "seat", name="game_seat_tokens_pk"),
     Index("ix_game_seat_tokens_token_hash", "token_hash"),
+)
+
+
+# -- bot accounts (perudo.server.accounts.bots; revision 0007) ---------------------------------
+
+bot_tokens_t = Table(
+    "bot_tokens",
+    metadata,
+    # The SHA-256 of a bot account's API token (the token itself is shown once, never stored).
+    Column("id", String(64), primary_key=True),
+    # What the account's token list names the token by (to revoke it), never the token.
+    Column("public_id", String(24), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("label", String(60), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+    Index("ix_bot_tokens_public_id", "public_id", unique=True),
+    Index("ix_bot_tokens_player_id", "player_id"),
 )
 
 

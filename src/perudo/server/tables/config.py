@@ -126,6 +126,10 @@ class TableConfig:
     rated: bool = False
     """A rated table (docs/ratings.md): it seats only signed-in people and no bots, and a
     leaver concedes (``vacated`` is ``nobody``), so they finish last among those still in."""
+    bot_table: bool = False
+    """Created by a bot account through the bot API (docs/bot-api.md): at a rated table, only
+    such a table seats bot accounts (the people who sit down there accept a bot, as on
+    lichess); a person's rated table never seats one."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -137,6 +141,7 @@ class TableConfig:
             "vacated": self.vacated,
             "odds": self.odds,
             "rated": self.rated,
+            "bot_table": self.bot_table,
         }
 
     @classmethod
@@ -150,6 +155,7 @@ class TableConfig:
             vacated="nobody" if data.get("vacated") == "nobody" else "bot",
             odds=data["odds"] if data.get("odds") in ("on", "off") else "auto",
             rated=bool(data.get("rated", False)),
+            bot_table=bool(data.get("bot_table", False)),
         )
 
     def with_options(
@@ -193,9 +199,10 @@ class TableConfig:
         odds: Literal["auto", "on", "off"] = "auto",
         min_turn_seconds: float = MIN_TURN_SECONDS,
         rated: bool = False,
+        bot_table: bool = False,
     ) -> TableConfig:
         """A preset with the table's switches applied (a ``rated`` table's leavers concede:
-        ``vacated`` is ``nobody`` there).
+        ``vacated`` is ``nobody`` there; ``bot_table``: made by a bot account).
 
         :raises ValueError: for an unknown preset or switches the rules refuse (naming why).
         """
@@ -218,7 +225,7 @@ class TableConfig:
         name = preset_name(base) or preset
         if rated:
             vacated = "nobody"
-        return cls(name, rules, seats, memory, turn_seconds, vacated, odds, rated)
+        return cls(name, rules, seats, memory, turn_seconds, vacated, odds, rated, bot_table)
 
 
 @dataclass(slots=True)
@@ -252,6 +259,9 @@ class Seat:
     player_id: int | None = None
     """The signed-in player in a person's seat (``None``: a bot or a guest): their game is
     on their profile, and rated at a rated table."""
+    bot_account: bool = False
+    """``player_id`` is a bot account (docs/bot-api.md): only a socket opened with one of its
+    tokens holds the seat, and every page marks it as a bot."""
 
     def driver(self) -> Bot | None:
         if self.kind == "bot" or self.away:
@@ -278,4 +288,5 @@ class Seat:
             "devices": self.connections,
             "away": self.away,
             "host": self.host,
+            "bot_account": self.bot_account,
         }

@@ -46,6 +46,7 @@ from perudo.core import apply as apply_action
 from perudo.i18n import bot_name
 
 from .. import protocol as p
+from ..accounts.bots import bot_ids
 from ..connection import Connection, TokenBucket
 from ..hosting import qr_svg
 from ..settings import Settings
@@ -224,6 +225,7 @@ class LiveTable:
         grace of people already away (a table whose seat to act was an away person's stalled
         a whole drop grace after the takeover)."""
         absent = absent or {}
+        await self._mark_bot_accounts()
         async with self.lock:
             if self.status == "finished":
                 await self._load_rating_changes()
@@ -236,6 +238,21 @@ class LiveTable:
                         else:
                             self.schedule.start_drop_timer(i, absent.get(i))
                 self.schedule.plan()
+
+    async def _mark_bot_accounts(self) -> None:
+        """After a restart: mark the seats of bot accounts (the store keeps who is one, not
+        each seat)."""
+        ids = [s.player_id for s in self.seats if s is not None and s.player_id]
+        if not ids:
+            return
+        try:
+            found = await bot_ids(self.store, ids)
+        except StoreError as err:
+            log.error("table %s: its bot accounts could not be read: %s", self.id, err)
+            return
+        for s in self.seats:
+            if s is not None and s.player_id in found:
+                s.bot_account = True
 
     # -- information ------------------------------------------------------------------------
 
@@ -382,6 +399,8 @@ class LiveTable:
                         "that seat token is not valid at this table: you are watching as a "
                         "spectator",
                     )
+                elif not self._bot_holds(conn, seat):
+                    seat = None
             kept = conn.greeted and seat is not None and seat == conn.seat
             if conn.greeted and conn.seat is not None and not kept:
                 self._release_seat(conn.seat)
@@ -390,6 +409,31 @@ class LiveTable:
                 self._claim_seat(seat)
             conn.greeted = True
             self._attach(conn, seat, None if msg.transfer else msg.last_version)
+
+    def _bot_holds(self, conn: Connection, seat: int) -> bool:
+        """Whether ``conn`` may hold ``seat`` as a bot or person (docs/bot-api.md): a bot
+        account's seat only on a socket opened with one of its tokens, and such a socket no
+        other seat (a bot never plays a person's seat as if it were one). Refused: said, and
+        the connection watches as a spectator."""
+        s = self.seats[seat]
+        assert s is not None
+        if s.bot_account and conn.bot_account != s.player_id:
+            self._error(
+                conn,
+                "bot_seat",
+                "this seat is a bot account's: only a socket opened with one of its tokens "
+                "(Authorization: Bearer) holds it; you are watching as a spectator",
+            )
+            return False
+        if conn.bot_account is not None and not (s.bot_account and s.player_id == conn.bot_account):
+            self._error(
+                conn,
+                "bot_seat",
+                "a bot's socket holds only its own account's seats: you are watching as a "
+                "spectator",
+            )
+            return False
+        return True
 
     def _attach(self, conn: Connection, seat: int | None, last: int | None) -> None:
         """Add ``conn`` (greeted, as ``seat``) to the table and send it what it missed since
@@ -519,19 +563,23 @@ class LiveTable:
         self.version = version
         self.backlog.remember(version, None, "table", "{}")
 
-    async def join(self, name: str, player_id: int | None = None) -> tuple[int, str]:
+    async def join(
+        self, name: str, player_id: int | None = None, bot_account: bool = False
+    ) -> tuple[int, str]:
         """Take the first empty seat under ``name`` (``player_id``: the signed-in person's
-        account); returns (seat, token)."""
+        account, or the bot account's: ``bot_account``); returns (seat, token)."""
         async with self.lock:
             self._require_open("joining")
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 raise TableError("table_full", f"all {len(self.seats)} seats are taken")
-            self.check_rated_seat(player_id)
+            self.check_rated_seat(player_id, bot_account)
             check_person_name(name, [s.name for s in self.seats if s is not None])
             token = secrets.token_urlsafe(24)
             seat = free[0]
-            self.seats[seat] = Seat("human", name, hash_token(token), player_id=player_id)
+            self.seats[seat] = Seat(
+                "human", name, hash_token(token), player_id=player_id, bot_account=bot_account
+            )
             try:
                 await self._save_seats()
             except StoreError as err:
@@ -541,10 +589,18 @@ class LiveTable:
             self.changed()
             return seat, token
 
-    def check_rated_seat(self, player_id: int | None) -> None:
-        """A rated table seats signed-in people only, each once (docs/ratings.md)."""
+    def check_rated_seat(self, player_id: int | None, bot_account: bool = False) -> None:
+        """A rated table seats signed-in people only, each once (docs/ratings.md), and bot
+        accounts only at a table a bot account made (docs/bot-api.md: people who sit there
+        accept a bot; a person's rated table never seats one)."""
         if not self.config.rated:
             return
+        if bot_account and not self.config.bot_table:
+            raise TableError(
+                "rated_people",
+                "a person's rated table seats no bot account: a bot plays rated games at "
+                "tables made through the bot API",
+            )
         if player_id is None:
             raise TableError(
                 "rated_signed_in", "a rated table seats only signed-in players; sign in first"
@@ -816,6 +872,10 @@ class LiveTable:
             assert s is not None
             if s.kind != "human":
                 raise TableError("no_seat", "a bot plays this seat now")
+            if s.bot_account:
+                raise TableError(
+                    "bot_seat", "a bot account's seat moves with its token, not by a link"
+                )
             token = secrets.token_urlsafe(24)
             s.transfer_hash = hash_token(token)
             seconds = self.settings.transfer_seconds

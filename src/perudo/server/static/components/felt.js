@@ -45,9 +45,11 @@ function Bubble({ info, wild }) {
   return html`<span class="bubble">${t(`btn.${info.kind}`)}</span>`;
 }
 
-function Seat({ view, i, table, names, me, last, reveal }) {
+function Seat({ view, i, table, names, me, last, reveal, bots }) {
   const count = view.dice_counts[i];
   const info = table && table.seats ? table.seats[i] : null;
+  // A bot account's seat (docs/bot-api.md): from the table's seats, or a replay's ``bots``.
+  const botAccount = info ? !!info.bot_account : !!(bots && bots.includes(i));
   const out = count === 0;
   const name = seatName(table, names, i);
   const shown = (view.shown && view.shown[i]) || [];
@@ -67,9 +69,10 @@ function Seat({ view, i, table, names, me, last, reveal }) {
   ].filter(Boolean).join(", ");
   return html`<li class="seat ${i === me ? "me" : ""} ${view.to_act === i ? "toact" : ""} ${out ? "out" : ""}" data-seat=${i} data-box="seat" aria-label=${label}>
     <div class="who">
-      <${Avatar} index=${i} name=${name} bot=${info ? info.kind === "bot" : !!(names && isBotName(names[i]))} />
+      <${Avatar} index=${i} name=${name} bot=${botAccount || (info ? info.kind === "bot" : !!(names && isBotName(names[i])))} />
       <${Name} name=${name} />
       ${i === me ? html`<span class="muted you">(${t("seat.you")})</span>` : null}
+      ${botAccount ? html`<span class="pill" data-testid="bot-account" title=${t("seat.bot_account_long")}>${t("seat.bot_account")}</span>` : null}
     </div>
     ${shownHand ? html`<div class="revealed reveal-row" data-testid="reveal-hand" data-seat=${i}>${shownHand.hand.map((d) => html`<${Die} face=${d} size="sm" wild=${reveal.wild} />`)}${reveal.bid_info ? html`<span class="plus">+${shownHand.count}</span>` : null}</div>`
       : keptHidden ? html`<div class="revealed hiddenhand reveal-row" data-seat=${i} data-hidden="1">${t("reveal.hidden")}</div>` : null}
@@ -115,14 +118,14 @@ export function Middle({ view, table, names, reveal, memory }) {
   </div>`;
 }
 
-export function Felt({ view, table, names, me, reveal }) {
+export function Felt({ view, table, names, me, reveal, bots }) {
   const lastBySeat = {};
   view.actions.forEach(([s], k) => (lastBySeat[s] = view.actions_info[k]));
   const n = view.dice_counts.length;
   const memory = !!(table && table.memory);
   return html`<section class="felt seats-${n}" data-testid="felt" aria-label=${t("game.table")}>
     <ul class="seats">
-      ${view.dice_counts.map((_, i) => html`<${Seat} key=${i} view=${view} i=${i} table=${table} names=${names} me=${me} last=${lastBySeat[i]} reveal=${reveal} />`)}
+      ${view.dice_counts.map((_, i) => html`<${Seat} key=${i} view=${view} i=${i} table=${table} names=${names} me=${me} last=${lastBySeat[i]} reveal=${reveal} bots=${bots} />`)}
     </ul>
     <${Middle} view=${view} table=${table} names=${names} reveal=${reveal} memory=${memory} />
   </section>`;

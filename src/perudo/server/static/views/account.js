@@ -1,7 +1,8 @@
 // The account page (/account, docs/accounts.md): sign up or sign in with a name and a
 // password or a passkey; signed in, the sessions (each revocable), the passkeys (added and
 // removed), signing out and deleting the account. Signing up or in sends the seat tokens this
-// device keeps, so the games it played as a guest join the account's profile.
+// device keeps, so the games it played as a guest join the account's profile; and making the
+// account a bot account (docs/bot-api.md).
 
 import { html, useState, useEffect, api, setCsrf, tokenKey } from "../lib.js";
 import { t } from "../i18n.js";
@@ -108,7 +109,38 @@ function Credentials({ onDone }) {
   </section>`;
 }
 
-function Signed({ me, onDone }) {
+function BotUpgrade({ me, onToken }) {
+  // An account that has played no game becomes a bot account, for good (docs/bot-api.md):
+  // its first token is shown once, and the page is signed out.
+  const upgrade = async (e) => {
+    e.preventDefault();
+    const password = String(new FormData(e.currentTarget).get("password") || "");
+    try {
+      const made = await api("POST", "/api/bot/account/upgrade", { name: me.name, password });
+      onToken(made.token.token);
+    } catch (err) {
+      toast(refusalText(err));
+    }
+  };
+  return html`<form onSubmit=${upgrade} data-testid="bot-form">
+    <h3>${t("account.bot_title")}</h3>
+    <p class="muted">${t("account.bot_text")}</p>
+    <label>${t("account.bot_password")} <input name="password" type="password" autocomplete="current-password" data-testid="bot-password" required /></label>
+    <label><input type="checkbox" required data-testid="bot-confirm" /> ${t("account.bot_confirm")}</label>
+    <button class="btn" type="submit" data-testid="bot-upgrade">${t("account.bot_button")}</button>
+  </form>`;
+}
+
+function BotToken({ token }) {
+  return html`<section class="card" data-testid="bot-token-card">
+    <h2>${t("account.bot_title")}</h2>
+    <p>${t("account.bot_token")}</p>
+    <p><code data-testid="bot-token">${token}</code></p>
+    <p class="muted">${t("account.bot_done")}</p>
+  </section>`;
+}
+
+function Signed({ me, onDone, onToken }) {
   const act = (method, path, body) => async () => {
     try {
       await api(method, path, body);
@@ -181,13 +213,20 @@ function Signed({ me, onDone }) {
             <button class="btn danger" type="submit" data-testid="delete-account">${t("account.delete")}</button>`
         : html`<button class="btn danger" type="button" data-testid="delete-with-passkey" onClick=${removeWithPasskey}>${t("account.delete_with_passkey")}</button>`}
     </form>
+    <${BotUpgrade} me=${me} onToken=${onToken} />
   </section>`;
 }
 
 export function AccountPage() {
   const [me, setMe] = useState(account);
+  const [botToken, setBotToken] = useState(null);
   useEffect(() => {
     loadAccount().then(setMe);
   }, []);
-  return me ? html`<${Signed} me=${me} onDone=${setMe} />` : html`<${Credentials} onDone=${setMe} />`;
+  const madeBot = async (token) => {
+    setBotToken(token);
+    setMe(await loadAccount());
+  };
+  if (botToken) return html`<${BotToken} token=${botToken} />`;
+  return me ? html`<${Signed} me=${me} onDone=${setMe} onToken=${madeBot} />` : html`<${Credentials} onDone=${setMe} />`;
 }

@@ -40,7 +40,7 @@ export function ProfilePage({ name }) {
   if (!data) return null;
   const variants = Object.entries(data.variants);
   return html`<section class="card" data-testid="profile">
-    <h2 data-testid="profile-name">${data.name}</h2>
+    <h2 data-testid="profile-name">${data.name}${data.bot ? html` <span class="pill" data-testid="profile-bot" title=${t("seat.bot_account_long")}>${t("profile.bot")}</span>` : null}</h2>
     ${variants.length ? null : html`<p class="muted">${t("profile.no_games")}</p>`}
     ${variants.map(([v, e]) => html`<div class="variant" data-testid=${`variant-${v}`}>
       <h3>${variantName(v)}</h3>
@@ -59,11 +59,21 @@ export function ProfilePage({ name }) {
 export function LeaderboardPage() {
   const [variant, setVariant] = useState("perudo");
   const [pool, setPool] = useState("duel");
-  const { data, error } = useJson(`/api/leaderboard?variant=${variant}&pool=${pool}`);
+  // Bots are ranked apart from people (docs/bot-api.md): /leaderboard?bots=1.
+  const [bots, setBots] = useState(new URLSearchParams(location.search).get("bots") === "1");
+  const showBots = (on) => {
+    setBots(on);
+    history.replaceState(history.state, "", on ? "/leaderboard?bots=1" : "/leaderboard");
+  };
+  const { data, error } = useJson(`/api/leaderboard?variant=${variant}&pool=${pool}${bots ? "&bots=1" : ""}`);
   const config = useJson("/api/config").data;
   const presets = config ? Object.keys(config.presets) : [variant];
   return html`<section class="card" data-testid="leaderboard">
     <h2>${t("board.title")}</h2>
+    <div class="row" role="group" aria-label=${t("board.title")}>
+      <button class=${`btn small ${bots ? "" : "primary"}`} aria-pressed=${!bots} data-testid="board-people" onClick=${() => showBots(false)}>${t("board.people")}</button>
+      <button class=${`btn small ${bots ? "primary" : ""}`} aria-pressed=${bots} data-testid="board-bots" onClick=${() => showBots(true)}>${t("board.bots")}</button>
+    </div>
     <div class="row">
       <select data-testid="board-variant" aria-label=${t("lobby.preset")} onChange=${(e) => setVariant(e.currentTarget.value)}>
         ${presets.map((v) => html`<option value=${v} selected=${v === variant}>${variantName(v)}</option>`)}

@@ -59,7 +59,7 @@ export function ReplayPage({ gameId }) {
           <span class="muted" data-testid="replay-pos">${t("replay.move", { n: i, total })}</span>
           <div class="movebox" data-testid="replay-move" aria-live="polite">${moveEl}</div>
         </section>
-        <div class="game"><${Felt} view=${view} names=${names} me=${null} table=${null} reveal=${reveal} /></div>
+        <div class="game"><${Felt} view=${view} names=${names} me=${null} table=${null} reveal=${reveal} bots=${data.bots || []} /></div>
       </div>
       <aside class="side"><section class="card" data-box="log"><h2>${t("game.this_round")}</h2><${RoundLog} view=${view} names=${names} /></section></aside>
     </div>

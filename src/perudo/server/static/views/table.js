@@ -96,9 +96,10 @@ function WaitingRoom({ tb, seat, send, onJoin, onLeave }) {
             ${host ? html`<span class="row">${BOT_LEVELS.map((l) => html`<button class="btn small" data-testid=${`add-bot-${l}`} onClick=${() => send({ type: "add_bot", level: l, seat: i })}>+ ${t(`level.${l}`)}</button>`)}</span>` : null}
           </li>`
         : html`<li class="seatrow" data-seat=${i} key=${i}>
-            <${Avatar} index=${i} name=${displayName(s.name)} bot=${s.kind === "bot"} />
+            <${Avatar} index=${i} name=${displayName(s.name)} bot=${s.kind === "bot" || !!s.bot_account} />
             <span class="grow"><${Name} name=${displayName(s.name)} />
               ${i === seat ? html` <span class="muted">(${t("seat.you")})</span>` : null}
+              ${s.bot_account ? html` <span class="pill" data-testid="bot-account" title=${t("seat.bot_account_long")}>${t("seat.bot_account")}</span>` : null}
               ${s.kind === "bot" ? html` <span class="pill">${t("seat.bot")} · ${t(`level.${s.level}`)}</span>` : null}
               ${s.host ? html` <span class="pill gold" data-testid="host-badge">${t("seat.host")}</span>` : null}
               ${s.kind === "human" && !s.connected ? html` <span class="pill">${t("seat.offline")}</span>` : null}
@@ -222,7 +223,7 @@ function GameOver({ st, send }) {
     <h2 id="over-title"><${Icon} name="trophy" /> ${t("over.title")}</h2>
     <div class="winner" data-testid="winner">${v.winner === st.seat ? t("over.you_win") : t("over.winner", { name: seatName(tb, null, v.winner) })}</div>
     <ol class="standings">${order.map((i) => html`<li class=${i === v.winner ? "first" : ""}>
-      <span>${seatName(tb, null, i)}${i === st.seat ? ` (${t("seat.you")})` : ""}</span>
+      <span>${seatName(tb, null, i)}${i === st.seat ? ` (${t("seat.you")})` : ""}${tb.seats[i] && tb.seats[i].bot_account ? html` <span class="pill" data-testid="bot-account" title=${t("seat.bot_account_long")}>${t("seat.bot_account")}</span>` : null}</span>
       <span class="muted">${i === v.winner ? "" : outIn[i] ? t("over.out_in", { n: outIn[i] }) : "—"}</span>
       <${RatingChange} changes=${tb.rating_changes} seat=${i} /></li>`)}</ol>
     <div class="row">

@@ -1,0 +1,70 @@
+"""A bot of perudo.bots, or any function from a view to an action, at a table of a server.
+
+    .venv/bin/python examples/botclient.py http://127.0.0.1:8000 TOKEN medium --table ID
+
+The bot account's token (docs/bot-api.md) sits it at the table; a level, a bot name or
+``module:Class`` plays it, seeing the very view it sees in the arena (``view_from_json``).
+"""
+
+import argparse
+import asyncio
+import json
+import urllib.request
+
+import websockets
+
+from perudo.core import Calza, view_from_json
+from perudo.registry import make_bot
+
+
+async def ping(ws):
+    while True:
+        await asyncio.sleep(30)
+        await ws.send('{"type": "ping"}')
+
+
+async def play(url, token, table, decide, calza=lambda view: False):
+    """Play ``table`` with ``decide(view) -> action`` until its game ends; its last view."""
+    auth = {"Authorization": f"Bearer {token}"}
+    req = urllib.request.Request(f"{url}/api/bot/tables/{table}/join", b"{}", auth, method="POST")
+    seat = json.loads(urllib.request.urlopen(req).read())
+    socket = f"ws{url[4:]}/ws/tables/{table}"  # http://… → ws://…, https://… → wss://…
+    async with websockets.connect(socket, additional_headers=auth) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+        data, version, done = None, 0, None
+        pings = asyncio.create_task(ping(ws))  # a silent socket is closed after 2 minutes
+        async for text in ws:
+            msg = json.loads(text)
+            version = max(version, msg.get("version") or 0)
+            kind, new = msg["type"], msg.get("view")
+            if kind == "snapshot" or (kind == "update" and new and new["past"] is not None):
+                data = new
+            elif kind == "update" and new:  # a move: rules, roll-off and past come once
+                data = {**new, "rules": data["rules"], "rolloff": data["rolloff"],
+                        "past": data["past"] + msg["past_tail"]}  # fmt: skip
+            elif kind == "error":  # refused (the bid changed…): catch up, decide again
+                done = None
+                await ws.send(json.dumps({"type": "sync", "last_version": version}))
+            if data is None or done == version:
+                continue
+            if data["winner"] is not None:
+                pings.cancel()
+                return data
+            view = view_from_json(data)
+            mine = view.to_act == view.seat
+            if mine or (Calza() in view.legal and calza(view)):
+                action = decide(view) if mine else Calza()
+                on = [view.round, data["bid"]]
+                act = {"type": "act", "action": str(action), "version": version, "on": on}
+                await ws.send(json.dumps(act))
+                done = version
+
+
+if __name__ == "__main__":
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("url"), cli.add_argument("token"), cli.add_argument("bot")
+    cli.add_argument("--table", required=True, help="the table's id (its invite: /t/ID)")
+    args = cli.parse_args()
+    bot = make_bot(args.bot)
+    end = asyncio.run(play(args.url, args.token, args.table, bot.act, bot.call_calza))
+    print("game over: seat", end["winner"], "won")
