@@ -9,7 +9,18 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from tests.server.harness import ServerProcess, heads_up, play_until_over, run
+from tests.server.harness import (
+    Client,
+    ServerProcess,
+    assert_no_unrevealed_die,
+    heads_up,
+    play_until_over,
+    replay_game,
+    run,
+)
+
+from perudo.analysis import every_hand
+from perudo.core import GameRecord
 
 
 def _get(srv: ServerProcess, path: str, token: str | None = None) -> tuple[int, Any]:
@@ -76,3 +87,52 @@ def test_analysis_of_a_finished_game_by_seat_and_in_public(server: ServerProcess
 def test_analysis_of_an_unknown_or_unfinished_game_is_refused(server: ServerProcess) -> None:
     status, body = _get(server, "/api/games/nosuchgame/analysis")
     assert status == 404 and body["error"] == "no_game"
+
+
+def test_show_every_hand_at_the_end_shows_them_after_the_game_and_never_during_it(
+    server: ServerProcess,
+) -> None:
+    """A table created with "show every hand at the end" (a table agreement outside the
+    rules; off by default, P-21): during play no client receives a die it could not see and
+    the replay, the record and the analysis are refused (not_now); once the game is over the
+    replay, the record and the public analysis show every hand of every round to anyone. A
+    table without it keeps them hidden: the record is refused in words (hands_hidden)."""
+
+    async def play(show: bool) -> str:
+        mover, other = await heads_up(server, dice=2, turn_seconds=0, show_hands=show)
+        assert mover.table is not None and mover.table["show_hands"] is show
+        watcher = await Client(server, mover.table_id).connect()
+        game_id = mover.table["game_id"]
+        for path in ("replay", "record", "analysis"):
+            status, body = _get(server, f"/api/games/{game_id}/{path}", other.token)
+            assert status == 409 and body["error"] == "not_now", (path, body)
+        await play_until_over([mover, other], random.Random(6), timeout=60)
+        await watcher.until(
+            lambda: watcher.table is not None and watcher.table["status"] == "finished"
+        )
+        assert_no_unrevealed_die(server, game_id, [mover, other, watcher])
+        for c in (mover, other, watcher):
+            await c.close()
+        return str(game_id)
+
+    shown = run(play(True))
+    state, _, _ = replay_game(server, shown)
+    record = GameRecord.from_json(_get(server, f"/api/games/{shown}/record")[1])
+    assert record.replay() == state
+    truth = every_hand(record)
+    replay = server.http("GET", f"/api/games/{shown}/replay")
+    assert {h["round"]: tuple(map(tuple, h["hands"])) for h in replay["hands"]} == truth
+    public = _analysis(server, f"/api/games/{shown}/analysis")["analysis"]
+    assert public["show_hands"] is True and public["calls"]
+    for call in public["calls"]:
+        assert call["hands"] == [list(h) for h in truth[call["round"]]]
+        assert isinstance(call["true_count"], int)
+
+    hidden = run(play(False))
+    assert server.http("GET", f"/api/games/{hidden}/replay")["hands"] is None
+    status, body = _get(server, f"/api/games/{hidden}/record")
+    assert status == 403 and body["error"] == "hands_hidden"
+    assert "hands nobody lifted" in body["texts"]["en"] and body["texts"]["ko"]
+    public = _analysis(server, f"/api/games/{hidden}/analysis")["analysis"]
+    assert public["show_hands"] is False
+    assert all("hands" not in call for call in public["calls"])

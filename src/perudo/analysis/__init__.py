@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .exact import ExactValues, exact_values
 from .game import THRESHOLDS, Analysis, Decision, analyze, chart, decision_views, judge, label_of
+from .reveal import every_hand, true_count
 from .rollouts import Estimate, estimate_actions
 
 __all__ = [
@@ -21,7 +22,9 @@ __all__ = [
     "chart",
     "decision_views",
     "estimate_actions",
+    "every_hand",
     "exact_values",
     "judge",
     "label_of",
+    "true_count",
 ]

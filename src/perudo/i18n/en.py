@@ -232,6 +232,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
+    "server.hands_hidden": (
+        "This table did not agree to show every hand at the end: "
+        "the hands nobody lifted stay hidden."
+    ),
     "server.old_page": "This page is out of date: reload it to call dudo or calza.",
     "server.waiting_tables": (
         "You already have {n:table/tables} waiting for players: start a game at one of them, "

@@ -241,6 +241,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "Fine della registrazione.",
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
+    "server.hands_hidden": (
+        "Questo tavolo non ha scelto di mostrare tutte le mani alla fine: "
+        "le mani che nessuno ha scoperto restano nascoste."
+    ),
     "server.old_page": "Questa pagina non è aggiornata: ricaricala per dire dubito o calza.",
     "server.waiting_tables": (
         "Hai già {n:tavolo/tavoli} in attesa di giocatori: inizia una partita a uno di essi, "

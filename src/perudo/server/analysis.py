@@ -71,8 +71,12 @@ class Analyses:
             )
         return self._pool
 
-    def get(self, key: str, viewer: int | None, record: GameRecord) -> Job:
-        """The job of ``key`` for ``viewer``, started now (in the background) if new."""
+    def get(
+        self, key: str, viewer: int | None, record: GameRecord, *, show_hands: bool = False
+    ) -> Job:
+        """The job of ``key`` for ``viewer``, started now (in the background) if new;
+        ``show_hands``: the game's table agreed to show every hand at the end (fixed for a
+        game, so the game and viewer key it)."""
         with self._lock:
             job = self._jobs.get((key, viewer))
             if job is not None:
@@ -88,7 +92,9 @@ class Analyses:
 
         def work() -> None:
             try:
-                job.result = analyze(record, viewer, progress=progress, executor=pool).to_json()
+                job.result = analyze(
+                    record, viewer, progress=progress, executor=pool, show_hands=show_hands
+                ).to_json()
             except Exception as err:  # reported to the client by name
                 job.error = f"{type(err).__name__}: {err}"
             finally:

@@ -18,6 +18,7 @@ _STATUS = {
     "no_table": 404,
     "no_game": 404,
     "not_your_seat": 403,
+    "hands_hidden": 403,
     "table_full": 409,
     "not_now": 409,
     "table_closed": 410,

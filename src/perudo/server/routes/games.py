@@ -5,6 +5,9 @@
 * ``GET /api/games/{id}/replay``: a finished game move by move, public information only
   (:func:`perudo.server.replay.replay_frames`); ``id`` is the game's unguessable key, and a
   private table's replay leaves out the table's id (its invite);
+* ``GET /api/games/{id}/record``: a finished game's whole record (every die dealt, the format
+  ``perudo analyze`` and ``perudo replay`` read), only where its table agreed to show every
+  hand at the end (else ``403 hands_hidden``: P-21 keeps the hands nobody lifted hidden);
 * ``GET /api/games/{id}/analysis?seat=N``: the game's analysis (:mod:`perudo.server.analysis`):
   from seat ``N``'s view with that seat's token (``Authorization: Bearer …``), else from what
   everybody saw (P-70). Answered ``202`` with the progress while it runs, ``200`` when done.
@@ -20,6 +23,7 @@ from fastapi.responses import JSONResponse
 from perudo.core import NotationError
 
 from ..accounts.routes import refused
+from ..gamefacts import hands_shown
 from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..tables import TableError, hash_token
@@ -57,14 +61,37 @@ async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any
         # A replay shows the whole public story; a game still being played has none yet
         # (and its live view is at its table).
         return error_response(TableError("not_now", f"game {game_id!r} is not finished yet"))
+    shown = await hands_shown(store_of(request), game)
     try:
-        frames = ReplayData.model_validate(replay_frames(game)).model_dump(mode="json")
+        frames = ReplayData.model_validate(replay_frames(game, shown)).model_dump(mode="json")
     except ValueError as err:
         return error_response(TableError("bad_record", str(err)))
     if game.private:
         # The table's id is its invite: a replay passed around must not give it away.
         frames["table_id"] = None
     return frames
+
+
+@router.get("/api/games/{game_id}/record", response_model=None)
+async def record(request: Request, game_id: str) -> JSONResponse | dict[str, Any]:
+    """The whole record of a finished game whose table agreed to show every hand at the end."""
+    store = store_of(request)
+    game = None if len(game_id) > MAX_KEY else await store.game(game_id)
+    if game is None:
+        return error_response(TableError("no_game", f"there is no game {game_id[:MAX_KEY]!r}"))
+    if game.finished_at is None:
+        return error_response(TableError("not_now", f"game {game_id!r} is not finished yet"))
+    if not await hands_shown(store, game):
+        return error_response(
+            TableError(
+                "hands_hidden",
+                f"game {game_id!r}'s table did not agree to show every hand at the end (P-21)",
+            )
+        )
+    try:
+        return game.record().to_json()
+    except NotationError as err:
+        return error_response(TableError("bad_record", str(err)))
 
 
 @router.get("/api/games/{game_id}/analysis", response_model=None)
@@ -99,7 +126,7 @@ async def analysis(
         record = game.record()
     except NotationError as err:
         return error_response(TableError("bad_record", str(err)))
-    job = analyses.get(game.key, seat, record)
+    job = analyses.get(game.key, seat, record, show_hands=await hands_shown(store, game))
     await analyses.wait(job, 0.2)
     status: dict[str, Any] = job.status()
     if status["status"] == "running":

@@ -58,6 +58,9 @@ class CreateTable(BaseModel):
     to the end, or nobody (they concede: out with their dice, P-24)."""
     rated: bool = False
     """A rated table: signed-in people only, no bots; a leaver concedes (docs/ratings.md)."""
+    show_hands: bool = False
+    """Show every hand at the end: after the game, every hand of every round is public (a
+    table agreement outside the rules, docs/analysis.md)."""
 
 
 class JoinTable(BaseModel):
@@ -108,6 +111,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse | di
             ),
             min_turn_seconds=settings.min_turn_seconds,
             rated=body.rated,
+            show_hands=body.show_hands,
         )
     except ValueError as err:
         return error_response(TableError("bad_rules", str(err)))

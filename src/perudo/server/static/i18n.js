@@ -326,6 +326,14 @@ export const MESSAGES = {
     "analysis.call_worked": "Round {round}: {who} called {bid}: it worked",
     "analysis.call_failed": "Round {round}: {who} called {bid}: it failed",
     "analysis.link": "Analysis",
+    // show every hand at the end (issue 28)
+    "lobby.show_hands": "Show every hand at the end (after the game, everyone sees all the dice of every round)",
+    "table.show_hands": "Every hand is shown at the end",
+    "replay.every_hand": "Every hand of round {round}",
+    "replay.record": "Download the game's record",
+    "analysis.true_count": "With every die known: {count} (the bid said {q})",
+    "analysis.every_hand": "Every hand of round {round}",
+    "error.hands_hidden": "This table did not agree to show every hand at the end.",
   },
   ko: {
     "app.title": "페루도",
@@ -643,6 +651,14 @@ export const MESSAGES = {
     "analysis.call_worked": "{round} 라운드: {who}이(가) {bid}에 도전: 성공",
     "analysis.call_failed": "{round} 라운드: {who}이(가) {bid}에 도전: 실패",
     "analysis.link": "분석",
+    // show every hand at the end (issue 28)
+    "lobby.show_hands": "끝나면 모든 손 보여 주기 (게임이 끝난 뒤 모두가 모든 라운드의 주사위를 봅니다)",
+    "table.show_hands": "끝나면 모든 손을 보여 줍니다",
+    "replay.every_hand": "{round} 라운드의 모든 손",
+    "replay.record": "게임 기록 내려받기",
+    "analysis.true_count": "모든 주사위를 알면: {count}개 (호출은 {q}개)",
+    "analysis.every_hand": "{round} 라운드의 모든 손",
+    "error.hands_hidden": "이 테이블은 끝난 뒤 모든 손을 보여 주기로 하지 않았습니다.",
   },
   it: {
     "app.title": "Perudo",
@@ -960,6 +976,14 @@ export const MESSAGES = {
     "analysis.call_worked": "Giro {round}: {who} ha sfidato {bid}: riuscita",
     "analysis.call_failed": "Giro {round}: {who} ha sfidato {bid}: fallita",
     "analysis.link": "Analisi",
+    // show every hand at the end (issue 28)
+    "lobby.show_hands": "Mostra tutte le mani alla fine (dopo la partita tutti vedono i dadi di ogni giro)",
+    "table.show_hands": "Tutte le mani vengono mostrate alla fine",
+    "replay.every_hand": "Tutte le mani del giro {round}",
+    "replay.record": "Scarica la registrazione della partita",
+    "analysis.true_count": "Con tutti i dadi noti: {count} (la puntata diceva {q})",
+    "analysis.every_hand": "Tutte le mani del giro {round}",
+    "error.hands_hidden": "Questo tavolo non ha scelto di mostrare tutte le mani alla fine.",
   },
 };
 

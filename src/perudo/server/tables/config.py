@@ -126,6 +126,13 @@ class TableConfig:
     rated: bool = False
     """A rated table (docs/ratings.md): it seats only signed-in people and no bots, and a
     leaver concedes (``vacated`` is ``nobody``), so they finish last among those still in."""
+    show_hands: bool = False
+    """"Show every hand at the end": a table agreement outside the rules (P-21 keeps the hands
+    nobody lifted hidden for good; the default). When on, once the game is over every hand of
+    every round is public: the replay, the game's record and the analysis show them to
+    everyone (docs/analysis.md). Never during play: the seats' views are the core's (P-70).
+    Chosen when the table is created and never changed after, so every game of the table was
+    played under it."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -137,6 +144,7 @@ class TableConfig:
             "vacated": self.vacated,
             "odds": self.odds,
             "rated": self.rated,
+            "show_hands": self.show_hands,
         }
 
     @classmethod
@@ -150,6 +158,7 @@ class TableConfig:
             vacated="nobody" if data.get("vacated") == "nobody" else "bot",
             odds=data["odds"] if data.get("odds") in ("on", "off") else "auto",
             rated=bool(data.get("rated", False)),
+            show_hands=bool(data.get("show_hands", False)),
         )
 
     def with_options(
@@ -193,6 +202,7 @@ class TableConfig:
         odds: Literal["auto", "on", "off"] = "auto",
         min_turn_seconds: float = MIN_TURN_SECONDS,
         rated: bool = False,
+        show_hands: bool = False,
     ) -> TableConfig:
         """A preset with the table's switches applied (a ``rated`` table's leavers concede:
         ``vacated`` is ``nobody`` there).
@@ -218,7 +228,7 @@ class TableConfig:
         name = preset_name(base) or preset
         if rated:
             vacated = "nobody"
-        return cls(name, rules, seats, memory, turn_seconds, vacated, odds, rated)
+        return cls(name, rules, seats, memory, turn_seconds, vacated, odds, rated, show_hands)
 
 
 @dataclass(slots=True)

@@ -254,6 +254,7 @@ class LiveTable:
             "vacated": self.config.vacated,
             "odds": self.config.odds,
             "odds_shown": self.odds_shown(),
+            "show_hands": self.config.show_hands,
             "seat_count": len(self.seats),
             "private": self.private,
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],

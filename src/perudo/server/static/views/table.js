@@ -41,6 +41,7 @@ function TableHead({ tb, seated }) {
       ${r.calza !== "off" ? html`<span class="pill">${t("word.calza")}: ${t(`opt.${r.calza}`)}</span>` : null}
       ${r.palifico !== "off" ? html`<span class="pill">${t("word.palifico")}</span>` : null}
       ${tb.memory ? html`<span class="pill">${t("game.memory")}</span>` : null}
+      ${tb.show_hands ? html`<span class="pill" data-testid="show-hands-pill">${t("table.show_hands")}</span>` : null}
       ${tb.turn_seconds ? html`<span class="pill"><${Icon} name="clock" />${t("opt.seconds", { n: tb.turn_seconds })}</span>` : null}
       ${tb.spectators ? html`<span class="pill"><${Icon} name="eye" />${t("seat.spectators", { n: tb.spectators })}</span>` : null}
     </div>
