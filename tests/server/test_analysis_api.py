@@ -136,3 +136,37 @@ def test_show_every_hand_at_the_end_shows_them_after_the_game_and_never_during_i
     public = _analysis(server, f"/api/games/{hidden}/analysis")["analysis"]
     assert public["show_hands"] is False
     assert all("hands" not in call for call in public["calls"])
+
+
+def test_a_seats_analysis_is_for_the_person_who_played_it_not_the_seats_next_occupant(
+    server: ServerProcess,
+) -> None:
+    """P-70: seat 0's analysis of a game needs a device token that held seat 0 during that
+    game (or the signed-in account that sat there). After the game its player leaves and a
+    newcomer takes the seat: the newcomer's token is refused in words, and the player's own
+    token, which holds no seat any more, still opens it."""
+
+    async def play() -> tuple[str, str, str]:
+        mover, other = await heads_up(server, dice=1, turn_seconds=0)
+        ann = mover if mover.seat == 0 else other
+        await play_until_over([mover, other], random.Random(8), timeout=60)
+        await ann.until(lambda: ann.table is not None and ann.table["status"] == "finished")
+        assert ann.table is not None
+        game_id = str(ann.table["game_id"])
+        await ann.send({"type": "rematch"})
+        await ann.until(lambda: ann.table is not None and ann.table["status"] == "open")
+        await ann.send({"type": "leave"})
+        await other.until(lambda: other.table is not None and other.table["seats"][0] is None)
+        cy = server.join(ann.table_id, "Cy")
+        assert cy["seat"] == 0
+        for c in (mover, other):
+            await c.close()
+        return game_id, ann.token or "", cy["token"]
+
+    game_id, ann_token, cy_token = run(play())
+    status, body = _get(server, f"/api/games/{game_id}/analysis?seat=0", cy_token)
+    assert status == 403 and body["error"] == "not_your_seat", body
+    assert body["texts"]["en"] == "Only the person who played that seat may see its analysis."
+    assert body["texts"]["ko"] and body["texts"]["it"]
+    own = _analysis(server, f"/api/games/{game_id}/analysis?seat=0", ann_token)["analysis"]
+    assert own["viewer"] == 0

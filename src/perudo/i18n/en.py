@@ -232,6 +232,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
+    "server.not_your_seat": "Only the person who played that seat may see its analysis.",
     "server.hands_hidden": (
         "This table did not agree to show every hand at the end: "
         "the hands nobody lifted stay hidden."

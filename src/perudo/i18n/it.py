@@ -241,6 +241,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "Fine della registrazione.",
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
+    "server.not_your_seat": "Solo chi ha giocato a quel posto può vederne l'analisi.",
     "server.hands_hidden": (
         "Questo tavolo non ha scelto di mostrare tutte le mani alla fine: "
         "le mani che nessuno ha scoperto restano nascoste."

@@ -282,6 +282,38 @@ rating_changes_t = Table(
     Index("ix_rating_changes_player_id", "player_id"),
 )
 
+# -- the analysis's tables (issue 28; revision 0028, perudo.server.gamefacts) -------------------
+
+game_seat_tokens_t = Table(
+    "game_seat_tokens",
+    metadata,
+    # Every device token (its hash) that held a person's seat during a game: at its start, and
+    # a seat moved to another device during it. A seat's own analysis is theirs, whoever holds
+    # the seat later (perudo.server.gamefacts.played_seat).
+    Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", "token_hash", name="game_seat_tokens_pk"),
+)
+
+analyses_t = Table(
+    "analyses",
+    metadata,
+    # One analysis of a finished game for one viewer (-1: the public), shared by every process
+    # of the multi-process mode: the process that inserts the row runs it (``owner``), writes
+    # its progress and then its result here; a row whose owner stopped beating is taken over
+    # (perudo.server.analysis).
+    Column("game_key", String(32), nullable=False),
+    Column("viewer", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("owner", String(64), nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("game_key", "viewer", name="analyses_pk"),
+)
+
 
 class StoreError(RuntimeError):
     """The database refused a write (the caller's change did not happen)."""

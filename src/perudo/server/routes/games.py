@@ -23,7 +23,8 @@ from fastapi.responses import JSONResponse
 from perudo.core import NotationError
 
 from ..accounts.routes import refused
-from ..gamefacts import hands_shown
+from ..accounts.sessions import current
+from ..gamefacts import hands_shown, played_seat
 from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..tables import TableError, hash_token
@@ -116,11 +117,17 @@ async def analysis(
             )
         auth = request.headers.get("authorization", "")
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
-        table = await store.load_table(game.table_id)
-        row = None if table is None else next((r for r in table.seats if r.seat == seat), None)
-        if not token or row is None or row.token_hash != hash_token(token):
+        session = await current(store, request)
+        account = None if session is None else session[0].player.id
+        if not await played_seat(store, game, seat, hash_token(token) if token else None, account):
+            # The person who played the seat (their signed-in account, or a device token
+            # that held it during the game), not whoever holds the seat now.
             return error_response(
-                TableError("not_your_seat", f"seat {seat}'s analysis needs that seat's token")
+                TableError(
+                    "not_your_seat",
+                    f"seat {seat}'s analysis is for the person who played it: that seat's "
+                    "token from this game, or their signed-in account",
+                )
             )
     try:
         record = game.record()

@@ -45,6 +45,7 @@ from perudo.core import (
 from perudo.core import apply as apply_action
 from perudo.i18n import bot_name
 
+from .. import gamefacts
 from .. import protocol as p
 from ..connection import Connection, TokenBucket
 from ..hosting import qr_svg
@@ -519,6 +520,25 @@ class LiveTable:
         )
         self.version = version
         self.backlog.remember(version, None, "table", "{}")
+        if self.status == "playing":
+            await self._remember_holders()
+
+    async def _remember_holders(self) -> None:
+        """Remember the device tokens holding the people's seats in this game (at its start,
+        and a seat moved to another device during it): a seat's own analysis is theirs,
+        whoever holds the seat later (:func:`perudo.server.gamefacts.played_seat`). A refused
+        write is logged; the game goes on."""
+        if self.game_id is None:
+            return
+        holders = [
+            (i, s.token_hash)
+            for i, s in enumerate(self.seats)
+            if s is not None and s.kind == "human" and s.token_hash is not None
+        ]
+        try:
+            await gamefacts.remember_seat_tokens(self.store, self.game_id, holders)
+        except StoreError as err:
+            log.error("the store refused the seat holders of table %s: %s", self.id, err)
 
     async def join(self, name: str, player_id: int | None = None) -> tuple[int, str]:
         """Take the first empty seat under ``name`` (``player_id``: the signed-in person's
@@ -925,6 +945,7 @@ class LiveTable:
             self.knocked_out = []
             self.game_key = game_key
             self.status = "playing"
+            await self._remember_holders()
             self.schedule.new_game()
             presenter.send_each(self, self.snapshot)
             self.changed()
