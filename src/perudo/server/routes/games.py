@@ -27,7 +27,9 @@ from ..accounts.sessions import current
 from ..gamefacts import hands_shown, played_seat
 from ..payloads import ReplayData
 from ..replay import replay_frames
+from ..store import StoreError
 from ..tables import TableError, hash_token
+from ..tables.config import store_refused
 from .common import error_response, store_of
 
 __all__ = ["MAX_KEY", "router"]
@@ -133,9 +135,12 @@ async def analysis(
         record = game.record()
     except NotationError as err:
         return error_response(TableError("bad_record", str(err)))
-    job = analyses.get(game.key, seat, record, show_hands=await hands_shown(store, game))
-    await analyses.wait(job, 0.2)
-    status: dict[str, Any] = job.status()
+    try:
+        status: dict[str, Any] = await analyses.status(
+            game.key, seat, record, show_hands=await hands_shown(store, game)
+        )
+    except StoreError as err:
+        return error_response(store_refused(err, f"the analysis of game {game.key}"))
     if status["status"] == "running":
         return JSONResponse(status, status_code=202)
     if status["status"] == "failed":
