@@ -20,7 +20,7 @@ from tests.server.harness import (
 )
 
 from perudo.analysis import every_hand
-from perudo.core import GameRecord
+from perudo.core import GameRecord, legal_texts
 
 
 def _get(srv: ServerProcess, path: str, token: str | None = None) -> tuple[int, Any]:
@@ -170,3 +170,43 @@ def test_a_seats_analysis_is_for_the_person_who_played_it_not_the_seats_next_occ
     assert body["texts"]["ko"] and body["texts"]["it"]
     own = _analysis(server, f"/api/games/{game_id}/analysis?seat=0", ann_token)["analysis"]
     assert own["viewer"] == 0
+
+
+def test_the_explain_panel_is_for_a_person_playing_bots_only_and_refused_among_people(
+    server: ServerProcess,
+) -> None:
+    """The live explain panel (issue 28, point 6): against a bot, the seat's decision now
+    (the chance the standing bid holds, the expert's choice) and, after it acts, its last
+    decision judged (loss and label); at a table with another person it is refused in words
+    (it would be help the other lacks), and nobody but the seat's player may open it."""
+
+    async def go() -> None:
+        t = server.create_table(seats=2, dice=2, turn_seconds=0)
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.next(lambda m: m["type"] == "table" and m["table"]["seats"][1] is not None)
+        await ann.send({"type": "start"})
+        await ann.until(lambda: ann.view is not None and ann.view["phase"] == "bidding")
+        await ann.until(ann.my_turn)
+        path = f"/api/tables/{t['table_id']}/explain"
+        status, body = _get(server, path, t["token"])
+        assert status == 200, body
+        assert body["current"]["expert_info"] is not None and body["current"]["hand"]
+        status, body = _get(server, path)
+        assert status == 403 and body["error"] == "not_seated" and body["texts"]["it"]
+        assert ann.view is not None
+        await ann.act(legal_texts(ann.view["legal"])[0])
+        await ann.until(lambda: ann.view is not None and len(ann.view["actions"]) > 0)
+        status, body = _get(server, path, t["token"])
+        assert status == 200 and body["last"]["seat"] == 0, body
+        assert body["last"]["label"] in ("good", "inaccuracy", "mistake", "blunder")
+        await ann.close()
+
+        mover, other = await heads_up(server, dice=1, turn_seconds=0)
+        for c in (mover, other):
+            status, body = _get(server, f"/api/tables/{c.table_id}/explain", c.token)
+            assert status == 403 and body["error"] == "explain_people", body
+            assert "every" in body["texts"]["en"] and body["texts"]["ko"] and body["texts"]["it"]
+            await c.close()
+
+    run(go())

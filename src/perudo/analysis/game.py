@@ -70,6 +70,7 @@ __all__ = [
     "analyze",
     "decision_views",
     "default_book",
+    "explain",
     "label_of",
 ]
 
@@ -656,3 +657,41 @@ def analyze(
         _bluffs(decisions, final),
         show_hands,
     )
+
+
+# -- the live explain panel (against bots only) -----------------------------------------------
+
+
+def explain(
+    record: GameRecord, seat: int, *, rollouts: int = ROLLOUTS, seed: int = 0
+) -> dict[str, Any]:
+    """The live "explain" panel of ``seat`` in a game under way (a table where every other
+    seat is a bot: the server refuses it elsewhere): ``current``, the seat's decision now
+    (the chance the standing bid holds from its dice and reading the bids as the expert does,
+    the expert's choice and its mix; no loss, it is not made yet), or ``None`` when it is not
+    the seat's turn; ``last``, the seat's latest decision of the game judged as the analysis
+    judges it (with its loss and label), or ``None``. From the seat's view only (P-70)."""
+    state = record.replay()
+    v = view(state, seat)
+    current = None
+    if v.my_turn and v.legal and state.phase in (Phase.BIDDING, Phase.CHOOSE_PALIFICO):
+        # The decision is not made yet: judged with any legal action and without rollouts,
+        # only the figures that do not depend on the action are kept.
+        d = judge(DecisionView(len(record.moves), seat, v.legal[0], v), rollouts=0, seed=seed)
+        full = d.to_json()
+        current = {
+            k: full[k]
+            for k in (
+                "round",
+                "hand",
+                "bid_info",
+                "holds",
+                "holds_beliefs",
+                "wild",
+                "expert_info",
+                "policy_info",
+            )
+        }
+    mine = [dv for dv in decision_views(record, seat) if dv.seat == seat]
+    last = judge(mine[-1], rollouts=rollouts, seed=seed).to_json() if mine else None
+    return {"current": current, "last": last}

@@ -233,6 +233,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
     "server.not_your_seat": "Only the person who played that seat may see its analysis.",
+    "server.explain_people": (
+        "The explain panel is only for a table where everyone else is a bot: "
+        "among people it would be help the others lack."
+    ),
+    "server.not_seated": "Only the player seated here may open the explain panel.",
     "server.hands_hidden": (
         "This table did not agree to show every hand at the end: "
         "the hands nobody lifted stay hidden."

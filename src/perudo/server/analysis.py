@@ -27,7 +27,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -320,6 +320,11 @@ class Analyses:
             await self.store._write(op)
         except StoreError as err:
             log.warning("the store refused the analysis of game %s: %s", slot[0], err)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the worker processes (the live explain panel), awaited without
+        holding the event loop."""
+        return await asyncio.wrap_future(self._executor().submit(fn, *args))
 
     def close(self) -> None:
         if self._pool is not None:

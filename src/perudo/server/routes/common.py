@@ -19,6 +19,8 @@ _STATUS = {
     "no_game": 404,
     "not_your_seat": 403,
     "hands_hidden": 403,
+    "explain_people": 403,
+    "not_seated": 403,
     "table_full": 409,
     "not_now": 409,
     "table_closed": 410,

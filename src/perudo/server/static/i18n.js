@@ -334,6 +334,14 @@ export const MESSAGES = {
     "analysis.true_count": "With every die known: {count} (the bid said {q})",
     "analysis.every_hand": "Every hand of round {round}",
     "error.hands_hidden": "This table did not agree to show every hand at the end.",
+    // the live explain panel against bots (issue 28)
+    "explain.toggle": "Explain",
+    "explain.title": "Explain (against bots only)",
+    "explain.now": "Your decision now",
+    "explain.wait": "Not your turn.",
+    "explain.last": "Your last move: {action}",
+    "error.explain_people": "The explain panel is only for a table where everyone else is a bot.",
+    "error.not_seated": "Only the player seated here may open the explain panel.",
   },
   ko: {
     "app.title": "페루도",
@@ -659,6 +667,14 @@ export const MESSAGES = {
     "analysis.true_count": "모든 주사위를 알면: {count}개 (호출은 {q}개)",
     "analysis.every_hand": "{round} 라운드의 모든 손",
     "error.hands_hidden": "이 테이블은 끝난 뒤 모든 손을 보여 주기로 하지 않았습니다.",
+    // the live explain panel against bots (issue 28)
+    "explain.toggle": "설명",
+    "explain.title": "설명 (봇과 게임할 때만)",
+    "explain.now": "지금 내 결정",
+    "explain.wait": "내 차례가 아닙니다.",
+    "explain.last": "내 마지막 수: {action}",
+    "error.explain_people": "설명 패널은 다른 모든 자리가 봇인 테이블에서만 쓸 수 있습니다.",
+    "error.not_seated": "여기 앉은 사람만 설명 패널을 열 수 있습니다.",
   },
   it: {
     "app.title": "Perudo",
@@ -984,6 +1000,14 @@ export const MESSAGES = {
     "analysis.true_count": "Con tutti i dadi noti: {count} (la puntata diceva {q})",
     "analysis.every_hand": "Tutte le mani del giro {round}",
     "error.hands_hidden": "Questo tavolo non ha scelto di mostrare tutte le mani alla fine.",
+    // the live explain panel against bots (issue 28)
+    "explain.toggle": "Spiega",
+    "explain.title": "Spiegazione (solo contro i bot)",
+    "explain.now": "La tua decisione ora",
+    "explain.wait": "Non è il tuo turno.",
+    "explain.last": "La tua ultima mossa: {action}",
+    "error.explain_people": "Il pannello di spiegazione è solo per un tavolo dove tutti gli altri sono bot.",
+    "error.not_seated": "Solo chi è seduto qui può aprire il pannello di spiegazione.",
   },
 };
 

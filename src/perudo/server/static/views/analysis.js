@@ -11,17 +11,17 @@ import { actionWords } from "../components/felt.js";
 import { displayName } from "../components/common.js";
 import { refusalText } from "../refusals.js";
 
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+export const pct = (x) => `${(100 * x).toFixed(1)}%`;
 
 // An action in a word or two (a bid as spoken, dudo, calza), from its structured form.
-function short(info, wild) {
+export function short(info, wild) {
   if (info.kind === "bid") return bidWords(info, wild);
   if (info.kind === "dudo" || info.kind === "calza") return t(`word.${info.kind}`);
   return actionWords("", info, wild).trim();
 }
 const COLORS = ["#f2b33d", "#6fc3ff", "#ff7a7a", "#8be28b", "#c59bff", "#ffa55c", "#5ce1d6", "#e6e6e6"];
 
-async function fetchAnalysis(path, token) {
+export async function fetchAnalysis(path, token) {
   const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -55,7 +55,7 @@ function Chart({ points, names }) {
   </figure>`;
 }
 
-function Decision({ d, names }) {
+export function Decision({ d, names }) {
   const who = displayName(names[d.seat]);
   return html`<li class=${`decision ${d.label || ""}`} data-testid="decision">
     <div class="row"><span>${actionWords(who, d.action_info, d.wild)}</span>

@@ -18,6 +18,7 @@ import { notifyTurn, Prefs } from "../notify.js";
 import { TurnBanner } from "../components/turn.js";
 import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
+import { Explain, explainable } from "../components/explain.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
 
@@ -176,6 +177,7 @@ function Panel({ st, send, act }) {
     </div>` : null}
     ${canAct(v) ? html`<${Actions} view=${v} onAct=${act} />` : null}
     <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} />
+    ${v.phase !== "game_over" && explainable(tb, me) ? html`<${Explain} tb=${tb} me=${me} view=${v} />` : null}
   </section>`;
 }
 
