@@ -155,3 +155,34 @@ def test_without_the_agreement_the_replay_shows_no_hidden_hand(
     assert page.locator("[data-testid=every-hand]").count() == 0
     assert page.locator("[data-testid=record-link]").count() == 0
     page.context.close()
+
+
+def test_the_explain_panel_against_a_bot_judges_the_decision_now_and_the_last_one(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A person creates a two-seat table from the form and fills it with a bot: the table
+    page offers the explain panel (issue 28, point 6); on their turn it shows the expert's
+    choice for the decision now, and after they bid, that bid judged with its label (Korean
+    on a phone). The server refuses the panel among people (tests/server)."""
+    page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=lang]", "ko")
+    page.fill("[data-testid=player-name]", "Ann")
+    page.select_option("[data-testid=seats]", "2")
+    page.select_option("[data-testid=timer]", "0")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=fill-bots]")
+    page.click("[data-testid=start]")
+    page.click("[data-testid=explain-toggle]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=60_000)
+    page.wait_for_selector("[data-testid=explain-expert]", timeout=60_000)
+    assert "전문가" in page.inner_text("[data-testid=explain-expert]")
+    page.click("[data-testid=bids] .bidbtn >> nth=0")
+    page.wait_for_selector(
+        "[data-testid=explain-last] [data-testid=decision-label]", timeout=60_000
+    )
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], width
+    shot(page, "explain-ko-phone")
+    assert not page.errors, page.errors
+    page.context.close()
