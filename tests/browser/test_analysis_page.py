@@ -100,3 +100,89 @@ def test_the_replay_links_to_the_public_analysis_and_a_stranger_gets_no_seat(
     assert "Judged from what everyone saw" in page.inner_text("[data-testid=analysis]")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_show_every_hand_at_the_end_from_the_form_to_the_replay_and_the_analysis(
+    server: ServerProcess, browser: Any
+) -> None:
+    """The create form's "show every hand at the end" box makes a table that says so; after
+    such a game the replay shows every seat's dice of each round with a link to the whole
+    record, and the analysis shows what each call met with every die known (in Italian on a
+    phone here, English on the form). A table without it (the module's game) shows none."""
+    page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    page.goto(server.url + "/")
+    page.fill("[data-testid=player-name]", "Ann")
+    page.check("[data-testid=show-hands]")
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=show-hands-pill]")
+    assert "Every hand is shown at the end" in page.inner_text("[data-testid=show-hands-pill]")
+
+    async def play() -> str:
+        mover, other = await heads_up(server, dice=2, turn_seconds=0, show_hands=True)
+        await play_until_over([mover, other], random.Random(7), timeout=90)
+        await mover.until(lambda: mover.table is not None and mover.table["status"] == "finished")
+        game_id = str(mover.table["game_id"] if mover.table else "")
+        for c in (mover, other):
+            await c.close()
+        return game_id
+
+    with ThreadPoolExecutor(1) as pool:
+        shown = pool.submit(asyncio.run, play()).result()
+    page.goto(f"{server.url}/replay/{shown}")
+    page.select_option("[data-testid=lang]", "it")
+    page.click("[data-testid=replay-end]")
+    page.wait_for_selector("[data-testid=every-hand]")
+    assert "Tutte le mani del giro" in page.inner_text("[data-testid=every-hand]")
+    assert page.locator("[data-testid=every-hand] .die").count() >= 1
+    assert page.get_attribute("[data-testid=record-link]", "href") == f"/api/games/{shown}/record"
+    page.click("[data-testid=analysis-link]")
+    page.wait_for_selector("[data-testid=analysis]", timeout=120_000)
+    assert "Con tutti i dadi noti" in page.inner_text("[data-testid=call-true-count] >> nth=0")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], width
+    shot(page, "analysis-every-hand-it-phone")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_without_the_agreement_the_replay_shows_no_hidden_hand(
+    game: dict[str, Any], server: ServerProcess, browser: Any
+) -> None:
+    page = new_page(browser, viewport=PHONE)
+    page.goto(f"{server.url}/replay/{game['game_id']}")
+    page.click("[data-testid=replay-end]")
+    page.wait_for_selector("[data-testid=replay-pos]")
+    assert page.locator("[data-testid=every-hand]").count() == 0
+    assert page.locator("[data-testid=record-link]").count() == 0
+    page.context.close()
+
+
+def test_the_explain_panel_against_a_bot_judges_the_decision_now_and_the_last_one(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A person creates a two-seat table from the form and fills it with a bot: the table
+    page offers the explain panel (issue 28, point 6); on their turn it shows the expert's
+    choice for the decision now, and after they bid, that bid judged with its label (Korean
+    on a phone). The server refuses the panel among people (tests/server)."""
+    page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=lang]", "ko")
+    page.fill("[data-testid=player-name]", "Ann")
+    page.select_option("[data-testid=seats]", "2")
+    page.select_option("[data-testid=timer]", "0")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=fill-bots]")
+    page.click("[data-testid=start]")
+    page.click("[data-testid=explain-toggle]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=60_000)
+    page.wait_for_selector("[data-testid=explain-expert]", timeout=60_000)
+    assert "전문가" in page.inner_text("[data-testid=explain-expert]")
+    page.click("[data-testid=bids] .bidbtn >> nth=0")
+    page.wait_for_selector(
+        "[data-testid=explain-last] [data-testid=decision-label]", timeout=60_000
+    )
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE[0], width
+    shot(page, "explain-ko-phone")
+    assert not page.errors, page.errors
+    page.context.close()

@@ -481,3 +481,37 @@ def die_lists(
     elif isinstance(obj, list):
         for item in obj:
             die_lists(item, seat_ctx, out)
+
+
+def assert_no_unrevealed_die(
+    srv: ServerProcess, game_id: str, clients: list[Client]
+) -> tuple[int, list[RoundResolved]]:
+    """Every die any of ``clients`` received (their whole message logs) checked against game
+    ``game_id``'s record: a seat's own dice, or a hand lifted at the table (P-21, P-70); a
+    spectator only the latter. Returns how many die lists were checked and the rounds'
+    results."""
+    _, dealt, resolved = replay_game(srv, game_id)
+    revealed = {(r.seat, r.hand) for res in resolved for r in res.reveals}
+    checked = 0
+    for client in clients:
+        own = {(s, h) for s, h in dealt if s == client.seat}
+        for m in client.messages:
+            found: list[tuple[str, int | None, tuple[int, ...]]] = []
+            die_lists(m, None, found)
+            for key, seat, dice in found:
+                checked += 1
+                if not dice:
+                    continue
+                assert seat is not None, f"dice without a seat in {m['type']}"
+                if seat == client.seat:
+                    assert (seat, dice) in own or (seat, dice) in revealed
+                else:
+                    assert (seat, dice) in revealed, (
+                        f"seat {client.seat} received seat {seat}'s {key} {dice}, "
+                        "never revealed (P-70)"
+                    )
+            if m["type"] == "update":
+                for e in m["events"]:
+                    if e["type"] == "dice_dealt":
+                        assert e["seat"] == client.seat
+    return checked, resolved

@@ -8,7 +8,18 @@ views (P-70); docs/analysis.md explains every figure.
 from __future__ import annotations
 
 from .exact import ExactValues, exact_values
-from .game import THRESHOLDS, Analysis, Decision, analyze, chart, decision_views, judge, label_of
+from .game import (
+    THRESHOLDS,
+    Analysis,
+    Decision,
+    analyze,
+    chart,
+    decision_views,
+    explain,
+    judge,
+    label_of,
+)
+from .reveal import every_hand, true_count
 from .rollouts import Estimate, estimate_actions
 
 __all__ = [
@@ -21,7 +32,10 @@ __all__ = [
     "chart",
     "decision_views",
     "estimate_actions",
+    "every_hand",
     "exact_values",
+    "explain",
     "judge",
     "label_of",
+    "true_count",
 ]

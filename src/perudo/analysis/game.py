@@ -60,6 +60,7 @@ from perudo.solve.match import Position
 from perudo.solve.shipped import read_book
 
 from .exact import exact_values
+from .reveal import every_hand, true_count
 from .rollouts import estimate_actions, supported
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "analyze",
     "decision_views",
     "default_book",
+    "explain",
     "label_of",
 ]
 
@@ -249,10 +251,14 @@ class Analysis:
     moments: list[dict[str, Any]]
     calls: list[dict[str, Any]]
     bluffs: list[dict[str, Any]]
+    show_hands: bool = False
+    """Every hand was shown at the end (the table's agreement): the calls carry every hand
+    of their round and the true count."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": "perudo-analysis/1",
+            "show_hands": self.show_hands,
             "viewer": self.viewer,
             "seats": list(self.seats),
             "players": self.players,
@@ -509,9 +515,16 @@ def _moments(points: list[dict[str, Any]], seats: tuple[int, ...]) -> list[dict[
     return sorted(swings[:3], key=lambda m: m["round"])
 
 
-def _calls(final: PlayerView) -> list[dict[str, Any]]:
-    """Every dudo and calza of the game and whether it worked (public: the rounds' results)."""
-    out = []
+def _calls(
+    final: PlayerView,
+    record: GameRecord,
+    hands: dict[int, tuple[tuple[int, ...], ...]] | None,
+) -> list[dict[str, Any]]:
+    """Every dudo and calza of the game and whether it worked (public: the rounds' results).
+    With ``hands`` (every hand, shown at the end by the table's agreement), each call also
+    carries every seat's dice of its round and what the bid met with all of them known: the
+    true count (a challenge's reveal stops once the count is proven, P-21)."""
+    out: list[dict[str, Any]] = []
     for past in final.past:
         r = past.result
         if r.kind not in ("dudo", "calza"):
@@ -530,6 +543,10 @@ def _calls(final: PlayerView) -> list[dict[str, Any]]:
                 "worked": worked,
             }
         )
+        if hands is not None and r.bid is not None and past.round in hands:
+            round_hands = hands[past.round]
+            out[-1]["hands"] = [list(h) for h in round_hands]
+            out[-1]["true_count"] = true_count(record, round_hands, r.bid, past.palifico)
     return out
 
 
@@ -575,17 +592,24 @@ def analyze(
     book: StrategyBook | None = None,
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
+    show_hands: bool = False,
 ) -> Analysis:
     """The analysis of ``record`` for ``viewer`` (a seat, or ``None``: the public, P-70).
+
+    ``show_hands``: the table agreed to show every hand at the end; the calls then carry every
+    hand of their round and the true count (:func:`.reveal.every_hand`, which refuses a game
+    that is not over). The decisions are judged from the viewer's knowledge all the same.
 
     ``seats`` are the seats whose decisions are judged: by default the viewer's own, or every
     seat for the public (judged where their hands were lifted at the table). ``progress(done,
     total)`` is called after each decision judged and after the chart.
 
-    :raises ValueError: for a viewer or seat the game does not have.
+    :raises ValueError: for a viewer or seat the game does not have, or ``show_hands`` for a
+        game that is not over.
     :raises IllegalActionError: for a record whose moves do not replay.
     """
     n = record.num_players
+    hands = every_hand(record) if show_hands else None
     if viewer is not None and not 0 <= viewer < n:
         raise ValueError(f"seat {viewer + 1} is not in this {n}-player game")
     judged = seats if seats is not None else ((viewer,) if viewer is not None else tuple(range(n)))
@@ -629,6 +653,45 @@ def analyze(
         accuracy,
         points,
         _moments(points, judged),
-        _calls(final),
+        _calls(final, record, hands),
         _bluffs(decisions, final),
+        show_hands,
     )
+
+
+# -- the live explain panel (against bots only) -----------------------------------------------
+
+
+def explain(
+    record: GameRecord, seat: int, *, rollouts: int = ROLLOUTS, seed: int = 0
+) -> dict[str, Any]:
+    """The live "explain" panel of ``seat`` in a game under way (a table where every other
+    seat is a bot: the server refuses it elsewhere): ``current``, the seat's decision now
+    (the chance the standing bid holds from its dice and reading the bids as the expert does,
+    the expert's choice and its mix; no loss, it is not made yet), or ``None`` when it is not
+    the seat's turn; ``last``, the seat's latest decision of the game judged as the analysis
+    judges it (with its loss and label), or ``None``. From the seat's view only (P-70)."""
+    state = record.replay()
+    v = view(state, seat)
+    current = None
+    if v.my_turn and v.legal and state.phase in (Phase.BIDDING, Phase.CHOOSE_PALIFICO):
+        # The decision is not made yet: judged with any legal action and without rollouts,
+        # only the figures that do not depend on the action are kept.
+        d = judge(DecisionView(len(record.moves), seat, v.legal[0], v), rollouts=0, seed=seed)
+        full = d.to_json()
+        current = {
+            k: full[k]
+            for k in (
+                "round",
+                "hand",
+                "bid_info",
+                "holds",
+                "holds_beliefs",
+                "wild",
+                "expert_info",
+                "policy_info",
+            )
+        }
+    mine = [dv for dv in decision_views(record, seat) if dv.seat == seat]
+    last = judge(mine[-1], rollouts=rollouts, seed=seed).to_json() if mine else None
+    return {"current": current, "last": last}

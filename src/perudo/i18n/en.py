@@ -232,6 +232,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Refusals: why a move is not allowed (perudo.i18n.refusal_text; the codes of
     # perudo.core's IllegalActionError and NotationError). A seat is a name, a bid a bid.
     "server.store_error": "The game could not be saved. Please try again.",
+    "server.not_your_seat": "Only the person who played that seat may see its analysis.",
+    "server.explain_people": (
+        "The explain panel is only for a table where everyone else is a bot: "
+        "among people it would be help the others lack."
+    ),
+    "server.not_seated": "Only the player seated here may open the explain panel.",
+    "server.hands_hidden": (
+        "This table did not agree to show every hand at the end: "
+        "the hands nobody lifted stay hidden."
+    ),
     "server.old_page": "This page is out of date: reload it to call dudo or calza.",
     "server.bot_tables": (
         "This bot account already sits at {n:table/tables}, the most it may: let a game end first."

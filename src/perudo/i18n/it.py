@@ -241,6 +241,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "Fine della registrazione.",
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
+    "server.not_your_seat": "Solo chi ha giocato a quel posto può vederne l'analisi.",
+    "server.explain_people": (
+        "Il pannello di spiegazione è solo per un tavolo dove tutti gli altri sono bot: "
+        "tra persone sarebbe un aiuto che gli altri non hanno."
+    ),
+    "server.not_seated": "Solo chi è seduto qui può aprire il pannello di spiegazione.",
+    "server.hands_hidden": (
+        "Questo tavolo non ha scelto di mostrare tutte le mani alla fine: "
+        "le mani che nessuno ha scoperto restano nascoste."
+    ),
     "server.old_page": "Questa pagina non è aggiornata: ricaricala per dire dubito o calza.",
     "server.bot_tables": (
         "Questo account bot siede già a {n:tavolo/tavoli}, il massimo: lascia finire prima una "

@@ -230,6 +230,16 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "replay.end": "기록의 끝.",
     # 거절: 왜 그 수를 둘 수 없는지 (perudo.i18n.refusal_text).
     "server.store_error": "게임을 저장하지 못했습니다. 다시 해 보세요.",
+    "server.not_your_seat": "그 자리의 분석은 그 자리에서 게임한 사람만 볼 수 있습니다.",
+    "server.explain_people": (
+        "설명 패널은 다른 모든 자리가 봇인 테이블에서만 쓸 수 있습니다: "
+        "사람들 사이에서는 다른 사람에게 없는 도움이 됩니다."
+    ),
+    "server.not_seated": "여기 앉은 사람만 설명 패널을 열 수 있습니다.",
+    "server.hands_hidden": (
+        "이 테이블은 끝난 뒤 모든 손을 보여 주기로 하지 않았습니다: "
+        "아무도 공개하지 않은 손은 숨겨진 채로 남습니다."
+    ),
     "server.old_page": (
         "이 페이지는 오래된 버전입니다. 두도나 칼자를 외치려면 페이지를 새로 고치세요."
     ),

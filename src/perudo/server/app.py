@@ -117,7 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.analysis_workers > 0:
             from .analysis import Analyses
 
-            app.state.analyses = Analyses(settings.analysis_workers, settings.analysis_cache)
+            app.state.analyses = Analyses(settings.analysis_workers, settings.analysis_cache, store)
         # Everything loaded so far (modules, schemas, restored tables) lives as long as the
         # process: keep it out of the collector's full passes, which otherwise stall every
         # table for a few hundred milliseconds under load.

@@ -278,6 +278,9 @@ class TableInfo(_Payload):
     """The odds hint setting (``auto``: shown while at most one person sits at the table)."""
     odds_shown: bool = False
     """Whether the seats are sent the odds now."""
+    show_hands: bool = False
+    """Every hand of every round is shown to everyone once the game is over (a table
+    agreement outside the rules, docs/analysis.md); never during play."""
     turn_seconds: float
     seat_count: int
     private: bool
@@ -322,6 +325,13 @@ class ReplayFrame(_Payload):
     view: View
 
 
+class RoundHands(_Payload):
+    """One round's dice of every seat (an empty list for a seat that was out)."""
+
+    round: int
+    hands: list[list[int]]
+
+
 class ReplayData(_Payload):
     """``GET /api/games/{id}/replay``: every move of a game as a frame."""
 
@@ -334,3 +344,6 @@ class ReplayData(_Payload):
     frames: list[ReplayFrame]
     bots: list[int] = []
     """The seats bot accounts played (docs/bot-api.md): the replay marks them as bots."""
+    hands: list[RoundHands] | None = None
+    """Every hand of every round, where the table agreed to show them at the end (and the
+    game is over); ``None`` elsewhere: P-21 keeps the hands nobody lifted hidden."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from perudo.analysis import every_hand
 from perudo.core import (
     Deal,
     Reroll,
@@ -27,11 +28,13 @@ from .store import GameRow
 __all__ = ["replay_frames"]
 
 
-def replay_frames(game: GameRow) -> dict[str, Any]:
+def replay_frames(game: GameRow, show_hands: bool = False) -> dict[str, Any]:
     """Every move of ``game`` as a frame: the move, its public events, the public view after.
 
     Frames carry the view without ``past`` (the finished rounds are in the frames' events);
-    the last frame's view is whole.
+    the last frame's view is whole. ``show_hands``: the table agreed to show every hand at the
+    end; a finished game's replay then carries every hand of every round
+    (:func:`perudo.analysis.every_hand`), and an unfinished one's nothing more.
 
     :raises ValueError: if the record does not replay (naming the move and rule).
     """
@@ -61,7 +64,14 @@ def replay_frames(game: GameRow) -> dict[str, Any]:
                 "view": data,
             }
         )
+    hands = None
+    if show_hands and game.finished_at is not None and state.winner is not None:
+        hands = [
+            {"round": r, "hands": [list(h) for h in round_hands]}
+            for r, round_hands in sorted(every_hand(game.record()).items())
+        ]
     return {
+        "hands": hands,
         "game_id": game.key,
         "table_id": game.table_id,
         "names": game.names,

@@ -24,7 +24,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from perudo.core import PRESETS
+from perudo.analysis import explain
+from perudo.core import PRESETS, GameRecord
 from perudo.registry import LEVELS
 
 from ..accounts.sessions import seated_player
@@ -59,6 +60,9 @@ class CreateTable(BaseModel):
     to the end, or nobody (they concede: out with their dice, P-24)."""
     rated: bool = False
     """A rated table: signed-in people only, no bots; a leaver concedes (docs/ratings.md)."""
+    show_hands: bool = False
+    """Show every hand at the end: after the game, every hand of every round is public (a
+    table agreement outside the rules, docs/analysis.md)."""
 
 
 class JoinTable(BaseModel):
@@ -119,6 +123,7 @@ async def create_for(
             min_turn_seconds=settings.min_turn_seconds,
             rated=body.rated,
             bot_table=bot_account,
+            show_hands=body.show_hands,
         )
     except ValueError as err:
         return error_response(TableError("bad_rules", str(err)))
@@ -210,3 +215,38 @@ async def join_for(
         "token": token,
         "invite_url": invite_url(request, table_id),
     }
+
+
+@router.get("/api/tables/{table_id}/explain", response_model=None)
+async def explain_decision(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
+    """The live "explain" panel of the seat whose token comes in ``Authorization: Bearer``
+    (docs/analysis.md): its decision now and its last one judged
+    (:func:`perudo.analysis.explain`), computed in the analyses' worker processes. Only at a
+    table where every other seat is a bot: among people it would be help the others lack
+    (``403 explain_people``, in words)."""
+    analyses = getattr(request.app.state, "analyses", None)
+    if analyses is None:
+        return error_response(TableError("unavailable", "analyses are switched off here"))
+    auth = request.headers.get("authorization", "")
+    token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+    try:
+        table = lobby_of(request).get(table_id)
+    except TableError as err:
+        return error_response(err)
+    seat = table.seat_of_token(token) if token else None
+    if seat is None:
+        return error_response(
+            TableError("not_seated", "the explain panel is for a seat's own player: its token")
+        )
+    if any(s is not None and s.kind == "human" for i, s in enumerate(table.seats) if i != seat):
+        return error_response(
+            TableError(
+                "explain_people",
+                "the explain panel is only for a table where every other seat is a bot",
+            )
+        )
+    state = table.state
+    if table.status != "playing" or state is None:
+        return error_response(TableError("not_now", "the explain panel is for a game under way"))
+    result: dict[str, Any] = await analyses.run(explain, GameRecord.from_state(state), seat)
+    return result

@@ -357,6 +357,22 @@ export const MESSAGES = {
     "account.bot_confirm": "I understand: this account becomes a bot account for good, and is signed out here.",
     "account.bot_token": "Your bot's token, shown only now: keep it secret.",
     "account.bot_done": "This is now a bot account. Its program signs in with the token above.",
+    // show every hand at the end (issue 28)
+    "lobby.show_hands": "Show every hand at the end (after the game, everyone sees all the dice of every round)",
+    "table.show_hands": "Every hand is shown at the end",
+    "replay.every_hand": "Every hand of round {round}",
+    "replay.record": "Download the game's record",
+    "analysis.true_count": "With every die known: {count} (the bid said {q})",
+    "analysis.every_hand": "Every hand of round {round}",
+    "error.hands_hidden": "This table did not agree to show every hand at the end.",
+    // the live explain panel against bots (issue 28)
+    "explain.toggle": "Explain",
+    "explain.title": "Explain (against bots only)",
+    "explain.now": "Your decision now",
+    "explain.wait": "Not your turn.",
+    "explain.last": "Your last move: {action}",
+    "error.explain_people": "The explain panel is only for a table where everyone else is a bot.",
+    "error.not_seated": "Only the player seated here may open the explain panel.",
   },
   ko: {
     "app.title": "페루도",
@@ -705,6 +721,22 @@ export const MESSAGES = {
     "account.bot_confirm": "이 계정이 되돌릴 수 없이 봇 계정이 되고, 여기서 로그아웃된다는 것을 이해했습니다.",
     "account.bot_token": "봇의 토큰입니다. 지금만 보여 줍니다. 비밀로 지키세요.",
     "account.bot_done": "이제 봇 계정입니다. 프로그램은 위의 토큰으로 접속합니다.",
+    // show every hand at the end (issue 28)
+    "lobby.show_hands": "끝나면 모든 손 보여 주기 (게임이 끝난 뒤 모두가 모든 라운드의 주사위를 봅니다)",
+    "table.show_hands": "끝나면 모든 손을 보여 줍니다",
+    "replay.every_hand": "{round} 라운드의 모든 손",
+    "replay.record": "게임 기록 내려받기",
+    "analysis.true_count": "모든 주사위를 알면: {count}개 (호출은 {q}개)",
+    "analysis.every_hand": "{round} 라운드의 모든 손",
+    "error.hands_hidden": "이 테이블은 끝난 뒤 모든 손을 보여 주기로 하지 않았습니다.",
+    // the live explain panel against bots (issue 28)
+    "explain.toggle": "설명",
+    "explain.title": "설명 (봇과 게임할 때만)",
+    "explain.now": "지금 내 결정",
+    "explain.wait": "내 차례가 아닙니다.",
+    "explain.last": "내 마지막 수: {action}",
+    "error.explain_people": "설명 패널은 다른 모든 자리가 봇인 테이블에서만 쓸 수 있습니다.",
+    "error.not_seated": "여기 앉은 사람만 설명 패널을 열 수 있습니다.",
   },
   it: {
     "app.title": "Perudo",
@@ -1053,6 +1085,22 @@ export const MESSAGES = {
     "account.bot_confirm": "Ho capito: questo account diventa un account bot per sempre, ed esce da qui.",
     "account.bot_token": "Il token del tuo bot, mostrato solo ora: tienilo segreto.",
     "account.bot_done": "Ora è un account bot. Il suo programma entra con il token qui sopra.",
+    // show every hand at the end (issue 28)
+    "lobby.show_hands": "Mostra tutte le mani alla fine (dopo la partita tutti vedono i dadi di ogni giro)",
+    "table.show_hands": "Tutte le mani vengono mostrate alla fine",
+    "replay.every_hand": "Tutte le mani del giro {round}",
+    "replay.record": "Scarica la registrazione della partita",
+    "analysis.true_count": "Con tutti i dadi noti: {count} (la puntata diceva {q})",
+    "analysis.every_hand": "Tutte le mani del giro {round}",
+    "error.hands_hidden": "Questo tavolo non ha scelto di mostrare tutte le mani alla fine.",
+    // the live explain panel against bots (issue 28)
+    "explain.toggle": "Spiega",
+    "explain.title": "Spiegazione (solo contro i bot)",
+    "explain.now": "La tua decisione ora",
+    "explain.wait": "Non è il tuo turno.",
+    "explain.last": "La tua ultima mossa: {action}",
+    "error.explain_people": "Il pannello di spiegazione è solo per un tavolo dove tutti gli altri sono bot.",
+    "error.not_seated": "Solo chi è seduto qui può aprire il pannello di spiegazione.",
   },
 };
 

@@ -249,12 +249,14 @@ webauthn_challenges_t = Table(
 game_seat_tokens_t = Table(
     "game_seat_tokens",
     metadata,
-    # The token hash of each person's seat when the game began: the device holding that token
-    # may claim the seat's game for its account (perudo.server.accounts.claims).
+    # Every device token (its hash) that held a person's seat during a game: at its start, and
+    # a seat moved to another device during it. The device holding that token may claim the
+    # seat's game for its account (perudo.server.accounts.claims), and a seat's own analysis is
+    # theirs, whoever holds the seat later (perudo.server.gamefacts.played_seat).
     Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
     Column("seat", Integer, nullable=False),
     Column("token_hash", String(64), nullable=False),
-    PrimaryKeyConstraint("game_id", "seat", name="game_seat_tokens_pk"),
+    PrimaryKeyConstraint("game_id", "seat", "token_hash", name="game_seat_tokens_pk"),
     Index("ix_game_seat_tokens_token_hash", "token_hash"),
 )
 
@@ -274,6 +276,27 @@ bot_tokens_t = Table(
     Column("used_at", Float, nullable=True),
     Index("ix_bot_tokens_public_id", "public_id", unique=True),
     Index("ix_bot_tokens_player_id", "player_id"),
+)
+
+
+# -- analyses (perudo.server.analysis); revision 0006 -----------------------------------------
+
+analyses_t = Table(
+    "analyses",
+    metadata,
+    # One analysis of a finished game for one viewer (-1: the public), shared by every process
+    # of the multi-process mode: the process that inserts the row runs it (``owner``), writes
+    # its progress and then its result here; a row whose owner stopped beating is taken over
+    # (perudo.server.analysis).
+    Column("game_key", String(32), nullable=False),
+    Column("viewer", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("owner", String(64), nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("game_key", "viewer", name="analyses_pk"),
 )
 
 

@@ -130,6 +130,13 @@ class TableConfig:
     """Created by a bot account through the bot API (docs/bot-api.md): at a rated table, only
     such a table seats bot accounts (the people who sit down there accept a bot, as on
     lichess); a person's rated table never seats one."""
+    show_hands: bool = False
+    """"Show every hand at the end": a table agreement outside the rules (P-21 keeps the hands
+    nobody lifted hidden for good; the default). When on, once the game is over every hand of
+    every round is public: the replay, the game's record and the analysis show them to
+    everyone (docs/analysis.md). Never during play: the seats' views are the core's (P-70).
+    Chosen when the table is created and never changed after, so every game of the table was
+    played under it."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,6 +149,7 @@ class TableConfig:
             "odds": self.odds,
             "rated": self.rated,
             "bot_table": self.bot_table,
+            "show_hands": self.show_hands,
         }
 
     @classmethod
@@ -156,6 +164,7 @@ class TableConfig:
             odds=data["odds"] if data.get("odds") in ("on", "off") else "auto",
             rated=bool(data.get("rated", False)),
             bot_table=bool(data.get("bot_table", False)),
+            show_hands=bool(data.get("show_hands", False)),
         )
 
     def with_options(
@@ -200,6 +209,7 @@ class TableConfig:
         min_turn_seconds: float = MIN_TURN_SECONDS,
         rated: bool = False,
         bot_table: bool = False,
+        show_hands: bool = False,
     ) -> TableConfig:
         """A preset with the table's switches applied (a ``rated`` table's leavers concede:
         ``vacated`` is ``nobody`` there; ``bot_table``: made by a bot account).
@@ -225,7 +235,9 @@ class TableConfig:
         name = preset_name(base) or preset
         if rated:
             vacated = "nobody"
-        return cls(name, rules, seats, memory, turn_seconds, vacated, odds, rated, bot_table)
+        return cls(
+            name, rules, seats, memory, turn_seconds, vacated, odds, rated, bot_table, show_hands
+        )
 
 
 @dataclass(slots=True)

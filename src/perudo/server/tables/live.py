@@ -45,6 +45,7 @@ from perudo.core import (
 from perudo.core import apply as apply_action
 from perudo.i18n import bot_name
 
+from .. import gamefacts
 from .. import protocol as p
 from ..accounts.bots import bot_ids
 from ..connection import Connection, TokenBucket
@@ -271,6 +272,7 @@ class LiveTable:
             "vacated": self.config.vacated,
             "odds": self.config.odds,
             "odds_shown": self.odds_shown(),
+            "show_hands": self.config.show_hands,
             "seat_count": len(self.seats),
             "private": self.private,
             "seats": [None if s is None else s.info(i) for i, s in enumerate(self.seats)],
@@ -562,6 +564,26 @@ class LiveTable:
         )
         self.version = version
         self.backlog.remember(version, None, "table", "{}")
+        if self.status == "playing":
+            await self._remember_holders()
+
+    async def _remember_holders(self) -> None:
+        """Remember the device tokens holding the people's seats in this game once a seat moved
+        to another device during it (those at its start are written with the game,
+        :meth:`Store.start_game`): a seat's own analysis is theirs,
+        whoever holds the seat later (:func:`perudo.server.gamefacts.played_seat`). A refused
+        write is logged; the game goes on."""
+        if self.game_id is None:
+            return
+        holders = [
+            (i, s.token_hash)
+            for i, s in enumerate(self.seats)
+            if s is not None and s.kind == "human" and s.token_hash is not None
+        ]
+        try:
+            await gamefacts.remember_seat_tokens(self.store, self.game_id, holders)
+        except StoreError as err:
+            log.error("the store refused the seat holders of table %s: %s", self.id, err)
 
     async def join(
         self, name: str, player_id: int | None = None, bot_account: bool = False

@@ -35,7 +35,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
         sa.Column("seat", sa.Integer, nullable=False),
         sa.Column("token_hash", sa.String(64), nullable=False),
-        sa.PrimaryKeyConstraint("game_id", "seat", name="game_seat_tokens_pk"),
+        sa.PrimaryKeyConstraint("game_id", "seat", "token_hash", name="game_seat_tokens_pk"),
     )
     op.create_index("ix_game_seat_tokens_token_hash", "game_seat_tokens", ["token_hash"])
 

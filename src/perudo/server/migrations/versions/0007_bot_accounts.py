@@ -3,7 +3,7 @@ irreversibly; NULL for a person) and ``bot_tokens``, a bot account's API tokens 
 token's SHA-256 is kept).
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0006
 Create Date: 2026-12-06
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -6,22 +6,22 @@
 
 import { html, useState, useEffect, tokenKey } from "../lib.js";
 import { t } from "../i18n.js";
-import { bidWords } from "../components/dice.js";
+import { bidWords, Die } from "../components/dice.js";
 import { actionWords } from "../components/felt.js";
 import { displayName } from "../components/common.js";
 import { refusalText } from "../refusals.js";
 
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+export const pct = (x) => `${(100 * x).toFixed(1)}%`;
 
 // An action in a word or two (a bid as spoken, dudo, calza), from its structured form.
-function short(info, wild) {
+export function short(info, wild) {
   if (info.kind === "bid") return bidWords(info, wild);
   if (info.kind === "dudo" || info.kind === "calza") return t(`word.${info.kind}`);
   return actionWords("", info, wild).trim();
 }
 const COLORS = ["#f2b33d", "#6fc3ff", "#ff7a7a", "#8be28b", "#c59bff", "#ffa55c", "#5ce1d6", "#e6e6e6"];
 
-async function fetchAnalysis(path, token) {
+export async function fetchAnalysis(path, token) {
   const res = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -55,7 +55,7 @@ function Chart({ points, names }) {
   </figure>`;
 }
 
-function Decision({ d, names }) {
+export function Decision({ d, names }) {
   const who = displayName(names[d.seat]);
   return html`<li class=${`decision ${d.label || ""}`} data-testid="decision">
     <div class="row"><span>${actionWords(who, d.action_info, d.wild)}</span>
@@ -121,7 +121,10 @@ export function AnalysisPage({ gameId }) {
         : html`<li data-testid="accuracy">${t("analysis.accuracy", { who: who(Number(s)), value: a.toFixed(0) })}</li>`)}</ul></section>
     <section class="card"><h2>${t("analysis.chart")}</h2><${Chart} points=${data.chart} names=${seatNames} /></section>
     <section class="card"><h2>${t("analysis.moments")}</h2><ul>${data.moments.map((m) => html`<li data-testid="moment">${t("analysis.moment", { round: m.round, who: who(m.seat), before: pct(m.before), after: pct(m.after) })}</li>`)}</ul></section>
-    <section class="card"><h2>${t("analysis.calls")}</h2><ul>${data.calls.map((c) => html`<li data-testid="call">${t(c.worked ? "analysis.call_worked" : "analysis.call_failed", { round: c.round, who: who(c.caller), bid: c.bid_info ? bidWords(c.bid_info, c.wild) : "" })}</li>`)}</ul></section>
+    <section class="card"><h2>${t("analysis.calls")}</h2><ul>${data.calls.map((c) => html`<li data-testid="call">${t(c.worked ? "analysis.call_worked" : "analysis.call_failed", { round: c.round, who: who(c.caller), bid: c.bid_info ? bidWords(c.bid_info, c.wild) : "" })}
+      ${c.hands ? html`<div class="small" data-testid="call-true-count">${t("analysis.true_count", { count: c.true_count, q: c.bid_info.quantity })}</div>
+        <ul class="everyhand" aria-label=${t("analysis.every_hand", { round: c.round })}>${c.hands.map((h, s) => h.length ? html`<li><span>${who(s)}</span>
+          <span class="dice">${h.map((f) => html`<${Die} face=${f} wild=${c.wild} />`)}</span></li>` : null)}</ul>` : null}</li>`)}</ul></section>
     ${rounds.map((r) => html`<section class="card"><h2>${t("game.round", { n: r.round })}</h2>
       <ol class="decisions">${r.items.map((d) => html`<${Decision} d=${d} names=${seatNames} />`)}</ol></section>`)}
   </div>`;

@@ -72,6 +72,7 @@ function CreateForm({ config, navigate }) {
       memory: fd.get("memory") === "on",
       private: fd.get("private") === "on",
       rated: fd.get("rated") === "on",
+      show_hands: fd.get("show_hands") === "on",
     };
     if (fd.get("calza")) body.calza = fd.get("calza");
     if (fd.get("palifico")) body.palifico = fd.get("palifico");
@@ -108,6 +109,7 @@ function CreateForm({ config, navigate }) {
     <label class="check"><input type="checkbox" name="memory" data-testid="memory" /> ${t("lobby.memory")}</label>
     <label class="check"><input type="checkbox" name="private" data-testid="private" /> ${t("lobby.private")}</label>
     <label class="check"><input type="checkbox" name="rated" data-testid="rated" /> ${t("lobby.rated")}</label>
+    <label class="check"><input type="checkbox" name="show_hands" data-testid="show-hands" /> ${t("lobby.show_hands")}</label>
     <button class="btn primary big" type="submit" data-testid="create">${t("lobby.create_btn")}</button>
   </form>`;
 }

@@ -4,6 +4,7 @@
 import { html, useState, useEffect, api } from "../lib.js";
 import { t } from "../i18n.js";
 import { Felt, RoundLog, ActionLine } from "../components/felt.js";
+import { Die } from "../components/dice.js";
 import { displayName } from "../components/common.js";
 import { refusalText } from "../refusals.js";
 
@@ -41,6 +42,8 @@ export function ReplayPage({ gameId }) {
   const resolved = frame.events.find((e) => e.type === "round_resolved");
   const before = i > 0 ? data.frames[i - 1].view : view;
   const reveal = resolved ? { ...resolved, round: before.round, wild: before.wild } : null;
+  // The table agreed to show every hand at the end: this frame's round, every seat's dice.
+  const shownRound = data.hands ? data.hands.find((h) => h.round === before.round) : null;
   return html`<div class="tablepage replay">
     <div class="tablehead" data-box="head"><h1>${t("replay.title")} #${data.game_id}</h1>
       ${data.winner !== null ? html`<span class="pill gold">${t("lobby.won", { name: displayName(names[data.winner]) })}</span>` : null}
@@ -61,7 +64,11 @@ export function ReplayPage({ gameId }) {
         </section>
         <div class="game"><${Felt} view=${view} names=${names} me=${null} table=${null} reveal=${reveal} bots=${data.bots || []} /></div>
       </div>
-      <aside class="side"><section class="card" data-box="log"><h2>${t("game.this_round")}</h2><${RoundLog} view=${view} names=${names} /></section></aside>
+      <aside class="side"><section class="card" data-box="log"><h2>${t("game.this_round")}</h2><${RoundLog} view=${view} names=${names} /></section>
+        ${shownRound ? html`<section class="card" data-testid="every-hand"><h2>${t("replay.every_hand", { round: shownRound.round })}</h2>
+          <ul class="everyhand">${shownRound.hands.map((h, s) => h.length ? html`<li data-testid="every-hand-seat"><span>${displayName(names[s])}</span>
+            <span class="dice">${h.map((f) => html`<${Die} face=${f} wild=${before.wild} />`)}</span></li>` : null)}</ul></section>` : null}
+        ${data.hands ? html`<a class="btn small" href=${`/api/games/${gameId}/record`} download=${`perudo-${gameId}.json`} data-testid="record-link">${t("replay.record")}</a>` : null}</aside>
     </div>
   </div>`;
 }

@@ -18,6 +18,7 @@ import { notifyTurn, Prefs } from "../notify.js";
 import { TurnBanner } from "../components/turn.js";
 import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
+import { Explain, explainable } from "../components/explain.js";
 
 // -- the head: name, settings, invite -------------------------------------------------------
 
@@ -41,6 +42,7 @@ function TableHead({ tb, seated }) {
       ${r.calza !== "off" ? html`<span class="pill">${t("word.calza")}: ${t(`opt.${r.calza}`)}</span>` : null}
       ${r.palifico !== "off" ? html`<span class="pill">${t("word.palifico")}</span>` : null}
       ${tb.memory ? html`<span class="pill">${t("game.memory")}</span>` : null}
+      ${tb.show_hands ? html`<span class="pill" data-testid="show-hands-pill">${t("table.show_hands")}</span>` : null}
       ${tb.turn_seconds ? html`<span class="pill"><${Icon} name="clock" />${t("opt.seconds", { n: tb.turn_seconds })}</span>` : null}
       ${tb.spectators ? html`<span class="pill"><${Icon} name="eye" />${t("seat.spectators", { n: tb.spectators })}</span>` : null}
     </div>
@@ -176,6 +178,7 @@ function Panel({ st, send, act }) {
     </div>` : null}
     ${canAct(v) ? html`<${Actions} view=${v} onAct=${act} />` : null}
     <${Refusal} err=${st.error && Date.now() - st.error.at < 15000 ? st.error : null} />
+    ${v.phase !== "game_over" && explainable(tb, me) ? html`<${Explain} tb=${tb} me=${me} view=${v} />` : null}
   </section>`;
 }
 
