@@ -242,6 +242,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     # Rifiuti: perché una mossa non è consentita (perudo.i18n.refusal_text).
     "server.store_error": "Non è stato possibile salvare la partita. Riprova.",
     "server.old_page": "Questa pagina non è aggiornata: ricaricala per dire dubito o calza.",
+    # Gioca ora (perudo.server.play): i rifiuti e gli avvisi della coda.
+    "server.pool_gone": (
+        "Il tuo posto nella coda di Gioca ora si è perso mentre eri via. Premi di nuovo "
+        "Gioca ora."
+    ),
+    "server.pool_failed": (
+        "Non è stato possibile preparare un tavolo ora. Premi di nuovo Gioca ora."
+    ),
+    "server.pool_table_name": "Gioca ora con {name}",
+    "server.pool_rated_signed_in": (
+        "Gioca ora classificato è per chi ha fatto l'accesso: accedi prima."
+    ),
+    "server.pool_rated_bots": (
+        "Una partita classificata non ha bot: scegli niente bot, o una partita non classificata."
+    ),
+    "server.pool_preset": "Queste regole non esistono.",
+    "server.pool_seating": "Il tuo tavolo è in preparazione: è tardi per lasciare la coda.",
+    "server.pool_other": "Sei già in attesa in un'altra coda di Gioca ora: lasciala prima.",
+    "server.pool_not_waiting": "Non sei in attesa in una coda di Gioca ora.",
     "server.waiting_tables": (
         "Hai già {n:tavolo/tavoli} in attesa di giocatori: inizia una partita a uno di essi, "
         "o aspetta che scadano."
