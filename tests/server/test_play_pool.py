@@ -1,7 +1,8 @@
 """Play now's pool as a state machine (hypothesis): people join and leave pools through two
 processes sharing one store, time passes, processes pass over the pools, die (``kill -9``:
 their sockets gone, their entries left to lapse) and come back, and pages reconnect with their
-tickets. Whatever happens: nobody is seated twice; nobody is seated across variants, sizes or
+tickets. Whatever happens: nobody is seated twice (nor one account in two seats, from two
+tabs); nobody is seated across variants, sizes or
 rated and unrated; a rated table's spread of ratings is one every member accepted when they
 were claimed; bots fill only unrated tables of people who chose them; bot accounts sit only
 with people who accept bots; and in the end everyone is seated, or told in words (their
@@ -105,9 +106,17 @@ class PoolMachine(RuleBasedStateMachine):
         wait=st.sampled_from([10.0, 30.0, 120.0]),
         bots=st.sampled_from([None, "easy"]),
         is_bot=st.booleans(),
+        account=st.sampled_from([None, 1, 2]),
     )
     def join(
-        self, at: int, key: PoolKey, rating: int, wait: float, bots: str | None, is_bot: bool
+        self,
+        at: int,
+        key: PoolKey,
+        rating: int,
+        wait: float,
+        bots: str | None,
+        is_bot: bool,
+        account: int | None,
     ) -> None:
         ticket = f"ticket-{len(self.asked):04d}-xxxxxxxx"
         bots = None if key.rated else bots
@@ -115,7 +124,7 @@ class PoolMachine(RuleBasedStateMachine):
             ticket,
             key,
             f"p{len(self.asked)}",
-            len(self.asked),
+            account,
             rating,
             self.clock.now,
             wait,
@@ -189,6 +198,8 @@ class PoolMachine(RuleBasedStateMachine):
             assert not seated & set(tickets), f"seated twice: {seated & set(tickets)}"
             seated.update(tickets)
             assert all(m.key == key for m in members), "seated across pools"
+            accounts = [m.player_id for m in members if m.player_id is not None]
+            assert len(accounts) == len(set(accounts)), "one account in two seats"
             assert 1 <= len(members) <= key.seats
             if bots is None:
                 assert len(members) == key.seats, "a table started short without bots"

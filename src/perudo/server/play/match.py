@@ -155,7 +155,8 @@ def allowed_gap(waited: float) -> float:
 
 
 def fits(members: Sequence[Entry], now: float) -> bool:
-    """Whether ``members`` may sit at one table: one pool; in a rated one, every member
+    """Whether ``members`` may sit at one table: one pool, no account twice; in a rated one,
+    every member
     accepts the group's rating spread; at least one is a person; with a bot account among
     them, every person accepts bots."""
     if not members:
@@ -163,6 +164,9 @@ def fits(members: Sequence[Entry], now: float) -> bool:
     key = members[0].key
     if any(m.key != key for m in members):
         return False
+    accounts = [m.player_id for m in members if m.player_id is not None]
+    if len(set(accounts)) != len(accounts):
+        return False  # one account waiting twice (two tabs) never takes two seats
     if key.rated:
         spread = max(m.rating for m in members) - min(m.rating for m in members)
         if spread > min(allowed_gap(m.waited(now)) for m in members):
