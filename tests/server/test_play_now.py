@@ -8,24 +8,51 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
+import pytest
 import websockets
 from tests.server.harness import Client, ServerProcess, run
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module, with argon2 cheap enough to sign people up."""
+    srv = ServerProcess(
+        tmp_path_factory.mktemp("playnow"),
+        PERUDO_ARGON2_MEMORY_KIB="8192",
+        PERUDO_ARGON2_TIME_COST="1",
+    ).start()
+    yield srv
+    srv.stop()
+
+
+def signed_up(srv: ServerProcess, name: str) -> str:
+    """A new account's session cookie (as the page's socket sends it)."""
+    out = httpx.post(
+        srv.url + "/api/account/signup",
+        json={"name": name, "password": "correct horse battery staple"},
+        timeout=20,
+    )
+    assert out.status_code == 201, out.text
+    return f"perudo_session={out.cookies['perudo_session']}"
 
 
 class Waiting:
     """A page's pool socket: records what it receives."""
 
-    def __init__(self, ws_url: str) -> None:
+    def __init__(self, ws_url: str, cookie: str | None = None) -> None:
         self.url = ws_url + "/ws/play"
+        self.headers = {"cookie": cookie} if cookie else {}
         self.messages: list[dict[str, Any]] = []
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._arrived = asyncio.Event()
 
     async def open(self) -> Waiting:
-        self.ws = await websockets.connect(self.url)
+        self.ws = await websockets.connect(self.url, additional_headers=self.headers)
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -126,5 +153,31 @@ def test_play_now_a_page_that_reconnects_with_its_ticket_keeps_its_place_and_can
         await other.send(type="play_join", preset="bluff", seats=4, wait=600, name="Di")
         assert [w["you"] for w in (await other.first("pool"))["waiting"]] == [True]
         await other.close()
+
+    run(go())
+
+
+def test_rated_play_now_seats_signed_in_people_by_name_at_a_rated_table(
+    server: ServerProcess,
+) -> None:
+    """A rated pool: signed-in people only, shown by name, seated under their accounts at a
+    rated table (docs/ratings.md); bots are refused there in words."""
+
+    async def go() -> None:
+        ann = await Waiting(server.ws_url, signed_up(server, "AnnRated")).open()
+        await ann.send(type="play_join", seats=2, rated=True, bots="easy")
+        assert (await ann.first("error"))["code"] == "pool_rated_bots"
+        await ann.send(type="play_join", seats=2, rated=True, wait=600)
+        state = await ann.first("pool")
+        assert state["rated"] and [w["name"] for w in state["waiting"]] == ["AnnRated"]
+        bo = await Waiting(server.ws_url, signed_up(server, "BoRated")).open()
+        await bo.send(type="play_join", seats=2, rated=True, wait=600, name="ignored")
+        seat = await bo.first("play_matched")
+        assert (await ann.first("play_matched"))["table_id"] == seat["table_id"]
+        table = server.http("GET", f"/api/tables/{seat['table_id']}")
+        assert table["rated"] and table["status"] == "playing", table
+        assert {s["name"] for s in table["seats"]} == {"AnnRated", "BoRated"}
+        await ann.close()
+        await bo.close()
 
     run(go())
