@@ -21,6 +21,7 @@ from perudo.ratings import pool as rating_pool
 
 from .. import protocol as p
 from ..accounts.sessions import COOKIE, current, same_origin
+from ..cluster.bus import BusDown
 from ..connection import Connection
 from ..play import Entry, Pool, PoolKey
 from ..proxy import client_host
@@ -91,7 +92,11 @@ async def play_socket(ws: WebSocket) -> None:
                 if ticket is None:
                     _error(conn, "pool_not_waiting", "you are not waiting in a pool")
                 else:
-                    how = await pool.leave(ticket)
+                    try:
+                        how = await pool.leave(ticket)
+                    except BusDown:
+                        _error(conn, "unavailable", "the queue cannot be reached now; try again")
+                        continue
                     if how == "seating":
                         _error(conn, "pool_seating", "your table is being made: too late to leave")
                         continue
@@ -105,6 +110,9 @@ async def play_socket(ws: WebSocket) -> None:
                     await pool.join(entry, conn.send)
                 except TableError as err:
                     _error(conn, err.code, err.message, err.texts)
+                    continue
+                except BusDown:
+                    _error(conn, "unavailable", "the queue cannot be reached now; try again soon")
                     continue
                 ticket = entry.ticket
     finally:
