@@ -246,6 +246,18 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "server.bot_tables": (
         "This bot account already sits at {n:table/tables}, the most it may: let a game end first."
     ),
+    # Play now (perudo.server.play): the pool's refusals and notices.
+    "server.pool_gone": (
+        "Your place in the Play now queue was lost while you were away. Press Play now again."
+    ),
+    "server.pool_failed": "No table could be made for you just now. Press Play now again.",
+    "server.pool_table_name": "Play now with {name}",
+    "server.pool_rated_signed_in": "Rated Play now is for signed-in players: sign in first.",
+    "server.pool_rated_bots": "A rated game has no bots: choose no bots, or an unrated game.",
+    "server.pool_preset": "There are no such rules to play.",
+    "server.pool_seating": "Your table is being made: it is too late to leave the queue.",
+    "server.pool_other": "You are already waiting in another Play now queue: leave it first.",
+    "server.pool_not_waiting": "You are not waiting in a Play now queue.",
     "server.waiting_tables": (
         "You already have {n:table/tables} waiting for players: start a game at one of them, "
         "or wait until they expire."

@@ -256,6 +256,25 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Questo account bot siede già a {n:tavolo/tavoli}, il massimo: lascia finire prima una "
         "partita."
     ),
+    # Gioca ora (perudo.server.play): i rifiuti e gli avvisi della coda.
+    "server.pool_gone": (
+        "Il tuo posto nella coda di Gioca ora si è perso mentre eri via. Premi di nuovo "
+        "Gioca ora."
+    ),
+    "server.pool_failed": (
+        "Non è stato possibile preparare un tavolo ora. Premi di nuovo Gioca ora."
+    ),
+    "server.pool_table_name": "Gioca ora con {name}",
+    "server.pool_rated_signed_in": (
+        "Gioca ora classificato è per chi ha fatto l'accesso: accedi prima."
+    ),
+    "server.pool_rated_bots": (
+        "Una partita classificata non ha bot: scegli niente bot, o una partita non classificata."
+    ),
+    "server.pool_preset": "Queste regole non esistono.",
+    "server.pool_seating": "Il tuo tavolo è in preparazione: è tardi per lasciare la coda.",
+    "server.pool_other": "Sei già in attesa in un'altra coda di Gioca ora: lasciala prima.",
+    "server.pool_not_waiting": "Non sei in attesa in una coda di Gioca ora.",
     "server.waiting_tables": (
         "Hai già {n:tavolo/tavoli} in attesa di giocatori: inizia una partita a uno di essi, "
         "o aspetta che scadano."

@@ -247,6 +247,20 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "이 봇 계정은 이미 {n}개 테이블에 앉아 있어, 더 앉을 수 없습니다. "
         "먼저 게임 하나를 끝내세요."
     ),
+    # 바로 플레이 (perudo.server.play): 대기열의 거절과 알림.
+    "server.pool_gone": (
+        "자리를 비운 사이에 바로 플레이 대기열의 자리가 사라졌습니다. 바로 플레이를 다시 누르세요."
+    ),
+    "server.pool_failed": "지금은 테이블을 만들 수 없었습니다. 바로 플레이를 다시 누르세요.",
+    "server.pool_table_name": "{name}의 바로 플레이",
+    "server.pool_rated_signed_in": "레이팅 바로 플레이는 로그인한 플레이어만 할 수 있습니다.",
+    "server.pool_rated_bots": (
+        "레이팅 게임에는 봇이 없습니다. 봇 없음이나 비레이팅 게임을 고르세요."
+    ),
+    "server.pool_preset": "그런 규칙은 없습니다.",
+    "server.pool_seating": "테이블을 만드는 중이라 대기열에서 나갈 수 없습니다.",
+    "server.pool_other": "이미 다른 바로 플레이 대기열에서 기다리고 있습니다. 먼저 나가세요.",
+    "server.pool_not_waiting": "바로 플레이 대기열에서 기다리고 있지 않습니다.",
     "server.waiting_tables": (
         "플레이어를 기다리는 테이블이 이미 {n}개 있습니다. 그중 한 곳에서 게임을 시작하거나, "
         "테이블이 만료될 때까지 기다려 주세요."

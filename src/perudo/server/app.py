@@ -19,6 +19,7 @@ from fastapi import FastAPI
 
 from . import hosting, proxy
 from .lobby import Lobby
+from .play import open_pool
 from .routes import register_routes
 from .settings import Settings
 from .store import Store
@@ -114,6 +115,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await lobby.open()
         app.state.store = store
         app.state.lobby = lobby
+        # Play now (perudo.server.play): this process's side of the pools.
+        app.state.play = open_pool(lobby)
         if settings.analysis_workers > 0:
             from .analysis import Analyses
 
@@ -129,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             analyses = getattr(app.state, "analyses", None)
             if analyses is not None:
                 analyses.close()
+            await app.state.play.close()
             await lobby.close()
             await store.close()
 

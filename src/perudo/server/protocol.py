@@ -19,7 +19,7 @@ make_host, set_options, react
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -39,7 +39,13 @@ __all__ = [
     "Leave",
     "MakeHost",
     "Ping",
+    "PlayJoin",
+    "PlayLeave",
+    "PlayMatched",
+    "PlayMessage",
     "Pong",
+    "PoolState",
+    "PoolWaiting",
     "ProtocolError",
     "React",
     "Reaction",
@@ -57,9 +63,11 @@ __all__ = [
     "Update",
     "json_schema",
     "parse_client_message",
+    "parse_play_message",
 ]
 
 BotLevel = Literal["easy", "medium", "hard", "expert"]
+M = TypeVar("M")
 
 
 class _Msg(BaseModel):
@@ -244,6 +252,54 @@ _TYPES = (
 )
 
 
+# -- Play now: the pool socket ``/ws/play`` ----------------------------------------------
+
+
+class PlayJoin(_Msg):
+    """Wait in a Play-now pool: the variant (``preset``), the table size (heads-up, 4 or 6
+    seats), rated or not (signed-in people only), how long one is willing to wait, and the
+    level of the bots that fill the empty seats once that wait is over (``None``: no bots,
+    keep waiting for people; never at a rated table). ``name``: a guest's name at the table
+    (a signed-in person sits under their account's). ``ticket``: the one a ``pool`` message
+    gave, to get one's place back after a reconnection (omitted: a new place)."""
+
+    type: Literal["play_join"]
+    preset: str = Field(default="perudo", max_length=40)
+    seats: Literal[2, 4, 6] = 2
+    rated: bool = False
+    wait: float = Field(default=60.0, ge=10, le=600)
+    bots: BotLevel | None = None
+    name: str | None = Field(default=None, max_length=24)
+    ticket: str | None = Field(default=None, min_length=16, max_length=64)
+
+
+class PlayLeave(_Msg):
+    """Leave the pool (refused once one's table is being made: its seat comes)."""
+
+    type: Literal["play_leave"]
+
+
+PlayMessage = Annotated[PlayJoin | PlayLeave | Ping, Field(discriminator="type")]
+_PLAY: TypeAdapter[PlayMessage] = TypeAdapter(PlayMessage)
+_PLAY_TYPES = ("play_join", "play_leave", "ping")
+
+
+def parse_play_message(text: str | bytes) -> PlayMessage:
+    """Parse one message of the pool socket.
+
+    :raises ProtocolError: naming what is wrong (bad JSON, unknown type, bad field).
+
+    >>> parse_play_message('{"type": "play_join", "seats": 2, "wait": 30}').seats
+    2
+    >>> parse_play_message('{"type": "act"}')
+    Traceback (most recent call last):
+    ...
+    perudo.server.protocol.ProtocolError: unknown message type 'act'; known: play_join, \
+play_leave, ping
+    """
+    return _read_checked(text, _PLAY, _PLAY_TYPES)
+
+
 class ProtocolError(ValueError):
     """A client message that is not valid JSON or not a known, well-formed message."""
 
@@ -268,6 +324,12 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
 def _parse_checked(text: str | bytes) -> ClientMessage:
     """:func:`parse_client_message` step by step: the JSON, its type, then its fields, each
     refusal in its own words."""
+    return _read_checked(text, _CLIENT, _TYPES)
+
+
+def _read_checked(text: str | bytes, adapter: TypeAdapter[M], types: tuple[str, ...]) -> M:
+    """A message of one of ``types`` read by ``adapter``, step by step (a table socket's or
+    the pool socket's)."""
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
@@ -279,12 +341,12 @@ def _parse_checked(text: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object with a type", "bad_json")
     kind = data.get("type")
-    if kind not in _TYPES:
+    if kind not in types:
         raise ProtocolError(
-            f"unknown message type {kind!r}; known: {', '.join(_TYPES)}", "unknown_type"
+            f"unknown message type {kind!r}; known: {', '.join(types)}", "unknown_type"
         )
     try:
-        return _CLIENT.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as err:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
@@ -410,6 +472,46 @@ class SeatChanged(_Msg):
     reason: Literal["transferred_in", "transferred_out", "left", "removed"]
 
 
+class PoolWaiting(_Msg):
+    """One entrant waiting in a pool: a signed-in person's name (``None``: a guest, whom the
+    page calls "guest" in its language), seconds waited, whether a bot account, whether the
+    receiver."""
+
+    name: str | None
+    waited: float
+    bot: bool = False
+    you: bool = False
+
+
+class PoolState(_Msg):
+    """To a socket waiting in a Play-now pool, on every change and every few seconds: the
+    pool, the receiver's ``ticket`` (to join again with after a reconnection), their wait so
+    far and chosen, and who waits, oldest first. ``overdue``: their wait is over and no table
+    could be made (no bots chosen): they keep waiting, or leave."""
+
+    type: Literal["pool"] = "pool"
+    ticket: str
+    preset: str
+    seats: int
+    rated: bool
+    waited: float
+    wait: float
+    bots: str | None
+    overdue: bool
+    waiting: list[PoolWaiting]
+
+
+class PlayMatched(_Msg):
+    """The receiver is seated: their table (``invite``: its path), seat and seat token (the
+    table socket's ``hello`` token). The pool socket's work is done."""
+
+    type: Literal["play_matched"] = "play_matched"
+    table_id: str
+    seat: int
+    token: str
+    invite: str
+
+
 ServerMessage = Annotated[
     Snapshot
     | Update
@@ -419,7 +521,9 @@ ServerMessage = Annotated[
     | Pong
     | SeatTransfer
     | SeatChanged
-    | Reaction,
+    | Reaction
+    | PoolState
+    | PlayMatched,
     Field(discriminator="type"),
 ]
 
@@ -433,6 +537,7 @@ def json_schema() -> dict[str, Any]:
     for name, tp in (
         ("ServerMessage", ServerMessage),
         ("ClientMessage", ClientMessage),
+        ("PlayMessage", PlayMessage),
         ("ReplayData", ReplayData),
     ):
         schema = TypeAdapter(tp).json_schema(ref_template="#/$defs/{model}")

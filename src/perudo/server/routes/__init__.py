@@ -15,6 +15,7 @@
 * :mod:`.socket`: the table socket ``/ws/tables/{id}``: :mod:`perudo.server.protocol`
   messages; a bad message gets an ``error`` reply and changes nothing, the connection and the
   table live on;
+* :mod:`.play`: the Play-now socket ``/ws/play`` (:mod:`perudo.server.play`);
 * :mod:`.wire`: ``GET /api/protocol.schema.json`` (the JSON Schema of the wire);
 * :mod:`perudo.server.accounts.routes`: the account API (``/api/account…``);
 * :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
@@ -33,7 +34,7 @@ from starlette.exceptions import HTTPException
 
 from ..store import StoreError
 from ..tables.config import store_refused
-from . import games, health, pages, socket, tables, webapp, wire
+from . import games, health, pages, play, socket, tables, webapp, wire
 from .common import error_response
 
 __all__ = ["register_routes"]
@@ -69,7 +70,7 @@ def register_routes(app: FastAPI) -> None:
         # bare 500. The socket's refusals carry the same code (``store_error``).
         return error_response(store_refused(exc, "a request's data"))
 
-    for module in (health, tables, games, pages, webapp, socket, wire):
+    for module in (health, tables, games, pages, webapp, socket, wire, play):
         app.include_router(module.router)
     # Imported here: the accounts' routes use .common, which imports this package.
     from ..accounts import botapi, export, passkeys, players

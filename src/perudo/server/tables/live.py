@@ -645,9 +645,12 @@ class LiveTable:
                 raise TableError("table_full", f"all {len(self.seats)} seats are taken")
             await self._seat_bots(free[:1], level)
 
-    async def fill_bots(self, conn: Connection, level: str) -> None:
+    async def fill_bots(self, conn: Connection | None, level: str) -> None:
+        """Seat a bot of ``level`` in every empty seat: the host's request, or the server's
+        (``conn`` ``None``: Play now filling a table, :mod:`perudo.server.play`)."""
         async with self.lock:
-            self._require_host(conn)
+            if conn is not None:
+                self._require_host(conn)
             self._require_open("adding bots")
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
