@@ -29,6 +29,7 @@ __all__ = [
     "RatingChange",
     "ReplayData",
     "RoundInfo",
+    "RoundTail",
     "Rules",
     "SeatInfo",
     "TableInfo",
@@ -165,8 +166,10 @@ Event = Annotated[
 ]
 
 
-class RoundInfo(_Payload):
-    """A finished round (:func:`perudo.core.round_to_json`)."""
+class RoundTail(_Payload):
+    """A finished round without its result, as an update's ``past_tail`` carries it: the
+    result is the update's own ``round_resolved`` event (the first for the first round, and
+    so on), sent once."""
 
     round: int
     opener: int
@@ -174,6 +177,11 @@ class RoundInfo(_Payload):
     actions: list[tuple[int, str]]
     actions_info: list[ActionInfo]
     shown: list[list[int]]
+
+
+class RoundInfo(RoundTail):
+    """A finished round (:func:`perudo.core.round_to_json`)."""
+
     result: RoundResolved
 
 

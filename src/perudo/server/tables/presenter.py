@@ -318,7 +318,8 @@ def _updates(
     parts every seat shares are drawn once per state by the core)."""
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None and not table.config.memory:
-        tail = [round_to_json(r) for r in table.state.past[-resolved:]]
+        # Each round's result is its round_resolved event, among the events: sent once.
+        tail = [_without_result(round_to_json(r)) for r in table.state.past[-resolved:]]
     timer = table.schedule.remaining()
     messages = []
     for seat, (view_json, hint) in zip(seats, seat_payloads(table, seats, False), strict=True):
@@ -337,6 +338,11 @@ def _updates(
             }
         )
     return write_each(p.Update, messages)
+
+
+def _without_result(round_json: dict[str, Any]) -> dict[str, Any]:
+    """A finished round as ``past_tail`` carries it (:class:`~..payloads.RoundTail`)."""
+    return {k: v for k, v in round_json.items() if k != "result"}
 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:
