@@ -9,18 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from perudo.core import (
-    Deal,
-    Reroll,
-    RuleSet,
-    action_to_json,
-    apply,
-    event_to_json,
-    parse_action,
-    start_game,
-    view,
-    visible_to,
-)
+from perudo.core import Deal, Reroll, action_to_json, event_to_json, view, visible_to
 
 from .store import GameRow
 
@@ -33,31 +22,28 @@ def replay_frames(game: GameRow) -> dict[str, Any]:
     Frames carry the view without ``past`` (the finished rounds are in the frames' events);
     the last frame's view is whole.
 
-    :raises ValueError: if the record does not replay (naming the move and rule).
+    :raises ValueError: if the record does not replay (naming the move and rule), or holds
+        a move the core cannot read.
     """
-    rules = RuleSet.from_dict(game.rules)
-    state = start_game(rules, game.players, game.rolloff)
+    record = game.record()
+    state = record.start()
     first = view(state, None).to_json(past=False)
     frames: list[dict[str, Any]] = [{"n": 0, "move": None, "events": [], "view": first}]
-    for i, (seat, text) in enumerate(game.moves, start=1):
-        action = parse_action(text)
-        try:
-            state, events = apply(state, action, seat)
-        except ValueError as err:
-            raise ValueError(f"move {i} ({text}): {err}") from None
+    for step in record.steps():
+        action = step.action
         move: dict[str, Any]
         if isinstance(action, Deal):
             move = {"seat": None, "action": "deal"}
         elif isinstance(action, Reroll):
             move = {"seat": None, "action": "reroll"}
         else:
-            move = {"seat": seat, "action": str(action), "action_info": action_to_json(action)}
-        data = view(state, None).to_json(past=i == len(game.moves))
+            move = {"seat": step.seat, "action": str(action), "action_info": action_to_json(action)}
+        data = view(step.after, None).to_json(past=step.n == len(record.moves))
         frames.append(
             {
-                "n": i,
+                "n": step.n,
                 "move": move,
-                "events": [event_to_json(e) for e in events if visible_to(e, None)],
+                "events": [event_to_json(e) for e in step.events if visible_to(e, None)],
                 "view": data,
             }
         )

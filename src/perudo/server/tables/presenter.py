@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from perudo.core import event_seen, refusal_seen, round_to_json, view, views_json
+from perudo.core.events import reaches
 from perudo.i18n import LANGS, refusal_text, said_name
 
 from .. import protocol as p
@@ -329,7 +330,7 @@ def _updates(
                 "events": [
                     event_seen(data, seat, memory=table.config.memory)
                     for audience, data in batch
-                    if audience is None or audience == seat
+                    if reaches(audience, seat)
                 ],
                 "view": view_json,
                 "hint": hint,
