@@ -32,7 +32,7 @@ from tests.browser.support import (
 )
 from tests.server.harness import ServerProcess
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 
 sync_api = require_chromium()
 

@@ -46,16 +46,14 @@ from perudo.core import (
     SetAside,
     apply,
     calza_callers,
-    event_seen,
-    event_to_json,
     is_legal,
     legal_actions,
-    legal_texts,
     raise_error,
     view,
-    views_json,
     visible_to,
 )
+from perudo.core.events import event_to_json
+from perudo.core.views import event_seen, legal_texts, views_json
 
 PRESET_NAMES = sorted(PRESETS)
 

@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 from tests.server.harness import Client, ServerProcess, heads_up, play_until_over, run
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 from perudo.server.protocol import json_schema
 
 RULE_ID = re.compile(r"\b[PV]-\d+\b")

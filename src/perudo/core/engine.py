@@ -271,7 +271,7 @@ class LegalActions(Sequence[PlayerAction]):
     def as_tuple(self) -> tuple[PlayerAction, ...]:
         """The actions as a tuple: the same tuple object for the same list while it is kept
         (the bids of one shared table from one place, the same others; a bounded cache), so
-        that what is derived from a list (its JSON, :func:`perudo.core.legal_json`) is found
+        that what is derived from a list (its JSON, :func:`perudo.core.views.legal_json`) is found
         by identity rather than by hashing each of its 150 and more bids."""
         key = (id(self._bids), self._start, self._extras)
         kept = _LISTS.get(key)

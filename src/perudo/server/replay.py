@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from perudo.core import Deal, Reroll, action_to_json, event_to_json, view, visible_to
+from perudo.core import Deal, Reroll, view, visible_to
+from perudo.core.actions import action_to_json
+from perudo.core.events import event_to_json
 
 from .store import GameRow
 
