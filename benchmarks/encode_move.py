@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from perudo.core import PRESETS, GameState, apply, chance_action, event_to_json, new_game, view
+from perudo.core import PRESETS, GameState, apply, chance_action, new_game, view
+from perudo.core.events import event_to_json
 from perudo.server import protocol as p
 from perudo.server.wirejson import write_each
 

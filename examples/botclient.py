@@ -13,7 +13,8 @@ import urllib.request
 
 import websockets
 
-from perudo.core import Calza, view_from_json
+from perudo.core import Calza
+from perudo.core.views import view_from_json
 from perudo.registry import make_bot
 
 
@@ -40,8 +41,11 @@ async def play(url, token, table, decide, calza=lambda view: False):
             if kind == "snapshot" or (kind == "update" and new and new["past"] is not None):
                 data = new
             elif kind == "update" and new:  # a move: rules, roll-off and past come once
+                ends = [e for e in msg["events"] if e["type"] == "round_resolved"]
+                tail = [{**r, "result": {k: v for k, v in e.items() if k != "version"}}
+                        for r, e in zip(msg["past_tail"], ends, strict=True)]  # fmt: skip
                 data = {**new, "rules": data["rules"], "rolloff": data["rolloff"],
-                        "past": data["past"] + msg["past_tail"]}  # fmt: skip
+                        "past": data["past"] + tail}  # fmt: skip
             elif kind == "error":  # refused (the bid changed…): catch up, decide again
                 done = None
                 await ws.send(json.dumps({"type": "sync", "last_version": version}))

@@ -32,7 +32,7 @@ from tests.browser.support import (
 )
 from tests.server.harness import ServerProcess
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 
 sync_api = require_chromium()
 
@@ -504,6 +504,10 @@ def test_a_reveal_before_a_palifico_round_keeps_its_own_rules_and_the_next_round
     assert where["revealBottom"] <= where["roundTop"] <= where["badgeTop"], where
     rules = ann.inner_text(f"{middle} [data-testid=reveal-rules]")
     assert "Round 1" in rules and "wild" in rules and "Palifico" not in rules, rules
+    # The history draws round 1 from the update's round_resolved event (its past_tail carries
+    # the round without its result, which travels once).
+    history = ann.text_content(".history .histround") or ""
+    assert "Round 1" in history and "Dudo" in history and "-1" in history, history
     shot(ann, "en-reveal-before-palifico", full_page=False)
     assert not ann.errors, ann.errors
     for w in others.values():

@@ -18,7 +18,7 @@ import pytest
 from tests.browser.support import CHEAP_ARGON2, Watcher, new_page, require_chromium, serve
 from tests.server.harness import ServerProcess
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 
 require_chromium()
 

@@ -296,6 +296,16 @@ def test_a_record_with_an_illegal_move_names_the_move_and_the_rule() -> None:
     with pytest.raises(IllegalActionError, match=r"move 2 \(seat \d: 2x1\): .*\(P-10\)"):
         record.replay()
     assert record.replay(1).phase.value == "bidding"  # the moves before it are fine
+    # Stepping through it yields the moves before it, then says which move and why.
+    got = []
+    with pytest.raises(IllegalActionError) as refused:
+        got.extend(step.n for step in record.steps())
+    assert got == [1]
+    assert refused.value.code == "record.illegal_move"
+    assert refused.value.params["move"] == 2
+    cause = refused.value.__cause__
+    assert isinstance(cause, IllegalActionError) and "P-10" in str(cause)
+    assert refused.value.params["cause"] == {"code": cause.code, "params": cause.params}
 
 
 def test_a_record_with_a_move_out_of_turn_or_a_bad_deal_is_refused() -> None:

@@ -29,12 +29,12 @@ from perudo.core import (
     RoundStarted,
     RuleSet,
     SetAside,
-    action_to_json,
-    event_to_json,
     new_game,
     parse_action,
     start_round,
 )
+from perudo.core.actions import action_to_json
+from perudo.core.events import event_to_json
 
 
 @pytest.mark.parametrize(

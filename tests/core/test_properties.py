@@ -47,17 +47,14 @@ from perudo.core import (
     SetAside,
     apply,
     calza_callers,
-    event_seen,
-    event_to_json,
     is_legal,
     legal_actions,
-    legal_texts,
     raise_error,
     view,
-    view_from_json,
-    views_json,
     visible_to,
 )
+from perudo.core.events import event_to_json
+from perudo.core.views import event_seen, legal_texts, view_from_json, views_json
 
 PRESET_NAMES = sorted(PRESETS)
 
@@ -274,6 +271,12 @@ def _check_record(play: Playthrough) -> None:
     assert record.rolloff == play.start.rolloff
     assert len(record.moves) == len(play.steps) + 1  # + the first deal, made by new_game
     assert record.replay(1) == play.start
+    # Its steps (what every replay walks) go from the start to the end, one move at a time.
+    steps = list(record.steps())
+    assert [s.n for s in steps] == list(range(1, len(record.moves) + 1))
+    assert steps[0].before == record.start() and steps[-1].after == record.replay()
+    assert all(a.after == b.before for a, b in itertools.pairwise(steps))
+    assert [(s.seat, s.action) for s in steps] == list(record.moves)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

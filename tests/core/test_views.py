@@ -27,13 +27,12 @@ from perudo.core import (
     apply,
     chance_action,
     legal_actions,
-    legal_texts,
     new_game,
     start_round,
     view,
-    views_json,
     visible_to,
 )
+from perudo.core.views import legal_texts, views_json
 
 HANDS = [[1, 1, 1, 1, 1], [2, 2, 2, 2, 2], [3, 3, 3, 3, 3]]
 
@@ -211,7 +210,8 @@ def test_a_views_legal_list_is_the_core_s_list_kept_as_one_tuple(rules: RuleSet)
     distinct list, so that its JSON is found by identity): the same actions, in the same
     order, as the lazy list; the same tuple object for the same list; and the JSON of the
     list is built afresh the same (``legal_json``)."""
-    from perudo.core import action_to_json, legal_json, legal_texts
+    from perudo.core.actions import action_to_json
+    from perudo.core.views import legal_json, legal_texts
 
     rng = random.Random(str(rules))
     state = new_game(rules, 4, rng)
@@ -242,7 +242,7 @@ def test_a_views_json_of_the_parts_every_seat_shares_is_built_afresh_the_same() 
     rules, counts, this round's actions…, found by the identity of the state's fields) and
     of each rule set: every seat's view of every state of random games gives what a fresh
     build gives, and mutating one view's lists changes no other's."""
-    from perudo.core import action_to_json
+    from perudo.core.actions import action_to_json
 
     rng = random.Random(7)
     state = new_game(PERUDO_CALZA, 4, rng)

@@ -225,15 +225,8 @@ def replay(
     """The stored log folded in the core: the final state; every event by the version the
     server gave it (``(audience, JSON)``: a move's events take the versions up to the one
     stored with it); every hand dealt ``(seat, hand)``; every round's result."""
-    from perudo.core import (
-        DiceDealt,
-        RoundResolved,
-        RuleSet,
-        apply,
-        event_to_json,
-        parse_action,
-        start_game,
-    )
+    from perudo.core import DiceDealt, RoundResolved, RuleSet, apply, parse_action, start_game
+    from perudo.core.events import event_to_json
 
     state = start_game(RuleSet.from_dict(record["rules"]), record["players"], record["rolloff"])
     events_by_version: dict[int, tuple[int | None, dict[str, Any]]] = {}

@@ -24,15 +24,8 @@ from typing import Any
 
 import websockets
 
-from perudo.core import (
-    DiceDealt,
-    RoundResolved,
-    RuleSet,
-    apply,
-    legal_texts,
-    parse_action,
-    start_game,
-)
+from perudo.core import DiceDealt, RoundResolved, RuleSet, apply, parse_action, start_game
+from perudo.core.views import legal_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,7 +20,8 @@ from tests.server.harness import (
 )
 
 from perudo.analysis import every_hand
-from perudo.core import GameRecord, legal_texts
+from perudo.core import GameRecord
+from perudo.core.views import legal_texts
 
 
 def _get(srv: ServerProcess, path: str, token: str | None = None) -> tuple[int, Any]:

@@ -38,7 +38,7 @@ from tests.server.cluster import (
 from tests.server.harness import ROOT, ServerProcess, create_at_once, die_lists, run
 from tests.server.nginx import NginxBalancer, require_nginx
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 from perudo.server.cluster.bus import Bus, BusDown, NoListener, channel
 from perudo.server.cluster.lease import ClusterRunning, Leases, leave_cluster_mode
 from perudo.server.cluster.limits import SharedLimits, SharedWaitingTables

@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.server.harness import Client, ServerProcess, play_until_over, run
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 
 
 def _without_past(view: dict[str, Any] | None) -> dict[str, Any]:

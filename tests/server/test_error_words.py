@@ -100,3 +100,19 @@ def test_the_bot_levels_of_the_wire_and_the_page_are_the_registry_s() -> None:
     assert found is not None
     page = re.findall(r'"(\w+)"', found.group(1))
     assert page == list(LEVELS) == list(get_args(BotLevel))
+
+
+def test_the_page_keeps_no_copy_of_the_words_it_takes_from_the_catalogs() -> None:
+    """One catalog of words (issue 29): what the page takes from :mod:`perudo.i18n`
+    (``PAGE_PREFIXES``: spoken faces and bids, bot names, the bot levels, the aces' name) is
+    served from there (``/i18n/words.js``) in every language, and not repeated in i18n.js."""
+    from perudo.i18n import LANGS, load_catalog, page_words_js
+    from perudo.i18n.catalog import PAGE_PREFIXES
+
+    keys = re.findall(r'^\s+"([\w.]+)":', I18N.read_text(encoding="utf-8"), re.M)
+    served_keys = {k for k in load_catalog("en").messages if k.startswith(PAGE_PREFIXES)}
+    assert sorted(served_keys & set(keys)) == []
+    served = page_words_js()
+    for lang in LANGS:
+        for key in ("level.easy", "level.expert", "word.aces"):
+            assert f'"{key}": "{load_catalog(lang).t(key)}"' in served, (lang, key)

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.server.harness import Client, ServerProcess, run
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 
 
 async def _two_seat_game(server: ServerProcess, **kw: Any) -> tuple[Client, Client]:

@@ -17,7 +17,7 @@ from tests.server.harness import (
     run,
 )
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 
 
 def test_two_people_and_a_bot_play_a_whole_game_to_game_over(server: ServerProcess) -> None:

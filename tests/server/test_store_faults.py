@@ -18,7 +18,7 @@ import pytest
 import uvicorn
 from tests.server.harness import Client, ServerProcess, heads_up, replay_game, run
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 from perudo.i18n import LANGS, load_catalog
 from perudo.server import create_app
 from perudo.server.settings import Settings

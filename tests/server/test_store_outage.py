@@ -14,7 +14,7 @@ import pytest
 from tests.server.harness import Client, ServerProcess, heads_up, run
 from tests.server.services import PostgresServer
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 from perudo.server.store import Store
 
 

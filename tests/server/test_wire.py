@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 from tests.server.harness import Client, ServerProcess, heads_up, play_until_over, run
 
-from perudo.core import legal_texts
+from perudo.core.views import legal_texts
 from perudo.server.protocol import json_schema
 
 RULE_ID = re.compile(r"\b[PV]-\d+\b")
@@ -58,6 +58,16 @@ def test_every_message_of_whole_games_and_every_replay_match_the_published_schem
             kinds = {m["type"] for m in ann.messages}
             assert {"snapshot", "update", "table", "chat", "error", "pong"} <= kinds
             _check_all(sent, ann.messages + spectator.messages)
+            # A round's result travels once: as the update's round_resolved event, not again
+            # in its past_tail (the page reads it from the event).
+            tails = 0
+            for m in ann.messages + spectator.messages:
+                if m["type"] == "update" and m["past_tail"]:
+                    resolved = [e for e in m["events"] if e["type"] == "round_resolved"]
+                    assert len(resolved) == len(m["past_tail"])
+                    assert all("result" not in r for r in m["past_tail"])
+                    tails += 1
+            assert tails or memory
             # The schema is strict: a field the page does not know of is off it.
             snap = next(m for m in ann.messages if m["type"] == "update" and m["view"])
             assert not sent.is_valid({**snap, "view": {**snap["view"], "total_dice": 8}})

@@ -31,12 +31,15 @@ from perudo.bots import Bot, RandomBot
 from perudo.cli.tui.session import PlayConfig, Session
 from perudo.core import (
     PRESETS,
+    Bid,
     Calza,
     ChoosePalifico,
     Dudo,
     GameRecord,
     Pass,
+    Phase,
     PlayerAction,
+    PlayerView,
     Reroll,
     RuleSet,
     SetAside,
@@ -44,6 +47,7 @@ from perudo.core import (
 )
 from perudo.registry import BOTS, make_bot
 from perudo.research.table import Table
+from perudo.sim.driver import calza_window
 from perudo.sim.match import play_game
 
 LEVEL = "driver_check"
@@ -131,22 +135,34 @@ def via_table(rules: RuleSet, seed: int) -> GameRecord:
     return GameRecord.from_state(table.state)
 
 
-def via_server(rules: RuleSet, seed: int, tmp: Path) -> GameRecord:
-    """A table of bots on the server, in-process: the lobby, the store (SQLite), the table's
-    scheduler and its one action path, with the dice from a seeded generator."""
+def via_server(
+    rules: RuleSet,
+    seed: int,
+    tmp: Path,
+    bots: list[Bot] | None = None,
+    person: int | None = None,
+) -> GameRecord:
+    """A table on the server, in-process: the lobby, the store (SQLite), the table's scheduler
+    and its one action path, with the dice from a seeded generator. ``bots`` play the seats
+    (default :func:`_bots`); ``person`` is a seat of a person instead, whose turns the test
+    plays through the table with that seat's bot's actions once the scheduler waits for them,
+    and who never calls calza (the scheduler's windows do not wait for people)."""
     from perudo.server.lobby import Lobby
     from perudo.server.settings import Settings
     from perudo.server.store import Store
     from perudo.server.tables import TableConfig
     from perudo.server.tables.config import Seat
+    from perudo.sim.driver import Turn
 
     n = _players(rules)
+    players = bots if bots is not None else _bots(seed, n)
 
     async def go() -> GameRecord:
         settings = Settings(
             database_url=f"sqlite+aiosqlite:///{tmp / 'one-driver.db'}",
             bot_delay=0,
             round_pause=0,
+            drop_grace=3600,
         )
         store = Store(settings.database_url)
         await store.open()
@@ -155,13 +171,27 @@ def via_server(rules: RuleSet, seed: int, tmp: Path) -> GameRecord:
         try:
             config = TableConfig("custom", rules, n, turn_seconds=0)
             table, _, _ = await lobby.create(name="t", player="p", config=config, private=False)
-            bots = _bots(seed, n)
-            table.seats = [Seat("bot", f"bot {s}", level=LEVEL, bot=bots[s]) for s in range(n)]
+            table.seats = [
+                Seat("human", "ann", token_hash="-", connections=1)
+                if s == person
+                else Seat("bot", f"bot {s}", level=LEVEL, bot=players[s])
+                for s in range(n)
+            ]
             table.rng = random.Random(seed)
             await table.start(None)
             for _ in range(200_000):
                 if table.status == "finished":
                     break
+                async with table.lock:
+                    st = table.state
+                    if (
+                        st is not None
+                        and not st.is_over
+                        and table.schedule.pending()
+                        == Turn(person, st.phase is Phase.CHOOSE_PALIFICO)
+                    ):
+                        assert person is not None
+                        await table.apply_move(person, players[person].act(view(st, person)))
                 await asyncio.sleep(0)
             assert table.state is not None and table.state.is_over
             return GameRecord.from_state(table.state)
@@ -218,3 +248,93 @@ def test_the_cases_reach_every_decision_of_the_driver() -> None:
             elif isinstance(action, (ChoosePalifico, Pass, Reroll)):
                 seen.add(type(action).__name__)
     assert seen >= {"calza", "calza after re-roll", "ChoosePalifico", "Pass", "Reroll"}, seen
+
+
+class Failing:
+    """A bot with bugs, the same in every front end: of its turns, the first of every three
+    raises and the second returns an action the core refuses (more dice than are in play,
+    P-16); every third calza question raises."""
+
+    name = "failing"
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.turns = self.questions = 0
+        self.raised = self.illegal = self.calza_raised = 0
+
+    def act(self, view: PlayerView) -> PlayerAction:
+        self.turns += 1
+        if self.turns % 3 == 1:
+            self.raised += 1
+            raise RuntimeError("a bug in act")
+        if self.turns % 3 == 2:
+            self.illegal += 1
+            return Bid(99, 2)
+        return self.bot.act(view)
+
+    def call_calza(self, view: PlayerView) -> bool:
+        self.questions += 1
+        if self.questions % 3 == 0:
+            self.calza_raised += 1
+            raise RuntimeError("a bug in call_calza")
+        return self.bot.call_calza(view)
+
+
+class NeverCalza:
+    """The arena's stand-in for a person who lets every calza window pass (the server's windows
+    ask only bots): the seat's bot's turns, and no to calza."""
+
+    name = "person"
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def act(self, view: PlayerView) -> PlayerAction:
+        return self.bot.act(view)
+
+    def call_calza(self, view: PlayerView) -> bool:
+        return False
+
+
+PERSON, FAILING = 0, 1
+
+
+def _mixed(seed: int, n: int) -> list[Bot]:
+    bots = _bots(seed, n)
+    bots[FAILING] = Failing(bots[FAILING])
+    return bots
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_server_plays_a_person_and_a_failing_bot_as_the_driver_does(
+    seed: int, tmp_path: Path
+) -> None:
+    """The driver's policies on the server (perudo.sim.driver): a calza window asks the bots
+    only (P-50: a person calls when they like), so one with no bot in it passes as if its people
+    declined; a bot that raises or returns an illegal action plays its first legal action
+    (``faults="first_legal"``), a calza question that raises is a no. The arena under the same
+    policies, with the person's seat a bot that never calls calza, plays the same game."""
+    rules = dataclasses.replace(PRESETS["perudo_calza"], dice_per_player=3)
+    n = _players(rules)
+    arena_bots = _mixed(seed, n)
+    arena_bots[PERSON] = NeverCalza(arena_bots[PERSON])
+    reference = play_game(rules, arena_bots, random.Random(seed), faults="first_legal").record
+    server_bots = _mixed(seed, n)
+    record = via_server(rules, seed, tmp_path, bots=server_bots, person=PERSON)
+    assert record.rolloff == reference.rolloff
+    assert record.moves == reference.moves
+    # The branches were reached: each failure, on both sides alike.
+    failing = arena_bots[FAILING]
+    assert isinstance(failing, Failing)
+    assert failing.raised and failing.illegal and failing.calza_raised
+    server_failing = server_bots[FAILING]
+    assert isinstance(server_failing, Failing)
+    assert (server_failing.raised, server_failing.illegal, server_failing.calza_raised) == (
+        failing.raised,
+        failing.illegal,
+        failing.calza_raised,
+    )
+    # ... and a calza window of the person's alone.
+    assert any(
+        calza_window(reference.replay(i)) == (PERSON,) for i in range(len(reference.moves))
+    ), "no calza window held only the person"

@@ -47,12 +47,12 @@ from perudo.core import (
     PlayerView,
     RuleSet,
     SetAside,
-    action_to_json,
     apply,
     count_hand,
     start_round,
     view,
 )
+from perudo.core.actions import action_to_json
 from perudo.core.bidding import wild_active
 from perudo.sim.driver import run
 from perudo.solve.expert import SHIPPED_BOOK, ExpertBot, StrategyBook

@@ -19,7 +19,6 @@ from .actions import (
     PlayerAction,
     Reroll,
     SetAside,
-    action_to_json,
     parse_action,
 )
 from .bidding import bid_refusal, count_bid, count_hand, ordered_bids, raise_error, raises_after
@@ -46,7 +45,6 @@ from .events import (
     Reveal,
     RoundResolved,
     RoundStarted,
-    event_to_json,
     visible_to,
 )
 from .record import GameRecord, SeatInfo
@@ -67,14 +65,7 @@ from .rules import (
 from .state import GameState, LogEntry, Phase, RoundRecord
 from .views import (
     PlayerView,
-    event_seen,
-    legal_json,
-    legal_texts,
-    refusal_seen,
-    round_to_json,
     view,
-    view_from_json,
-    views_json,
 )
 
 __all__ = [
@@ -120,7 +111,6 @@ __all__ = [
     "SeatInfo",
     "SetAside",
     "SystemDice",
-    "action_to_json",
     "answers",
     "apply",
     "bid_refusal",
@@ -130,13 +120,9 @@ __all__ = [
     "count_bid",
     "count_hand",
     "deal",
-    "event_seen",
-    "event_to_json",
     "find_ruleset",
     "is_legal",
     "legal_actions",
-    "legal_json",
-    "legal_texts",
     "new_game",
     "next_seat",
     "ordered_bids",
@@ -144,15 +130,11 @@ __all__ = [
     "preset_name",
     "raise_error",
     "raises_after",
-    "refusal_seen",
     "reveal_order",
     "roll_off",
-    "round_to_json",
     "start_game",
     "start_round",
     "unsupported",
     "view",
-    "view_from_json",
-    "views_json",
     "visible_to",
 ]

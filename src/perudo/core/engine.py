@@ -33,7 +33,7 @@ from .errors import IllegalActionError, Refusal
 from .events import ActionTaken, DiceDealt, DiceRerolled, Event, PalificoChosen, RoundStarted
 from .resolve import next_seat, resolve_calza, resolve_concede, resolve_dudo, resolve_pass
 from .rules import MAX_FACES, RuleSet
-from .state import GameState, Phase
+from .state import NO_BID_YET, GameState, Phase
 
 # Phase's members as module globals: CPython 3.11 reads an Enum member off its class several
 # times slower than a global, and the engine compares phases on every move.
@@ -110,12 +110,7 @@ def start_game(rules: RuleSet, num_players: int, rolloff: Sequence[Sequence[int]
         shown=((),) * n,
         palifico=False,
         palifico_used=(False,) * n,
-        bid=None,
-        bidder=None,
-        passer=None,
-        passed=0,
-        must_raise=False,
-        actions=(),
+        **NO_BID_YET,
         past=(),
         winner=None,
         rolloff=throws,
@@ -198,12 +193,7 @@ def start_round(
         shown=shown_t,
         palifico=palifico,
         palifico_used=tuple(used),
-        bid=None,
-        bidder=None,
-        passer=None,
-        passed=0,
-        must_raise=False,
-        actions=(),
+        **NO_BID_YET,
         past=(),
         winner=None,
         rolloff=(),
@@ -281,7 +271,7 @@ class LegalActions(Sequence[PlayerAction]):
     def as_tuple(self) -> tuple[PlayerAction, ...]:
         """The actions as a tuple: the same tuple object for the same list while it is kept
         (the bids of one shared table from one place, the same others; a bounded cache), so
-        that what is derived from a list (its JSON, :func:`perudo.core.legal_json`) is found
+        that what is derived from a list (its JSON, :func:`perudo.core.views.legal_json`) is found
         by identity rather than by hashing each of its 150 and more bids."""
         key = (id(self._bids), self._start, self._extras)
         kept = _LISTS.get(key)

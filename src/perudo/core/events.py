@@ -25,6 +25,7 @@ __all__ = [
     "RoundResolved",
     "RoundStarted",
     "event_to_json",
+    "reaches",
     "visible_to",
 ]
 
@@ -163,10 +164,16 @@ Event: TypeAlias = (
 )
 
 
+def reaches(audience: int | None, seat: int | None) -> bool:
+    """Whether what is meant for ``audience`` (a seat, or ``None``: everyone) reaches ``seat``
+    (``None``: a spectator): the one check of who may see what (P-70), for an event
+    (:func:`visible_to`) and for what a front end keeps of it (the server's backlog)."""
+    return audience is None or audience == seat
+
+
 def visible_to(event: Event, seat: int | None) -> bool:
     """Whether ``seat`` (``None``: a spectator) may see ``event`` (P-70)."""
-    audience = event.audience
-    return audience is None or audience == seat
+    return reaches(event.audience, seat)
 
 
 def _reveal_json(r: Reveal) -> dict[str, Any]:

@@ -15,17 +15,18 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from .actions import Action, parse_action
 from .engine import apply, start_game
 from .errors import IllegalActionError, NotationError
+from .events import Event
 from .rules import RuleSet, preset_name
 from .state import GameState, LogEntry
 
-__all__ = ["RECORD_FORMAT", "GameRecord", "SeatInfo"]
+__all__ = ["RECORD_FORMAT", "GameRecord", "RecordStep", "SeatInfo"]
 
 RECORD_FORMAT: Final = "perudo-record"
 RECORD_VERSION: Final = 1
@@ -42,6 +43,20 @@ class SeatInfo:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "level": self.level}
+
+
+class RecordStep(NamedTuple):
+    """One move of a record replayed (:meth:`GameRecord.steps`)."""
+
+    n: int
+    """The move's number, from 1."""
+    seat: int | None
+    """Who moved (``None``: chance)."""
+    action: Action
+    before: GameState
+    after: GameState
+    events: tuple[Event, ...]
+    """What the move caused (:func:`~perudo.core.apply`'s events, hidden ones included)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,27 +99,51 @@ class GameRecord:
             state.rules, state.num_players, state.rolloff, state.moves(), seats, software, memory
         )
 
+    def start(self) -> GameState:
+        """The game after its roll-off, before any move (:func:`~perudo.core.start_game`).
+
+        :raises IllegalActionError: for a roll-off the rules refuse (P-2).
+        """
+        return start_game(self.rules, self.num_players, self.rolloff)
+
+    def steps(self, upto: int | None = None) -> Iterator[RecordStep]:
+        """The moves (the first ``upto`` of them) applied one by one from :meth:`start`: each
+        with the states around it and its events. Every replay walks a record this way (the
+        terminal's ``perudo replay``, the server's replays, :meth:`replay`).
+
+        :raises IllegalActionError: ``record.illegal_move`` for a move the rules refuse, when
+            it is reached (the moves before it were yielded): its message names the move and the
+            rule it breaks; ``params`` hold ``move`` (from 1), ``seat``, ``action`` and the
+            core's own refusal as ``cause`` (``code``, ``params``), which is also the error's
+            ``__cause__``.
+        """
+        state = self.start()
+        for i, (seat, action) in enumerate(self.moves[:upto], start=1):
+            try:
+                after, events = apply(state, action, seat)
+            except IllegalActionError as err:
+                who = "chance" if seat is None else f"seat {seat}"
+                raise IllegalActionError(
+                    f"move {i} ({who}: {action}): {err}",
+                    code="record.illegal_move",
+                    params={
+                        "move": i,
+                        "seat": seat,
+                        "action": str(action),
+                        "cause": {"code": err.code, "params": err.params},
+                    },
+                ) from err
+            yield RecordStep(i, seat, action, state, after, events)
+            state = after
+
     def replay(self, upto: int | None = None) -> GameState:
         """Apply the moves (the first ``upto`` of them) from the start.
 
         :raises IllegalActionError: naming the move and the rule it breaks.
         """
-        state = start_game(self.rules, self.num_players, self.rolloff)
-        for i, (seat, action) in enumerate(self.moves[:upto]):
-            try:
-                state, _ = apply(state, action, seat)
-            except IllegalActionError as err:
-                who = "chance" if seat is None else f"seat {seat}"
-                raise IllegalActionError(
-                    f"move {i + 1} ({who}: {action}): {err}",
-                    code="record.illegal_move",
-                    params={
-                        "move": i + 1,
-                        "seat": seat,
-                        "action": str(action),
-                        "cause": {"code": err.code, "params": err.params},
-                    },
-                ) from None
+        state = self.start()
+        for step in self.steps(upto):
+            state = step.after
         return state
 
     def to_json(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from .actions import CALZA, DUDO, Bid, PlayerAction
 from .bidding import count_hand
 from .events import ActionTaken, Event, GameOver, ResolutionKind, Reveal, RoundResolved
-from .state import GameState, Phase, RoundRecord
+from .state import NO_BID_YET, GameState, Phase, RoundRecord
 
 __all__ = ["next_seat", "resolve_calza", "resolve_dudo", "resolve_pass", "reveal_order"]
 
@@ -208,12 +208,7 @@ def _end_round(
         hands=((),) * n,
         shown=((),) * n,
         palifico=False,
-        bid=None,
-        bidder=None,
-        passer=None,
-        passed=0,
-        must_raise=False,
-        actions=(),
+        **NO_BID_YET,
         past=(*state.past, record),
     )
     if winner is not None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import NamedTuple, TypeAlias
+from typing import Final, NamedTuple, TypeAlias, TypedDict
 
 from .actions import Action, Bid, PlayerAction
 from .events import RoundResolved
 from .rules import RuleSet
 
-__all__ = ["GameState", "LogEntry", "Phase", "RoundRecord"]
+__all__ = ["NO_BID_YET", "GameState", "LogEntry", "Phase", "RoundRecord"]
 
 
 class Phase(str, enum.Enum):
@@ -55,6 +55,29 @@ LogEntry: TypeAlias = tuple[int | None, Action]
 """One move of the game record: the seat (``None`` for chance) and its action."""
 
 _Log: TypeAlias = "tuple[_Log, int | None, Action] | None"
+
+
+class _NoBidYet(TypedDict):
+    bid: None
+    bidder: None
+    passer: None
+    passed: int
+    must_raise: bool
+    actions: tuple[()]
+
+
+NO_BID_YET: Final[_NoBidYet] = {
+    "bid": None,
+    "bidder": None,
+    "passer": None,
+    "passed": 0,
+    "must_raise": False,
+    "actions": (),
+}
+"""The :class:`GameState` fields of a round before its first action (no bid, no pass, no
+re-roll, no action: P-10): a new game's, a round started from given hands, and the round after
+one is resolved all take them from here (``GameState(..., **NO_BID_YET)``,
+``state._replace(**NO_BID_YET)``)."""
 
 
 class GameState(NamedTuple):

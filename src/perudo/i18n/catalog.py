@@ -27,9 +27,10 @@ Entry: TypeAlias = str | list[str]
 LANGS: Final[tuple[str, ...]] = ("en", "ko", "it")
 """The languages with a catalog."""
 DEFAULT_LANG: Final = "en"
-PAGE_PREFIXES: Final = ("say.", "name.")
+PAGE_PREFIXES: Final = ("say.", "name.", "level.", "word.aces")
 """The catalog entries the web page takes from here (faces and bids as a screen reader says
-them, bot seats' names) rather than keeping its own copy (:func:`page_words_js`)."""
+them, bot seats' names, the bot levels, the aces' name) rather than keeping its own copy
+(:func:`page_words_js`), by the start of their keys."""
 
 _CATALOGS: Final[Mapping[str, Mapping[str, Entry]]] = {
     "en": en.MESSAGES,

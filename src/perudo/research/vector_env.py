@@ -172,12 +172,14 @@ class BatchVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]]
         """Deal and let the other seats play until the agent decides or its game is done."""
         game = self.game
         while True:
-            dealing = np.flatnonzero((game.phase == DEAL) & ~self._ended)
+            # A game whose agent is out is over for the episode: no next round is dealt (the
+            # driver stops there too, tests/research/test_vector_env_driver.py).
+            agent_out = game.counts[:, self.seat] == 0
+            dealing = np.flatnonzero((game.phase == DEAL) & ~self._ended & ~agent_out)
             if len(dealing):
                 game.deal(dealing)
                 self._bids[dealing] = 0
             acting = (game.phase == BIDDING) | (game.phase == CHOOSE)
-            agent_out = game.counts[:, self.seat] == 0
             others = acting & (game.to_act != self.seat) & ~agent_out & ~self._ended
             if not others.any():
                 return

@@ -1,15 +1,16 @@
 """The payloads the server sends, typed: a seat's view, the events, the table, the replay.
 
 These pydantic models describe, field by field, the JSON that :func:`perudo.core.view`'s
-``to_json``, :func:`perudo.core.event_to_json` and the table build (the core decides what is in
-them; P-70). :mod:`perudo.server.protocol`'s messages carry them, so every message the server
-sends is validated against them as it is built, and :func:`perudo.server.protocol.json_schema`
+``to_json``, :func:`perudo.core.events.event_to_json` and the table build (the core decides
+what is in them; P-70). :mod:`perudo.server.protocol`'s messages carry them, so every message
+the server sends is validated against them as it is built, and
+:func:`perudo.server.protocol.json_schema`
 exports them as one JSON Schema (served at ``/api/protocol.schema.json``) that the tests check
 the server's real messages against. Unknown fields are refused (``extra="forbid"``): a field
 added to the core's JSON must be added here too, or the server fails loudly in the tests.
 
 Every action comes twice: its notation (``"3x5"``) for logs and records, and structured
-(:class:`ActionInfo`, from :func:`perudo.core.action_to_json`) for a display, which then
+(:class:`ActionInfo`, from :func:`perudo.core.actions.action_to_json`) for a display, which then
 parses no notation; but what a seat may do comes once, compactly (:class:`Legal`: the bids as
 runs of quantities per face, a few numbers where the list ran to 150 bids and more).
 """
@@ -29,6 +30,7 @@ __all__ = [
     "RatingChange",
     "ReplayData",
     "RoundInfo",
+    "RoundTail",
     "Rules",
     "SeatInfo",
     "TableInfo",
@@ -46,7 +48,7 @@ ActionKind = Literal[
 
 
 class ActionInfo(_Payload):
-    """An action, structured (:func:`perudo.core.action_to_json`)."""
+    """An action, structured (:func:`perudo.core.actions.action_to_json`)."""
 
     kind: ActionKind
     text: str
@@ -165,8 +167,10 @@ Event = Annotated[
 ]
 
 
-class RoundInfo(_Payload):
-    """A finished round (:func:`perudo.core.round_to_json`)."""
+class RoundTail(_Payload):
+    """A finished round without its result, as an update's ``past_tail`` carries it: the
+    result is the update's own ``round_resolved`` event (the first for the first round, and
+    so on), sent once."""
 
     round: int
     opener: int
@@ -174,11 +178,16 @@ class RoundInfo(_Payload):
     actions: list[tuple[int, str]]
     actions_info: list[ActionInfo]
     shown: list[list[int]]
+
+
+class RoundInfo(RoundTail):
+    """A finished round (:func:`perudo.core.views.round_to_json`)."""
+
     result: RoundResolved
 
 
 class Legal(_Payload):
-    """What a seat may do now, compactly (:func:`perudo.core.legal_json`): a display offers
+    """What a seat may do now, compactly (:func:`perudo.core.views.legal_json`): a display offers
     exactly these and decides no rule."""
 
     bids: list[tuple[int, int, int]]
@@ -224,7 +233,7 @@ class View(_Payload):
     """The roll-off for the first opener (P-2): in snapshots and whole views; omitted
     (``None``) in updates."""
     legal: Legal
-    """What this seat may do now (:func:`perudo.core.legal_json`)."""
+    """What this seat may do now (:func:`perudo.core.views.legal_json`)."""
 
 
 class Hint(_Payload):

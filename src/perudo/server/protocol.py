@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .payloads import ChatEntry, Event, Hint, ReplayData, RoundInfo, TableInfo, View
+from .payloads import ChatEntry, Event, Hint, ReplayData, RoundTail, TableInfo, View
 
 __all__ = [
     "Act",
@@ -378,8 +378,9 @@ class Update(_Msg):
     """Events the receiver may see (each with its version) and its view afterwards.
 
     ``view`` omits ``past`` (the finished rounds, which only grow); ``past_tail`` carries the
-    rounds finished by these events. After a reconnect with a small gap, ``view`` is whole
-    (``past`` included).
+    rounds finished by these events, each without its result: that is the ``round_resolved``
+    event among ``events`` (in order), sent once. After a reconnect with a small gap, ``view``
+    is whole (``past`` included).
     """
 
     type: Literal["update"] = "update"
@@ -389,7 +390,7 @@ class Update(_Msg):
     hint: Hint | None
     timer: float | None = None
     """Seconds left on the turn timer of the seat to act (``None``: no timer running)."""
-    past_tail: list[RoundInfo] = []
+    past_tail: list[RoundTail] = []
 
 
 class TableMessage(_Msg):

@@ -13,15 +13,11 @@ from perudo.analysis import every_hand
 from perudo.core import (
     Deal,
     Reroll,
-    RuleSet,
-    action_to_json,
-    apply,
-    event_to_json,
-    parse_action,
-    start_game,
     view,
     visible_to,
 )
+from perudo.core.actions import action_to_json
+from perudo.core.events import event_to_json
 
 from .store import GameRow
 
@@ -36,31 +32,29 @@ def replay_frames(game: GameRow, show_hands: bool = False) -> dict[str, Any]:
     end; a finished game's replay then carries every hand of every round
     (:func:`perudo.analysis.every_hand`), and an unfinished one's nothing more.
 
-    :raises ValueError: if the record does not replay (naming the move and rule).
+    :raises ValueError: if the record does not replay (naming the move and rule), or holds
+        a move the core cannot read.
     """
-    rules = RuleSet.from_dict(game.rules)
-    state = start_game(rules, game.players, game.rolloff)
+    record = game.record()
+    state = record.start()
     first = view(state, None).to_json(past=False)
     frames: list[dict[str, Any]] = [{"n": 0, "move": None, "events": [], "view": first}]
-    for i, (seat, text) in enumerate(game.moves, start=1):
-        action = parse_action(text)
-        try:
-            state, events = apply(state, action, seat)
-        except ValueError as err:
-            raise ValueError(f"move {i} ({text}): {err}") from None
+    for step in record.steps():
+        state = step.after
+        action = step.action
         move: dict[str, Any]
         if isinstance(action, Deal):
             move = {"seat": None, "action": "deal"}
         elif isinstance(action, Reroll):
             move = {"seat": None, "action": "reroll"}
         else:
-            move = {"seat": seat, "action": str(action), "action_info": action_to_json(action)}
-        data = view(state, None).to_json(past=i == len(game.moves))
+            move = {"seat": step.seat, "action": str(action), "action_info": action_to_json(action)}
+        data = view(step.after, None).to_json(past=step.n == len(record.moves))
         frames.append(
             {
-                "n": i,
+                "n": step.n,
                 "move": move,
-                "events": [event_to_json(e) for e in events if visible_to(e, None)],
+                "events": [event_to_json(e) for e in step.events if visible_to(e, None)],
                 "view": data,
             }
         )

@@ -37,8 +37,22 @@ pass (calza is called on a bid, not on a pass: V-10), after the deal, or under
 In a window the seats are asked one at a time in :func:`~perudo.core.calza_callers` order (left
 of the bidder first, P-53); the first that calls calza resolves the round; if every one
 declines, the seat to act takes its turn. A front end that lets people call calza whenever they
-like (the server) answers *no* for them when it asks its bots, which is the same sequence with
-the person's call arriving later as an ordinary out-of-turn action.
+like (the server) asks only its bots (:func:`pending`'s ``asks``): P-50 lets a person call at
+any moment while the bid stands, so the window does not wait for them, and a window with no bot
+in it is answered at once. That makes the same moves as asking the people too and hearing them
+decline; a person's call arrives later as an ordinary out-of-turn action.
+
+A decision that fails
+---------------------
+A bot may fail: raise, or return an action the core refuses. What then is the driver's policy,
+:data:`Faults`, one of two:
+
+* ``"raise"`` (:func:`run`'s default: the arena, the terminal, the RL table): the error goes
+  up and the game stops there, so that a bot's bug is seen (the arena names the bot,
+  :class:`perudo.sim.match.IllegalBotAction`).
+* ``"first_legal"`` (the server, whose tables have people at them and must go on; the arena
+  with ``play_game(..., faults="first_legal")``): the failure is logged and the seat plays
+  :func:`first_legal` instead; a calza question that raises is taken as a no.
 
 >>> import random
 >>> from perudo.core import PERUDO_CALZA, Bid, apply, new_game
@@ -55,22 +69,25 @@ Turn(seat=0, palifico_choice=False)
 from __future__ import annotations
 
 import functools
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from perudo.core import (
     Action,
     Bid,
     Calza,
     GameState,
+    IllegalActionError,
     Phase,
     PlayerAction,
     Reroll,
     apply,
     calza_callers,
     chance_action,
+    legal_actions,
 )
 
 # Phase's members as module globals: CPython 3.11 reads an Enum member off its class several
@@ -84,12 +101,14 @@ _BIDDING, _CHOOSE_PALIFICO, _GAME_OVER, _REROLL = (
 
 __all__ = [
     "CalzaWindow",
+    "Faults",
     "Pending",
     "Roll",
     "Step",
     "Turn",
     "apply_step",
     "calza_window",
+    "first_legal",
     "pending",
     "play_out_round",
     "run",
@@ -125,6 +144,13 @@ class CalzaWindow:
 Pending: TypeAlias = Roll | Turn | CalzaWindow | None
 """What a game waits for; ``None`` once it is over (P-23)."""
 
+Faults: TypeAlias = Literal["raise", "first_legal"]
+"""What :func:`run` does with a decision that fails (a callback that raises, an action the
+core refuses): ``"raise"`` lets the error up; ``"first_legal"`` plays :func:`first_legal`
+instead (a calza question that fails is a no). See the module's docstring."""
+
+log = logging.getLogger("perudo.sim")
+
 Step: TypeAlias = Callable[[GameState, "int | None", Action], GameState]
 """How :func:`run` applies a move: ``(state, seat, action) -> new state`` (``seat`` is
 ``None`` for chance). The default is :func:`apply_step`."""
@@ -145,12 +171,21 @@ def calza_window(state: GameState) -> tuple[int, ...]:
     return calza_callers(state)
 
 
-def pending(state: GameState, *, window_answered: bool = False) -> Pending:
+def pending(
+    state: GameState,
+    *,
+    window_answered: bool = False,
+    asks: Callable[[int], bool] | None = None,
+) -> Pending:
     """What the game waits for next.
 
     ``window_answered`` says whether the calza window of this position (:func:`calza_window`)
     has been offered already and every seat in it declined; a front end keeps that one bit
     (the server: the version it asked at) and clears it after every move.
+
+    ``asks`` picks the seats a window asks (default: every one). A front end whose people
+    call calza whenever they like asks only its bots; a window with none of its seats asked is
+    answered already (the same moves as asking every seat and hearing each decline).
     """
     to_act = state.to_act
     if to_act is None:
@@ -159,9 +194,18 @@ def pending(state: GameState, *, window_answered: bool = False) -> Pending:
         return _ROLLS[state.phase is _REROLL]
     if not window_answered:
         seats = calza_window(state)
+        if seats and asks is not None:
+            seats = tuple(s for s in seats if asks(s))
         if seats:
             return CalzaWindow(seats)
     return _turn(to_act, state.phase is _CHOOSE_PALIFICO)
+
+
+def first_legal(state: GameState, seat: int) -> PlayerAction:
+    """What ``seat`` (the seat to act) plays in place of a decision that failed under the
+    ``"first_legal"`` policy (:data:`Faults`): the first action the core lists for it
+    (:func:`perudo.core.legal_actions`, the order of its view's ``legal``)."""
+    return legal_actions(state, seat).as_tuple()[0]
 
 
 _ROLLS = (Roll(reroll=False), Roll(reroll=True))
@@ -187,6 +231,7 @@ def run(
     *,
     step: Step = apply_step,
     until: Callable[[GameState], bool] | None = None,
+    faults: Faults = "raise",
 ) -> GameState:
     """Play ``state`` to the end (or until ``until(state)`` holds, checked before anything
     more is rolled or asked: a trainer stops at the end of its round) and return the state.
@@ -201,6 +246,11 @@ def run(
     which makes the same moves as opening each one and hearing every seat decline, without
     working out who would be asked (a third of a random six-seat game's time).
 
+    ``faults`` is what a decision that fails does (:data:`Faults`): under ``"raise"`` an
+    ``act`` or ``calza`` that raises, or a ``step`` that refuses the action, stops the game
+    with that error; under ``"first_legal"`` the seat plays :func:`first_legal` instead and a
+    ``calza`` that raises is a no.
+
     >>> import random
     >>> from perudo.core import PERUDO, legal_actions, new_game
     >>> rng = random.Random(1)
@@ -210,6 +260,7 @@ def run(
     True
     """
     asks = calza is not None
+    lenient = faults == "first_legal"
     answered = False
     while until is None or not until(state):
         due = pending(state, window_answered=answered or not asks)
@@ -220,16 +271,44 @@ def run(
         elif isinstance(due, CalzaWindow):
             assert calza is not None  # no window is due when nobody is asked
             for seat in due.seats:
-                if calza(state, seat):
+                if _calls(calza, state, seat) if lenient else calza(state, seat):
                     state = step(state, seat, Calza())
                     break
             else:
                 answered = True
                 continue
+        elif lenient:
+            state = _turn_or_first_legal(state, due.seat, act, step)
         else:
             state = step(state, due.seat, act(state, due.seat))
         answered = False
     return state
+
+
+def _calls(calza: Callable[[GameState, int], bool], state: GameState, seat: int) -> bool:
+    """``calza(state, seat)``, a no when it raises (the ``"first_legal"`` policy)."""
+    try:
+        return calza(state, seat)
+    except Exception:
+        log.exception("seat %d failed to answer the calza window; taken as no", seat)
+        return False
+
+
+def _turn_or_first_legal(
+    state: GameState, seat: int, act: Callable[[GameState, int], PlayerAction], step: Step
+) -> GameState:
+    """The seat to act's turn under the ``"first_legal"`` policy: :func:`first_legal` in
+    place of an ``act`` that raises or an action the core refuses."""
+    try:
+        action = act(state, seat)
+    except Exception:
+        log.exception("seat %d failed to decide; it plays its first legal action", seat)
+        return step(state, seat, first_legal(state, seat))
+    try:
+        return step(state, seat, action)
+    except IllegalActionError as err:
+        log.error("seat %d played an illegal action (%s); it plays its first legal one", seat, err)
+        return step(state, seat, first_legal(state, seat))
 
 
 def play_out_round(

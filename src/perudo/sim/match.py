@@ -7,7 +7,8 @@ bot only its seat's :func:`~perudo.core.view` (P-70). The order of decisions is
 out-of-turn calza windows (P-50, P-53: after a bid and after a V-9 re-roll, left of the bidder
 first; the first bot that says yes calls it). Every action a bot returns goes through
 :func:`~perudo.core.apply`; an illegal one raises :class:`IllegalBotAction`, naming the bot, the
-seat and the rule broken.
+seat and the rule broken (or, with ``faults="first_legal"``, the policy the server plays by,
+the seat plays its first legal action: :data:`perudo.sim.driver.Faults`).
 
 >>> import random
 >>> from perudo import PERUDO
@@ -41,7 +42,7 @@ from perudo.core import (
     view,
 )
 
-from .driver import run
+from .driver import Faults, run
 
 __all__ = ["ActHook", "IllegalBotAction", "MatchResult", "finishing_places", "play_game"]
 
@@ -109,14 +110,18 @@ def play_game(
     *,
     ask: ActHook = _ask,
     ask_calza: Callable[[GameState, int, Bot, PlayerView], bool] | None = None,
+    faults: Faults = "raise",
 ) -> MatchResult:
     """Play one game, ``bots[s]`` in seat ``s``; dice come from ``rng``.
 
     ``ask`` and ``ask_calza`` (``(state, seat, bot, view)``) replace how a bot is asked for
     an action and for an out-of-turn calza; the defaults call ``bot.act(view)`` and
-    ``bot.call_calza(view)``.
+    ``bot.call_calza(view)``. ``faults`` is what a bot that fails does
+    (:data:`perudo.sim.driver.Faults`): by default its error goes up; ``"first_legal"`` plays
+    on as the server does.
 
-    :raises IllegalBotAction: when a bot returns an action the core refuses.
+    :raises IllegalBotAction: when a bot returns an action the core refuses (unless
+        ``faults="first_legal"``).
     :raises ValueError: on a player count the rules do not allow (P-1).
     """
     n = len(bots)
@@ -152,7 +157,7 @@ def play_game(
                 eliminated.append(event.eliminated)
         return state
 
-    state = run(new_game(rules, n, rng), rng, act, calza, step=step)
+    state = run(new_game(rules, n, rng), rng, act, calza, step=step, faults=faults)
     winner = state.winner
     assert winner is not None  # run() returns a finished game (P-23)
     return MatchResult(

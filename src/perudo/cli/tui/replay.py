@@ -33,9 +33,7 @@ from perudo.core import (
     RoundResolved,
     RoundStarted,
     RuleSet,
-    apply,
     preset_name,
-    start_game,
 )
 from perudo.i18n import Catalog, refusal_text
 
@@ -138,7 +136,7 @@ class Replayer:
         if rec.software:
             self.console.print(cat.t("replay.software", software=rec.software), style="dim")
         try:
-            state = start_game(rec.rules, rec.num_players, rec.rolloff)
+            state = rec.start()
         except IllegalActionError as err:
             self.console.print(Text(cat.t("replay.bad", error=self._why(err)), style="bold red"))
             return 1
@@ -148,68 +146,60 @@ class Replayer:
         self.console.print(cat.t("rolloff.opens", who=p.who(state.opener)))
         current: _Round | None = None
         waiting: list[Text] = []
-        for i, (seat, action) in enumerate(rec.moves):
-            before = state
-            try:
-                state, events = apply(state, action, seat)
-            except IllegalActionError as err:
-                if current is not None:
-                    current.last = before  # the round as far as it went
-                    self._show_round(current)
-                if seat is None:
-                    who = cat.t("replay.chance")
-                elif 0 <= seat < rec.num_players:
-                    who = p.who(seat)
-                else:
-                    who = cat.t("seat.generic", n=seat + 1)
-                self.console.print(
-                    Text(
-                        cat.t(
-                            "replay.bad_move",
-                            n=i + 1,
-                            who=who,
-                            action=str(action),
-                            error=self._why(err),
-                        ),
-                        style="bold red",
-                    )
-                )
-                return 1
-            for event in events:
-                if isinstance(event, RoundStarted):
-                    current = _Round(event.round, event.opener, event.palifico, before=waiting)
-                    waiting = []
-                elif isinstance(event, PalificoChosen):
-                    key = "palifico.chosen" if event.palifico else "palifico.declined"
-                    who = p.who(event.seat)
-                    waiting.append(
-                        Text(cat.t(key, who=who, palifico=cat.t("word.palifico")), style="magenta")
-                    )
-                elif isinstance(event, DiceRerolled):
-                    assert current is not None
-                    current.moves.append(
-                        Text(
-                            cat.t(
-                                "replay.reroll", who=p.who(event.seat), dice=p.dice_text(event.dice)
+        n = 0  # the moves replayed
+        try:
+            for step in rec.steps():
+                n, before, state = step.n, step.before, step.after
+                for event in step.events:
+                    if isinstance(event, RoundStarted):
+                        current = _Round(event.round, event.opener, event.palifico, before=waiting)
+                        waiting = []
+                    elif isinstance(event, PalificoChosen):
+                        key = "palifico.chosen" if event.palifico else "palifico.declined"
+                        who = p.who(event.seat)
+                        waiting.append(
+                            Text(
+                                cat.t(key, who=who, palifico=cat.t("word.palifico")),
+                                style="magenta",
                             )
                         )
-                    )
-                elif isinstance(event, ActionTaken):
-                    assert current is not None
-                    current.moves.append(p.move(event.seat, event.action))
-                elif isinstance(event, RoundResolved):
-                    assert current is not None
-                    current.last, current.result, current.after = before, event, state.dice_counts
-                    self._show_round(current)
-                    current = None
-                    self._wait(last=i == len(rec.moves) - 1)
-                elif isinstance(event, GameOver):
-                    self.console.print()
-                    self.console.print(
-                        Text(cat.t("over.winner", who=p.who(event.winner)), style="bold green")
-                    )
-                else:
-                    assert isinstance(event, DiceDealt)
+                    elif isinstance(event, DiceRerolled):
+                        assert current is not None
+                        current.moves.append(
+                            Text(
+                                cat.t(
+                                    "replay.reroll",
+                                    who=p.who(event.seat),
+                                    dice=p.dice_text(event.dice),
+                                )
+                            )
+                        )
+                    elif isinstance(event, ActionTaken):
+                        assert current is not None
+                        current.moves.append(p.move(event.seat, event.action))
+                    elif isinstance(event, RoundResolved):
+                        assert current is not None
+                        current.last, current.result, current.after = (
+                            before,
+                            event,
+                            state.dice_counts,
+                        )
+                        self._show_round(current)
+                        current = None
+                        self._wait(last=step.n == len(rec.moves))
+                    elif isinstance(event, GameOver):
+                        self.console.print()
+                        self.console.print(
+                            Text(cat.t("over.winner", who=p.who(event.winner)), style="bold green")
+                        )
+                    else:
+                        assert isinstance(event, DiceDealt)
+        except IllegalActionError as err:
+            if current is not None:
+                current.last = state  # the round as far as it went
+                self._show_round(current)
+            self._bad_move(err, n + 1)
+            return 1
         if current is not None:
             current.last = state
             self._show_round(current)
@@ -217,6 +207,26 @@ class Replayer:
             self.console.print(Text(cat.t("replay.unfinished"), style="bold"))
         self.console.print(cat.t("replay.end"))
         return 0
+
+    def _bad_move(self, err: IllegalActionError, n: int) -> None:
+        """Say that the rules refuse move ``n`` (from 1) of the record (``err``, whose cause
+        is the core's refusal), and why."""
+        cat = self.cat
+        seat, action = self.record.moves[n - 1]
+        if seat is None:
+            who = cat.t("replay.chance")
+        elif 0 <= seat < self.record.num_players:
+            who = self.painter.who(seat)
+        else:
+            who = cat.t("seat.generic", n=seat + 1)
+        cause = err.__cause__ if isinstance(err.__cause__, IllegalActionError) else err
+        why = self._why(cause)
+        self.console.print(
+            Text(
+                cat.t("replay.bad_move", n=n, who=who, action=str(action), error=why),
+                style="bold red",
+            )
+        )
 
     def _why(self, err: IllegalActionError) -> str:
         """The core's refusal in the viewer's language, naming the record's players."""

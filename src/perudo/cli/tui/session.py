@@ -64,12 +64,12 @@ from perudo.core import (
     SeatInfo,
     apply,
     check_action,
-    refusal_seen,
     roll_off,
     start_game,
     view,
     visible_to,
 )
+from perudo.core.views import refusal_seen
 from perudo.i18n import LANGS, load_catalog, refusal_text
 from perudo.registry import make_bot
 from perudo.sim.driver import run

@@ -2,8 +2,9 @@
 // sheets (and perudo.i18n, the terminal's catalogs): dudo / 두도 / dubito, calza / 칼자 / calza,
 // palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco.
 // Every language has the same keys; tests/browser checks it. The words the terminal and the
-// server say too (faces and bids as spoken, bot seats' names) are not kept here: they come
-// from perudo.i18n's catalogs (/i18n/words.js, built from them) and join these.
+// server say too (faces and bids as spoken, bot seats' names, the bot levels, the aces' name)
+// are not kept here: they come from perudo.i18n's catalogs (/i18n/words.js, built from them,
+// perudo.i18n.PAGE_PREFIXES) and join these.
 
 import { WORDS } from "/i18n/words.js";
 
@@ -119,10 +120,6 @@ export const MESSAGES = {
     "table.leave": "Leave seat",
     "table.waiting": "Waiting for the game to start…",
     "table.need_two": "At least two players are needed to start.",
-    "level.easy": "easy",
-    "level.medium": "medium",
-    "level.hard": "hard",
-    "level.expert": "expert",
     "seat.you": "you",
     "seat.bot": "bot",
     "seat.away": "a bot is playing",
@@ -168,7 +165,6 @@ export const MESSAGES = {
     "word.dudo": "Dudo",
     "word.calza": "Calza",
     "word.palifico": "Palifico",
-    "word.aces": "aces",
     "reveal.dudo": "{caller} calls {dudo} on {bid}, bid by {target}",
     "reveal.calza": "{caller} calls {calza} on {bid}",
     "reveal.pass": "{caller} doubts {target}'s pass",
@@ -510,10 +506,6 @@ export const MESSAGES = {
     "table.leave": "자리 떠나기",
     "table.waiting": "게임 시작을 기다리는 중…",
     "table.need_two": "시작하려면 두 명 이상이 필요합니다.",
-    "level.easy": "쉬움",
-    "level.medium": "보통",
-    "level.hard": "어려움",
-    "level.expert": "전문가",
     "seat.you": "나",
     "seat.bot": "봇",
     "seat.away": "봇이 대신하는 중",
@@ -559,7 +551,6 @@ export const MESSAGES = {
     "word.dudo": "두도",
     "word.calza": "칼자",
     "word.palifico": "팔라피코",
-    "word.aces": "조커",
     "reveal.dudo": "{caller}: {target}의 {bid}에 {dudo}!",
     "reveal.calza": "{caller}: {bid}에 {calza}!",
     "reveal.pass": "{caller}: {target}의 패스를 의심",
@@ -901,10 +892,6 @@ export const MESSAGES = {
     "table.leave": "Lascia il posto",
     "table.waiting": "In attesa dell'inizio…",
     "table.need_two": "Servono almeno due giocatori.",
-    "level.easy": "facile",
-    "level.medium": "medio",
-    "level.hard": "difficile",
-    "level.expert": "esperto",
     "seat.you": "tu",
     "seat.bot": "bot",
     "seat.away": "gioca un bot",
@@ -950,7 +937,6 @@ export const MESSAGES = {
     "word.dudo": "Dubito",
     "word.calza": "Calza",
     "word.palifico": "palifico",
-    "word.aces": "teste d'Azteco",
     "reveal.dudo": "{caller}: {dudo} sulla puntata {bid} di {target}",
     "reveal.calza": "{caller}: {calza} su {bid}",
     "reveal.pass": "{caller} dubita del passo di {target}",

@@ -49,7 +49,14 @@ export function receive(state, m) {
       }
       if (m.view) {
         if (m.view.past) s.past = m.view.past;
-        else if (m.past_tail && m.past_tail.length) s.past = state.past.concat(m.past_tail);
+        else if (m.past_tail && m.past_tail.length) {
+          // Each finished round's result is this update's round_resolved event (sent once).
+          const results = m.events.filter((e) => e.type === "round_resolved");
+          s.past = state.past.concat(m.past_tail.map((r, i) => {
+            const { version, ...result } = results[i];
+            return { ...r, result };
+          }));
+        }
         s.view = m.view;
         s.seat = m.view.seat;
         // The reveal stays on the table until the next round's first move.

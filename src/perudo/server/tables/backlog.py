@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
+from perudo.core.events import reaches
+
 __all__ = ["Backlog"]
 
 
@@ -44,5 +46,5 @@ class Backlog:
     def after(self, last: int, seat: int | None) -> Iterator[tuple[str, str]]:
         """``(kind, payload)`` of the items after ``last`` that ``seat`` may see, in order."""
         for version, audience, kind, payload in self.items:
-            if version > last and (audience is None or audience == seat):
+            if version > last and reaches(audience, seat):
                 yield kind, payload

@@ -37,12 +37,12 @@ from perudo.core import (
     RuleSet,
     SystemDice,
     answers,
-    event_to_json,
     parse_action,
     roll_off,
     start_game,
 )
 from perudo.core import apply as apply_action
+from perudo.core.events import event_to_json
 from perudo.i18n import bot_name
 
 from .. import gamefacts

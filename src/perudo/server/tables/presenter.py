@@ -2,8 +2,8 @@
 
 Everything a client receives about the game is built here from the seat's view
 (``view(state, seat, memory=…).to_json()``), the events :func:`perudo.core.visible_to` lets
-the seat see (as :func:`perudo.core.event_seen` shows them) and the core's refusals (as
-:func:`perudo.core.refusal_seen` says them). Memory mode (P-40) is the core's to draw: its
+the seat see (as :func:`perudo.core.views.event_seen` shows them) and the core's refusals (as
+:func:`perudo.core.views.refusal_seen` says them). Memory mode (P-40) is the core's to draw: its
 views, events and refusals tell no count of the dice in play; this module adds only that no
 odds are sent there (they are computed from the dice in play). The table decides what
 happened; this module only draws it for each receiver.
@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from perudo.core import event_seen, refusal_seen, round_to_json, view, views_json
+from perudo.core import view
+from perudo.core.events import reaches
+from perudo.core.views import event_seen, refusal_seen, round_to_json, views_json
 from perudo.i18n import LANGS, refusal_text, said_name
 
 from .. import protocol as p
@@ -71,7 +73,7 @@ def seat_payloads(
     table: LiveTable, seats: Sequence[int | None], with_past: bool
 ) -> list[tuple[dict[str, Any] | None, dict[str, Any] | None]]:
     """:func:`seat_payload` of each of ``seats``, the views drawn at once
-    (:func:`perudo.core.views_json`: the spectators' view once, each seat's a copy with its
+    (:func:`perudo.core.views.views_json`: the spectators' view once, each seat's a copy with its
     own seat, dice and legal actions; in memory mode, P-40, as the core draws it there)."""
     state = table.state
     if state is None:
@@ -318,7 +320,8 @@ def _updates(
     parts every seat shares are drawn once per state by the core)."""
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None and not table.config.memory:
-        tail = [round_to_json(r) for r in table.state.past[-resolved:]]
+        # Each round's result is its round_resolved event, among the events: sent once.
+        tail = [_without_result(round_to_json(r)) for r in table.state.past[-resolved:]]
     timer = table.schedule.remaining()
     messages = []
     for seat, (view_json, hint) in zip(seats, seat_payloads(table, seats, False), strict=True):
@@ -328,7 +331,7 @@ def _updates(
                 "events": [
                     event_seen(data, seat, memory=table.config.memory)
                     for audience, data in batch
-                    if audience is None or audience == seat
+                    if reaches(audience, seat)
                 ],
                 "view": view_json,
                 "hint": hint,
@@ -337,6 +340,11 @@ def _updates(
             }
         )
     return write_each(p.Update, messages)
+
+
+def _without_result(round_json: dict[str, Any]) -> dict[str, Any]:
+    """A finished round as ``past_tail`` carries it (:class:`~..payloads.RoundTail`)."""
+    return {k: v for k, v in round_json.items() if k != "result"}
 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:

@@ -15,7 +15,11 @@ terminal and the RL environments: chance, the calza window (after a bid, and aft
 re-roll under a standing bid), the seat to act. Drivers: a bot seat is played server-side by a
 :class:`perudo.bots.Bot` through the seat's view, with a pacing delay; in a calza window the
 bots among the window's seats are asked in its order (P-53), first yes wins (people call calza
-whenever they like, as an ordinary out-of-turn action, so the window does not wait for them).
+whenever they like, as an ordinary out-of-turn action, so the window does not wait for them:
+the driver's ``asks``). A bot that fails (raises, or answers with an action the core refuses)
+is handled by the driver's ``"first_legal"`` policy (:data:`perudo.sim.driver.Faults`): the
+failure is logged and the seat plays its first legal action; a calza question that raises is a
+no. The tables have people at them, and the game goes on.
 A person who runs out of turn time or whose connection drops (after a grace period) is *away*:
 a stand-in bot plays the seat until they come back.
 
@@ -35,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from perudo.bots import Bot
 from perudo.core import Calza, PlayerAction, chance_action, view
-from perudo.sim.driver import CalzaWindow, Pending, Roll, Turn, pending
+from perudo.sim.driver import CalzaWindow, Pending, Roll, Turn, first_legal, pending
 
 from .config import Seat, TableError
 
@@ -158,15 +162,17 @@ class Scheduler:
             await table.apply_move(None, chance_action(table.state, table.rng))
 
     def pending(self) -> Pending:
-        """What the game waits for (:func:`perudo.sim.driver.pending`); a calza window with
-        no bot in it is taken as answered: its people call calza when they like."""
+        """What the game waits for (:func:`perudo.sim.driver.pending`), a calza window asking
+        only the bots (its people call calza when they like; one with no bot is answered)."""
         table = self.table
         st = table.state
         assert st is not None
-        due = pending(st, window_answered=self.calza_asked == table.state_version)
-        if isinstance(due, CalzaWindow) and all(self._driver(s) is None for s in due.seats):
-            due = pending(st, window_answered=True)
-        return due
+        return pending(
+            st, window_answered=self.calza_asked == table.state_version, asks=self._is_bot
+        )
+
+    def _is_bot(self, seat: int) -> bool:
+        return self._driver(seat) is not None
 
     # -- deciding ---------------------------------------------------------------------------
 
@@ -375,8 +381,9 @@ class Scheduler:
         try:
             action = await asyncio.to_thread(bot.act, seat_view)
         except Exception:
+            # The driver's "first_legal" policy (perudo.sim.driver.Faults).
             log.exception("table %s: bot %s failed; it plays its first legal action", table.id, bot)
-            action = seat_view.legal[0]
+            action = first_legal(st, seat)
         async with table.lock:
             if table.state_version != version or table.closed:
                 return
@@ -391,11 +398,12 @@ class Scheduler:
                 if err.code != "illegal" or table.state is None:
                     raise
                 # A bot that answers with an illegal move is a bot bug; the game goes on with
-                # the first action the core lists for the seat.
+                # the first action the core lists for the seat (the driver's "first_legal").
                 log.error("table %s: bot at seat %d: %s", table.id, seat, err.message)
-                legal = view(table.state, seat).legal
-                if legal:
-                    await table.apply_move(seat, legal[0])
+                if table.state.to_act == seat:
+                    await table.apply_move(seat, first_legal(table.state, seat))
+                else:  # a refused out-of-turn calza is a no: the window goes on
+                    self.plan()
         except TableError as err:
             self.retry(f"the move of the bot at seat {seat}", err)
 
