@@ -6,7 +6,9 @@ account. Nothing here is asked of a person who just plays.
 * :mod:`.passwords`: argon2id, off the event loop;
 * :mod:`.sessions`: the session cookie, its database row, the CSRF and ``Origin`` checks, the
   player a table seat is taken for;
-* :mod:`.routes`: the ``/api/account`` routes.
+* :mod:`.routes`: the ``/api/account`` routes;
+* :mod:`.recovery` and :mod:`.mail`: e-mail addresses and password reset by mail, where the
+  operator configures SMTP.
 
 The store (:mod:`perudo.server.store`) keeps the rows; nothing here talks to the database.
 """

@@ -17,6 +17,8 @@
   table live on;
 * :mod:`.wire`: ``GET /api/protocol.schema.json`` (the JSON Schema of the wire);
 * :mod:`perudo.server.accounts.routes`: the account API (``/api/account…``);
+* :mod:`perudo.server.accounts.recovery`: e-mail addresses and password reset by mail
+  (``/api/account/mail``, ``…/email``, ``…/forgot``, ``…/reset``);
 * :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
   (``/api/players/{name}``, ``/api/players/{name}/games``, ``/api/leaderboard``);
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
@@ -72,10 +74,11 @@ def register_routes(app: FastAPI) -> None:
     for module in (health, tables, games, pages, webapp, socket, wire):
         app.include_router(module.router)
     # Imported here: the accounts' routes use .common, which imports this package.
-    from ..accounts import export, players
+    from ..accounts import export, players, recovery
     from ..accounts import routes as accounts
 
     app.include_router(accounts.router)
     app.include_router(players.router)
     app.include_router(export.router)
+    app.include_router(recovery.router)
     pages.mount_static(app)
