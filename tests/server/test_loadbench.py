@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import Any
 
 from tests.server.harness import ServerProcess
@@ -69,3 +70,18 @@ def test_bench_load_at_a_server_with_its_limits_says_which_settings_it_needs(
     assert "Traceback" not in out.stderr, out.stderr
     assert "HTTP 429" in out.stderr and "client_limit" in out.stderr, out.stderr
     assert "PERUDO_TABLES_PER_CLIENT=" in out.stderr and "docs/scaling.md" in out.stderr
+
+
+def test_signed_in_players_sign_up_and_take_their_seats_under_their_accounts(
+    server: ServerProcess,
+) -> None:
+    """``perudo bench-load --signed-in`` (issue 27): every seat is a signed-up person's."""
+    with sqlite3.connect(server.db) as db:
+        (before,) = db.execute("SELECT count(*) FROM seats WHERE player_id IS NOT NULL").fetchone()
+    result = asyncio.run(
+        run_load(server.url, tables=1, seconds=1.0, think=0.05, warmup=0.5, signed_in=True)
+    )
+    assert result.actions > 0 and not result.errors
+    with sqlite3.connect(server.db) as db:
+        (after,) = db.execute("SELECT count(*) FROM seats WHERE player_id IS NOT NULL").fetchone()
+    assert after - before == 6

@@ -7,17 +7,16 @@ signed-in people on their profiles; a rated game killed mid-way and restored."""
 from __future__ import annotations
 
 import random
-import secrets
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from tests.server.harness import Client, ServerProcess, play_until_over, run
-
-PASSWORD = "correct horse battery staple"
+from tests.server.rated import Person
+from tests.server.rated import play as _play
+from tests.server.rated import rated_table as _rated_table
 
 
 @pytest.fixture(scope="module")
@@ -29,38 +28,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     ).start()
     yield server
     server.stop()
-
-
-class Person:
-    """A browser of a signed-up person: its cookie and CSRF token."""
-
-    def __init__(self, srv: ServerProcess) -> None:
-        self.name = "p" + secrets.token_hex(4)
-        self.http = httpx.Client(base_url=srv.url, timeout=20)
-        out = self.http.post("/api/account/signup", json={"name": self.name, "password": PASSWORD})
-        assert out.status_code == 201, out.text
-        self.csrf: str = out.json()["csrf"]
-        # The cookie is Secure (on loopback too); the cookie jar keeps it for https only.
-        self.http.headers["cookie"] = f"perudo_session={out.cookies['perudo_session']}"
-
-    def post(self, path: str, body: dict[str, Any], csrf: bool = True) -> httpx.Response:
-        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
-        return self.http.post(path, json=body, headers=headers)
-
-
-def _rated_table(srv: ServerProcess, people: list[Person], **table: Any) -> list[Client]:
-    host, *others = people
-    body = {"name": "rated", "player": "ignored", "seats": len(people), "dice": 2, "rated": True}
-    made = host.post("/api/tables", {**body, **table}).json()
-    assert "table" in made, made
-    assert made["table"]["rated"] is True
-    # Seated under the account's name, whatever name the form carried.
-    assert made["table"]["seats"][0]["name"] == host.name
-    tokens = [made["token"]]
-    for p in others:
-        joined = p.post(f"/api/tables/{made['table_id']}/join", {"name": "x"}).json()
-        tokens.append(joined["token"])
-    return [Client(srv, made["table_id"], t) for t in tokens]
 
 
 def _changes(c: Client) -> list[dict[str, Any]]:
@@ -76,17 +43,6 @@ def _rating_rows(srv: ServerProcess, game_key: str) -> list[tuple[int, int]]:
             "where g.key = ? order by c.seat",
             (game_key,),
         ).fetchall()
-
-
-async def _play(clients: list[Client], seed: int) -> None:
-    for c in clients:
-        await c.connect()
-    await clients[0].send({"type": "start"})
-    for c in clients:
-        await c.until(lambda c=c: c.view is not None and c.view["phase"] != "waiting")  # type: ignore[misc]
-    await play_until_over(clients, random.Random(seed))
-    for c in clients:
-        await c.until(lambda c=c: c.table is not None and c.table["rating_changes"] is not None)  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("seats", [2, 4])

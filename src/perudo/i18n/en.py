@@ -419,6 +419,38 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.bot.too_many_tokens": (
         "This bot account has all the tokens it may " "hold: revoke one first."
     ),
+    # Accounts: addresses confirmed and passwords reset by mail (accounts/recovery.py).
+    "account.mail.off": (
+        "This site sends no mail, so a password cannot be reset by "
+        "mail here. Ask the site's operator."
+    ),
+    "account.email.refused": "That is not an e-mail address.",
+    "account.token.bad": (
+        "This link has been used, has expired or is wrong. Please " "ask for a new one."
+    ),
+    "account.mail.limited": "Too many mails asked for. Please wait an hour and try again.",
+    "account.forgot.sent": (
+        "If that name or address has a confirmed e-mail address, a "
+        "link to choose a new password is on its way."
+    ),
+    "account.email.sent": (
+        "A link to confirm {address} is on its way. The address is " "used once you open it."
+    ),
+    "account.mail.confirm.subject": "Confirm your e-mail address for Perudo",
+    "account.mail.confirm.body": (
+        "Hello {name},\n\nOpen this link to confirm that {address} is "
+        "the address of your Perudo account:\n\n{link}\n\nThe link works "
+        "once, for 24 hours. If you did not ask for it, ignore this "
+        "mail: nothing changes."
+    ),
+    "account.mail.reset.subject": "Choose a new Perudo password",
+    "account.mail.reset.body": (
+        "Hello {name},\n\nSomeone, you we hope, asked to reset the "
+        "password of the Perudo account {name}. Open this link to "
+        "choose a new one:\n\n{link}\n\nThe link works once, for 30 "
+        "minutes, and signs you out everywhere. If you did not ask "
+        "for it, ignore this mail: your password stays as it is."
+    ),
     # perudo analyze (the analysis of a finished game).
     "analysis.title": "Analysis of a game of {players} players",
     "analysis.own": (

@@ -455,6 +455,39 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.bot.too_many_tokens": (
         "Questo account bot ha già tutti i token che può avere: revocane prima uno."
     ),
+    # Accounts: addresses confirmed and passwords reset by mail (accounts/recovery.py).
+    "account.mail.off": (
+        "Questo sito non invia posta, quindi qui la password non si "
+        "può reimpostare per e-mail. Chiedi a chi gestisce il sito."
+    ),
+    "account.email.refused": "Questo non è un indirizzo e-mail.",
+    "account.token.bad": (
+        "Questo link è già stato usato, è scaduto o è sbagliato. " "Chiedine uno nuovo."
+    ),
+    "account.mail.limited": "Troppe e-mail richieste. Aspetta un'ora e riprova.",
+    "account.forgot.sent": (
+        "Se quel nome o indirizzo ha un indirizzo e-mail confermato, "
+        "sta arrivando un link per scegliere una nuova password."
+    ),
+    "account.email.sent": (
+        "Sta arrivando un link per confermare {address}. L'indirizzo " "sarà usato quando lo apri."
+    ),
+    "account.mail.confirm.subject": "Conferma il tuo indirizzo e-mail per Perudo",
+    "account.mail.confirm.body": (
+        "Ciao {name},\n\napri questo link per confermare che {address} "
+        "è l'indirizzo del tuo account Perudo:\n\n{link}\n\nIl link "
+        "funziona una volta sola, per 24 ore. Se non l'hai chiesto "
+        "tu, ignora questa e-mail: non cambia niente."
+    ),
+    "account.mail.reset.subject": "Scegli una nuova password per Perudo",
+    "account.mail.reset.body": (
+        "Ciao {name},\n\nqualcuno, speriamo tu, ha chiesto di "
+        "reimpostare la password dell'account Perudo {name}. Apri "
+        "questo link per sceglierne una nuova:\n\n{link}\n\nIl link "
+        "funziona una volta sola, per 30 minuti, e chiude ogni tua "
+        "sessione. Se non l'hai chiesto tu, ignora questa e-mail: la "
+        "password resta com'è."
+    ),
     # perudo analyze (l'analisi di una partita finita).
     "analysis.title": "Analisi di una partita a {players} giocatori",
     "analysis.own": (

@@ -422,6 +422,36 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.bot.too_many_tokens": (
         "이 봇 계정은 가질 수 있는 토큰을 모두 가지고 있습니다. " "먼저 하나를 취소하세요."
     ),
+    # Accounts: addresses confirmed and passwords reset by mail (accounts/recovery.py).
+    "account.mail.off": (
+        "이 사이트는 메일을 보내지 않아 메일로 비밀번호를 재설정할 "
+        "수 없습니다. 사이트 운영자에게 문의해 주세요."
+    ),
+    "account.email.refused": "이메일 주소가 아닙니다.",
+    "account.token.bad": "이미 쓰였거나 만료되었거나 잘못된 링크입니다. 새 링크를 요청해 주세요.",
+    "account.mail.limited": "메일 요청이 너무 많습니다. 한 시간 뒤에 다시 해 주세요.",
+    "account.forgot.sent": (
+        "그 이름이나 주소에 확인된 이메일 주소가 있으면 새 "
+        "비밀번호를 정하는 링크가 곧 도착합니다."
+    ),
+    "account.email.sent": "{address}(으)로 확인 링크를 보냈습니다. 링크를 열면 주소가 쓰입니다.",
+    "account.mail.confirm.subject": "Perudo 이메일 주소를 확인해 주세요",
+    "account.mail.confirm.body": (
+        "{name} 님, 안녕하세요.\n\n{address}이(가) "
+        "Perudo 계정의 주소임을 확인하려면 이 링크를 열어 "
+        "주세요.\n\n{link}\n\n링크는 24시간 동안 한 번만 쓸 "
+        "수 있습니다. 요청하지 않았다면 이 메일을 무시하세요. "
+        "아무것도 바뀌지 않습니다."
+    ),
+    "account.mail.reset.subject": "Perudo 새 비밀번호 정하기",
+    "account.mail.reset.body": (
+        "{name} 님, 안녕하세요.\n\nPerudo 계정 "
+        "{name}의 비밀번호 재설정 요청이 있었습니다. 새 "
+        "비밀번호를 정하려면 이 링크를 열어 주세요.\n\n{link}\n\n"
+        "링크는 30분 동안 한 번만 쓸 수 있고, 쓰면 모든 곳에서 "
+        "로그아웃됩니다. 요청하지 않았다면 이 메일을 무시하세요. "
+        "비밀번호는 그대로입니다."
+    ),
     # perudo analyze (끝난 게임의 분석).
     "analysis.title": "{players}명 게임의 분석",
     "analysis.own": "{who}의 시점으로 판단: 자기 주사위, 모든 호출과 도전, 테이블에서 공개된 손.",

@@ -149,6 +149,30 @@ async def _table_flood(base: str, stop: asyncio.Event) -> dict[str, int]:
     return counts
 
 
+async def _sign_in_flood(
+    base: str, stop: asyncio.Event, sources: int, workers: int = 16
+) -> dict[str, int]:
+    """Credential stuffing: ``workers`` at once sign in under ever new names with a wrong
+    password (the server's argon2id check runs for each), from one address (``sources`` 1)
+    or from ``sources`` addresses in turn; counted by the answer's status."""
+    counts: dict[str, int] = {}
+    tried = 0
+
+    async def worker(w: int) -> None:
+        nonlocal tried
+        while not stop.is_set():
+            n = tried
+            tried += 1
+            source = _addr(n % sources)
+            body = {"name": f"victim{w}x{n}", "password": "hunter2-leaked"}
+            status = await asyncio.to_thread(_post_from, base, source, "/api/account/signin", body)
+            key = f"HTTP {status}"
+            counts[key] = counts.get(key, 0) + 1
+
+    await asyncio.gather(*(worker(w) for w in range(workers)))
+    return counts
+
+
 def _post_from(base: str, source: str, path: str, body: dict[str, Any]) -> int:
     import http.client
 
@@ -299,6 +323,14 @@ ATTACKS = [
     ("table flood", "one client creating tables as fast as it can"),
     ("slow headers", "1,000 half-sent requests (40 addresses), a header line every 5 s"),
     ("message flood", "30 sockets of one client: syncs, pings, nested, oversize"),
+    (
+        "sign-in stuffing",
+        "16 at once signing in under ever new names, wrong passwords, from one address",
+    ),
+    (
+        "sign-in spread",
+        "16 at once signing in under ever new names, wrong passwords, from 200 addresses",
+    ),
 ]
 
 
@@ -326,6 +358,8 @@ def _attack(name: str, base: str, table_id: str) -> Callable[[asyncio.Event], An
         "table flood": lambda stop: _table_flood(base, stop),
         "slow headers": lambda stop: _slow_headers(base, stop),
         "message flood": lambda stop: _message_flood(ws_base, table_id, stop),
+        "sign-in stuffing": lambda stop: _sign_in_flood(base, stop, 1),
+        "sign-in spread": lambda stop: _sign_in_flood(base, stop, 200),
     }[name]
 
 

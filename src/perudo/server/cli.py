@@ -69,12 +69,18 @@ def register(app: typer.Typer) -> None:
             help="A running server to load (default: start one); it must lift its limits per "
             "client, every client here coming from one address (docs/scaling.md).",
         ),
+        signed_in: bool = typer.Option(
+            False,
+            "--signed-in",
+            help="Every player signs up first and plays with their session's cookie "
+            "(their seats and budgets are their accounts').",
+        ),
     ) -> None:
         """Load benchmark: tables of bots playing as real WebSocket clients on loopback."""
         from .loadbench import ServerRefused, main
 
         try:
-            main(tables=tables, seconds=seconds, think=think, url=url)
+            main(tables=tables, seconds=seconds, think=think, url=url, signed_in=signed_in)
         except ServerRefused as err:
             typer.echo(f"perudo bench-load: {err}", err=True)
             raise typer.Exit(1) from None
@@ -86,7 +92,8 @@ def register(app: typer.Typer) -> None:
             None,
             help="Run only this attack after the baseline (repeatable): chat crowd, "
             "same-address chat, "
-            "spectator crowd, table flood, slow headers, message flood.",
+            "spectator crowd, table flood, slow headers, message flood, sign-in stuffing, "
+            "sign-in spread.",
         ),
     ) -> None:
         """Abuse benchmark: issue 14's attacks on a fresh server on loopback, each while a

@@ -24,6 +24,7 @@ import gc
 import json
 import os
 import random
+import secrets
 import socket
 import ssl
 import statistics
@@ -136,20 +137,61 @@ def _free_port() -> int:
 
 
 def _http(
-    base: str, path: str, body: dict[str, Any] | None = None, tls: ssl.SSLContext | None = None
+    base: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    tls: ssl.SSLContext | None = None,
+    person: Person | None = None,
 ) -> dict[str, Any]:
+    """POST ``body`` (GET without one) as JSON; ``person``: with their session's cookie and
+    CSRF token (a sign-up's answer fills them in)."""
+    headers = {"content-type": "application/json"}
+    if person is not None and person.cookie:
+        headers |= {"cookie": f"{COOKIE}={person.cookie}", "X-CSRF-Token": person.csrf}
     req = urllib.request.Request(
         base + path,
         data=None if body is None else json.dumps(body).encode(),
         method="GET" if body is None else "POST",
-        headers={"content-type": "application/json"},
+        headers=headers,
     )
     try:
         with urllib.request.urlopen(req, timeout=30, context=tls) as r:
             data: dict[str, Any] = json.loads(r.read())
+            if person is not None and "csrf" in data:
+                person.csrf = data["csrf"]
+                for value in r.headers.get_all("set-cookie") or []:
+                    name, _, rest = value.partition("=")
+                    if name == COOKIE:
+                        person.cookie = rest.split(";", 1)[0]
             return data
     except urllib.error.HTTPError as err:
         raise ServerRefused.of(base, path, err) from None
+
+
+COOKIE = "perudo_session"
+"""The session cookie's name (perudo.server.accounts.sessions.COOKIE)."""
+
+
+@dataclass
+class Person:
+    """A signed-up player of ``--signed-in``: their session's cookie and CSRF token."""
+
+    name: str
+    cookie: str = ""
+    csrf: str = ""
+
+
+def sign_up(base: str, name: str, tls: ssl.SSLContext | None = None) -> Person:
+    """Sign ``name`` up (a random password) and keep the session."""
+    person = Person(name)
+    _http(
+        base,
+        "/api/account/signup",
+        {"name": name, "password": secrets.token_urlsafe(16)},
+        tls,
+        person,
+    )
+    return person
 
 
 class ServerRefused(RuntimeError):
@@ -206,8 +248,10 @@ class _Seat:
         rng: random.Random,
         host: bool,
         tls: ssl.SSLContext | None = None,
+        person: Person | None = None,
     ) -> None:
         self.url = f"{ws_base}/ws/tables/{table_id}"
+        self.person = person
         self.tls = tls
         self.token = token
         self.think = think
@@ -233,8 +277,17 @@ class _Seat:
             if opening is not None:
                 await opening.acquire()
             try:
+                cookie = (
+                    {"cookie": f"{COOKIE}={self.person.cookie}"} if self.person is not None else {}
+                )
                 ws = await stack.enter_async_context(
-                    websockets.connect(self.url, max_size=None, ssl=self.tls, open_timeout=60)
+                    websockets.connect(
+                        self.url,
+                        max_size=None,
+                        ssl=self.tls,
+                        open_timeout=60,
+                        additional_headers=cookie,
+                    )
                 )
             finally:
                 if opening is not None:
@@ -359,8 +412,13 @@ async def run_load(
     server_pids: Sequence[int] = (),
     services: Mapping[str, int] | None = None,
     tls: ssl.SSLContext | None = None,
+    signed_in: bool = False,
 ) -> LoadResult:
     """Create ``tables`` tables of six client bots at ``url`` and measure for ``seconds``.
+
+    ``signed_in``: every seat's player signs up first (not measured) and creates or joins
+    its table, and opens its socket, with its session's cookie and CSRF token, so each seat
+    is a signed-in person's (its budgets are the account's, docs/security.md).
 
     ``server_pid`` / ``server_pids``: the ``perudo serve`` processes whose CPU is measured;
     ``services``: other processes by name (``postgres``: its postmaster), measured with their
@@ -373,7 +431,12 @@ async def run_load(
     rng = random.Random(2024)
     seats: list[_Seat] = []
 
-    def make_table(i: int) -> list[tuple[str, str]]:
+    run_id = secrets.token_hex(3)
+
+    def make_table(i: int) -> list[tuple[str, str, Person | None]]:
+        people: list[Person | None] = [
+            sign_up(url, f"L{run_id}_{i}_{k}", tls) if signed_in else None for k in range(SEATS)
+        ]
         made = _http(
             url,
             "/api/tables",
@@ -385,15 +448,18 @@ async def run_load(
                 "private": True,
             },
             tls,
+            people[0],
         )
-        tokens = [(made["table_id"], made["token"])]
+        tokens = [(made["table_id"], made["token"], people[0])]
         for k in range(1, SEATS):
-            j = _http(url, f"/api/tables/{made['table_id']}/join", {"name": f"bot {k}"}, tls)
-            tokens.append((made["table_id"], j["token"]))
+            j = _http(
+                url, f"/api/tables/{made['table_id']}/join", {"name": f"bot {k}"}, tls, people[k]
+            )
+            tokens.append((made["table_id"], j["token"], people[k]))
         return tokens
 
     for i in range(tables):
-        for k, (table_id, token) in enumerate(await asyncio.to_thread(make_table, i)):
+        for k, (table_id, token, person) in enumerate(await asyncio.to_thread(make_table, i)):
             seats.append(
                 _Seat(
                     ws_base,
@@ -404,6 +470,7 @@ async def run_load(
                     random.Random(rng.random()),
                     k == 0,
                     tls,
+                    person,
                 )
             )
     stop = asyncio.Event()
@@ -494,9 +561,16 @@ def start_server(workdir: Path, **env: str) -> tuple[subprocess.Popen[bytes], st
 
 
 def main(
-    tables: int = 100, seconds: float = 20.0, think: float = 0.5, url: str | None = None
+    tables: int = 100,
+    seconds: float = 20.0,
+    think: float = 0.5,
+    url: str | None = None,
+    signed_in: bool = False,
 ) -> LoadResult:
-    """Run the benchmark (starting a server unless ``url`` is given) and print the figures."""
+    """Run the benchmark (starting a server unless ``url`` is given) and print the figures.
+    ``signed_in``: every player signs up and plays under their account; a server started
+    here then hashes passwords with argon2id's cheapest parameters (8 MiB, one pass: the
+    sign-ups are set-up, not measured)."""
     try:
         import uvloop
 
@@ -504,12 +578,19 @@ def main(
     except ImportError:
         pass
     if url is not None:
-        result = asyncio.run(run_load(url.rstrip("/"), tables, seconds, think))
+        result = asyncio.run(run_load(url.rstrip("/"), tables, seconds, think, signed_in=signed_in))
     else:
+        cheap = (
+            {"PERUDO_ARGON2_MEMORY_KIB": "8192", "PERUDO_ARGON2_TIME_COST": "1"}
+            if signed_in
+            else {}
+        )
         with tempfile.TemporaryDirectory(prefix="perudo-load-") as tmp:
-            proc, base = start_server(Path(tmp), **ONE_ADDRESS_MANY_PEOPLE)
+            proc, base = start_server(Path(tmp), **ONE_ADDRESS_MANY_PEOPLE, **cheap)
             try:
-                result = asyncio.run(run_load(base, tables, seconds, think, server_pid=proc.pid))
+                result = asyncio.run(
+                    run_load(base, tables, seconds, think, server_pid=proc.pid, signed_in=signed_in)
+                )
             finally:
                 proc.terminate()
                 proc.wait(10)

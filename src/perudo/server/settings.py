@@ -171,6 +171,18 @@ class Settings(BaseSettings):
     low-memory profile, 64 MiB, by default). Stored hashes keep their own parameters."""
     argon2_time_cost: int = Field(default=3, ge=1, le=10)
     """Accounts: argon2id's passes over that memory."""
+    smtp_host: str | None = None
+    """Accounts: the mail server through which e-mail addresses are confirmed and passwords
+    reset by mail (docs/accounts.md#recovery). Unset (the default): no mail is sent, the
+    page offers no reset and no address."""
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_security: Literal["starttls", "tls", "none"] = "starttls"
+    """``starttls`` (port 587), ``tls`` (implicit TLS, port 465) or ``none`` (a local relay)."""
+    smtp_username: str | None = None
+    """Sign in to the mail server with this name and ``smtp_password`` (unset: no sign-in)."""
+    smtp_password: str | None = None
+    smtp_from: str | None = None
+    """The mail's ``From`` address (needed when ``smtp_host`` is set)."""
     public_url: str | None = None
     """The address friends open, e.g. ``https://dice.example.org`` or
     ``http://192.168.1.20:8000``: invite links are built on it. Unset: links are built from
@@ -210,6 +222,25 @@ class Settings(BaseSettings):
                 "(postgresql+asyncpg://user:password@host/db): SQLite is one process's store"
             )
         return self
+
+    @model_validator(mode="after")
+    def _mail_needs_a_sender(self) -> Settings:
+        if self.smtp_host is not None and not self.smtp_from:
+            raise ValueError(
+                "PERUDO_SMTP_HOST (mail) needs PERUDO_SMTP_FROM, the mail's From address "
+                "(e.g. dice@example.org)"
+            )
+        return self
+
+    @field_validator("smtp_host", "smtp_username", "smtp_password", "smtp_from")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        return None if value is None or not value.strip() else value.strip()
+
+    @property
+    def mail(self) -> bool:
+        """Whether mail is configured (``smtp_host``): addresses and resets by mail."""
+        return self.smtp_host is not None
 
     @property
     def cluster(self) -> bool:

@@ -11,6 +11,8 @@ as a guest. Nothing here is asked of a person who just plays.
 * :mod:`.ceremony` and :mod:`.passkeys`: WebAuthn's checks and the passkey routes;
 * :mod:`.claims`: a device's anonymous games claimed by its seat tokens;
 * :mod:`.refusals`: the accounts' refusals in every language.
+* :mod:`.recovery` and :mod:`.mail`: e-mail addresses and password reset by mail, where the
+  operator configures SMTP.
 
 The store (:mod:`perudo.server.store`) keeps the rows; nothing here talks to the database.
 """

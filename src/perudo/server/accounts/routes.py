@@ -234,6 +234,7 @@ async def change_password(request: Request, body: NewPassword) -> Response:
         return refused("password_refused", f"password.{why}", 400)
     new_hash = await passwords.hash_password(_hasher(request), body.new)
     await store_of(request).set_password(session.player.id, new_hash, keeping=hashed)
+    await store_of(request).end_resets(session.player.id)
     return Response(status_code=204)
 
 

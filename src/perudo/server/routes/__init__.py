@@ -18,6 +18,8 @@
 * :mod:`.play`: the Play-now socket ``/ws/play`` (:mod:`perudo.server.play`);
 * :mod:`.wire`: ``GET /api/protocol.schema.json`` (the JSON Schema of the wire);
 * :mod:`perudo.server.accounts.routes`: the account API (``/api/account…``);
+* :mod:`perudo.server.accounts.recovery`: e-mail addresses and password reset by mail
+  (``/api/account/mail``, ``…/email``, ``…/forgot``, ``…/reset``);
 * :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
   (``/api/players/{name}``, ``/api/players/{name}/games``, ``/api/leaderboard``);
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
@@ -73,7 +75,7 @@ def register_routes(app: FastAPI) -> None:
     for module in (health, tables, games, pages, webapp, socket, wire, play):
         app.include_router(module.router)
     # Imported here: the accounts' routes use .common, which imports this package.
-    from ..accounts import botapi, export, passkeys, players
+    from ..accounts import botapi, export, passkeys, players, recovery
     from ..accounts import routes as accounts
 
     app.include_router(accounts.router)
@@ -81,4 +83,5 @@ def register_routes(app: FastAPI) -> None:
     app.include_router(botapi.router)
     app.include_router(players.router)
     app.include_router(export.router)
+    app.include_router(recovery.router)
     pages.mount_static(app)

@@ -13,7 +13,8 @@ The package's rooms:
 * :mod:`.games`: tables, seats, games and their action logs, chat;
 * :mod:`.players`: accounts, sessions, sign-in failures, a profile's games;
 * :mod:`.ratings`: ratings, their history, the leaderboard, and a rated game's update;
-* :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games.
+* :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games;
+* :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset.
 
 A game's state is the fold of :func:`perudo.core.apply` over its logged actions, so a restart
 rebuilds every table exactly (:mod:`perudo.server.tables`).
@@ -22,6 +23,7 @@ rebuilds every table exactly (:mod:`perudo.server.tables`).
 from __future__ import annotations
 
 from .games import GameStore
+from .mail import MailStore
 from .passkeys import PasskeyStore
 from .players import PlayerStore
 from .ratings import RatingStore
@@ -58,5 +60,5 @@ __all__ = [
 ]
 
 
-class Store(GameStore, PlayerStore, RatingStore, PasskeyStore):
+class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore):
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""

@@ -15,8 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from .base import StoreBase
 from .rows import PlayerRow, SessionRow, player_columns, player_row, session_row
 from .schema import (
+    emails_t,
     game_players_t,
     games_t,
+    mail_tokens_t,
     passkeys_t,
     players_t,
     sessions_t,
@@ -195,6 +197,8 @@ class PlayerStore(StoreBase):
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(delete(sessions_t).where(sessions_t.c.player_id == player_id))
             await conn.execute(delete(passkeys_t).where(passkeys_t.c.player_id == player_id))
+            await conn.execute(delete(emails_t).where(emails_t.c.player_id == player_id))
+            await conn.execute(delete(mail_tokens_t).where(mail_tokens_t.c.player_id == player_id))
             await conn.execute(
                 update(players_t)
                 .where(players_t.c.id == player_id)

@@ -300,6 +300,35 @@ analyses_t = Table(
 )
 
 
+# -- mail: confirmed addresses and mailed tokens (perudo.server.accounts.recovery); revision 0008
+
+emails_t = Table(
+    "emails",
+    metadata,
+    # A player's e-mail address, written only once a mailed link confirmed it.
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("address", String(254), nullable=False),
+    # The address as looked up (case folded).
+    Column("address_key", String(254), nullable=False),
+    Column("confirmed_at", Float, nullable=False),
+    Index("ix_emails_address_key", "address_key"),
+)
+
+mail_tokens_t = Table(
+    "mail_tokens",
+    metadata,
+    # The SHA-256 of a mailed token (the token itself is never stored): ``confirm`` an
+    # address or ``reset`` a password; used once, then deleted.
+    Column("id", String(64), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("purpose", String(8), nullable=False),
+    Column("address", String(254), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("ix_mail_tokens_player_id", "player_id"),
+)
+
+
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
 

@@ -1,11 +1,14 @@
 // The account page (/account, docs/accounts.md): sign up or sign in with a name and a
 // password or a passkey; signed in, the sessions (each revocable), the passkeys (added and
 // removed), signing out and deleting the account. Signing up or in sends the seat tokens this
-// device keeps, so the games it played as a guest join the account's profile; and making the
-// account a bot account (docs/bot-api.md).
+// device keeps, so the games it played as a guest join the account's profile; making the
+// account a bot account (docs/bot-api.md). Where the site sends mail (GET /api/account/mail):
+// the e-mail address (added, confirmed by a mailed link, removed), "forgot password", and the
+// mailed links' forms (#reset=<token>, #confirm=<token>: the token stays in the fragment,
+// which no server sees).
 
 import { html, useState, useEffect, api, setCsrf, tokenKey } from "../lib.js";
-import { t } from "../i18n.js";
+import { t, lang } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { toast } from "../components/common.js";
 
@@ -67,7 +70,100 @@ async function signedIn(out, onDone) {
   onDone(await loadAccount());
 }
 
-function Credentials({ onDone }) {
+// What the site's mail allows: {enabled, address} (GET /api/account/mail).
+async function loadMail() {
+  try {
+    return await api("GET", "/api/account/mail");
+  } catch {
+    return { enabled: false, address: null };
+  }
+}
+
+// The mailed link this page was opened with: ["reset" | "confirm", token] or null.
+function mailedLink() {
+  const found = /^#(reset|confirm)=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  return found ? [found[1], found[2]] : null;
+}
+
+function forgetLink() {
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+function Forgot({ mail }) {
+  if (!mail.enabled) {
+    return html`<p class="muted" data-testid="no-reset">${t("account.no_reset")}</p>`;
+  }
+  const submit = async (e) => {
+    e.preventDefault();
+    const who = String(new FormData(e.currentTarget).get("who") || "").trim();
+    try {
+      await api("POST", "/api/account/forgot", { who, lang: lang() });
+      toast(t("account.forgot_sent"), true);
+    } catch (err) {
+      toast(refusalText(err));
+    }
+  };
+  return html`<form onSubmit=${submit} data-testid="forgot-form">
+    <h3>${t("account.forgot")}</h3>
+    <label>${t("account.name_or_email")} <input name="who" autocomplete="username" data-testid="forgot-who" required /></label>
+    <button class="btn" type="submit" data-testid="forgot-button">${t("account.send_link")}</button>
+  </form>`;
+}
+
+function ResetForm({ token, onDone }) {
+  const submit = async (e) => {
+    e.preventDefault();
+    const password = String(new FormData(e.currentTarget).get("password") || "");
+    try {
+      await api("POST", "/api/account/reset", { token, password });
+      forgetLink();
+      toast(t("account.reset_done"), true);
+      onDone();
+    } catch (err) {
+      toast(refusalText(err));
+    }
+  };
+  return html`<section class="card" data-testid="reset">
+    <h2>${t("account.reset_title")}</h2>
+    <form onSubmit=${submit}>
+      <label>${t("account.new_password")} <input name="password" type="password" autocomplete="new-password" data-testid="reset-password" required /></label>
+      <button class="btn primary" type="submit" data-testid="reset-button">${t("account.reset_button")}</button>
+    </form>
+  </section>`;
+}
+
+function Email({ mail, onDone }) {
+  if (!mail.enabled) return null;
+  const add = async (e) => {
+    e.preventDefault();
+    const address = String(new FormData(e.currentTarget).get("address") || "").trim();
+    try {
+      await api("POST", "/api/account/email", { address, lang: lang() });
+      toast(t("account.email_sent", { address }), true);
+    } catch (err) {
+      toast(refusalText(err));
+    }
+  };
+  const remove = async () => {
+    try {
+      await api("DELETE", "/api/account/email");
+      onDone();
+    } catch (err) {
+      toast(refusalText(err));
+    }
+  };
+  return html`<form onSubmit=${add} data-testid="email-form">
+    <h3>${t("account.email")}</h3>
+    <p data-testid="email-address">${mail.address || t("account.no_email")}</p>
+    <label>${t("account.new_email")} <input name="address" type="email" autocomplete="email" data-testid="email-input" required /></label>
+    <div class="row">
+      <button class="btn" type="submit" data-testid="email-add">${t("account.email_add")}</button>
+      ${mail.address ? html`<button class="btn" type="button" data-testid="email-remove" onClick=${remove}>${t("account.email_remove")}</button>` : null}
+    </div>
+  </form>`;
+}
+
+function Credentials({ onDone, mail }) {
   const submit = (path) => async (e) => {
     e.preventDefault();
     const form = e.currentTarget.form || e.currentTarget;
@@ -106,6 +202,7 @@ function Credentials({ onDone }) {
         <button class="btn" type="button" data-testid="passkey-sign-up" onClick=${withPasskey(true)}>${t("account.passkey_sign_up")}</button>
       </div>
     </form>
+    <${Forgot} mail=${mail} />
   </section>`;
 }
 
@@ -140,7 +237,7 @@ function BotToken({ token }) {
   </section>`;
 }
 
-function Signed({ me, onDone, onToken }) {
+function Signed({ me, mail, onDone, onMail, onToken }) {
   const act = (method, path, body) => async () => {
     try {
       await api(method, path, body);
@@ -199,6 +296,7 @@ function Signed({ me, onDone, onToken }) {
       <button class="btn small" data-testid="remove-passkey" onClick=${act("DELETE", `/api/account/passkeys/${encodeURIComponent(k.id)}`)}>${t("account.remove_passkey")}</button>
     </li>`)}</ul>
     <button class="btn" data-testid="add-passkey" onClick=${addPasskey}>${t("account.add_passkey")}</button>
+    <${Email} mail=${mail} onDone=${onMail} />
     ${me.password && html`<form onSubmit=${change} data-testid="password-form">
       <h3>${t("account.change_password")}</h3>
       <label>${t("account.old_password")} <input name="old" type="password" autocomplete="current-password" data-testid="old-password" required /></label>
@@ -220,13 +318,38 @@ function Signed({ me, onDone, onToken }) {
 export function AccountPage() {
   const [me, setMe] = useState(account);
   const [botToken, setBotToken] = useState(null);
+  const [mail, setMail] = useState({ enabled: false, address: null });
+  const [link, setLink] = useState(mailedLink);
+  const refreshMail = () => loadMail().then(setMail);
   useEffect(() => {
     loadAccount().then(setMe);
+    refreshMail();
+    // A mailed link opened in a tab already on this page changes only the fragment.
+    const follow = () => setLink(mailedLink());
+    window.addEventListener("hashchange", follow);
+    return () => window.removeEventListener("hashchange", follow);
   }, []);
   const madeBot = async (token) => {
     setBotToken(token);
     setMe(await loadAccount());
   };
+  useEffect(() => {
+    if (link && link[0] === "confirm") {
+      api("POST", "/api/account/email/confirm", { token: link[1] })
+        .then((done) => toast(t("account.email_confirmed", { address: done.address }), true))
+        .catch((err) => toast(refusalText(err)))
+        .finally(() => {
+          forgetLink();
+          setLink(null);
+          refreshMail();
+        });
+    }
+  }, [link]);
   if (botToken) return html`<${BotToken} token=${botToken} />`;
-  return me ? html`<${Signed} me=${me} onDone=${setMe} onToken=${madeBot} />` : html`<${Credentials} onDone=${setMe} />`;
+  if (link && link[0] === "reset") {
+    return html`<${ResetForm} token=${link[1]} onDone=${() => loadAccount().then((a) => { setMe(a); setLink(null); })} />`;
+  }
+  return me
+    ? html`<${Signed} me=${me} mail=${mail} onDone=${setMe} onMail=${refreshMail} onToken=${madeBot} />`
+    : html`<${Credentials} onDone=${(a) => { setMe(a); refreshMail(); }} mail=${mail} />`;
 }
