@@ -21,6 +21,7 @@ from . import hosting, proxy
 from .lobby import Lobby
 from .routes import register_routes
 from .settings import Settings
+from .social.hub import Social
 from .store import Store
 from .transport import BodyLimit, guarded_protocol, websocket_protocol
 
@@ -110,9 +111,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await store.close()
                     raise
         lobby = Lobby(store, settings, node)
+        social = Social(store, settings)
+        await social.open()
+        lobby.social = social
         await lobby.open()
         app.state.store = store
         app.state.lobby = lobby
+        app.state.social = social
         if settings.analysis_workers > 0:
             from .analysis import Analyses
 
@@ -129,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if analyses is not None:
                 analyses.close()
             await lobby.close()
+            await social.close()
             await store.close()
 
     app = FastAPI(

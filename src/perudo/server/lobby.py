@@ -26,6 +26,7 @@ from .tables.text import clean_name
 
 if TYPE_CHECKING:
     from .cluster import Node
+    from .social.hub import Social
 
 __all__ = ["Lobby"]
 
@@ -59,6 +60,13 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self._creating: dict[str, str] = {}
         """Tables being created (id → client), their places held already."""
+        self.social: Social | None = None
+        """Friends and notices (the app sets it): what a table says goes to it."""
+
+    def notice(self, table: LiveTable, kind: str) -> None:
+        """A table's notice (``turn``, ``start``: :attr:`LiveTable.notice`)."""
+        if self.social is not None:
+            self.social.table_notice(table, kind)
 
     async def open(self) -> None:
         if self.node is not None:
@@ -80,6 +88,7 @@ class Lobby:
             except (ValueError, KeyError, TypeError) as err:
                 log.error("table %s could not be restored from its log: %s", row.id, err)
                 continue
+            table.notice = self.notice
             self.tables[table.id] = table
         await self.keep_waiting()
         for table in self.tables.values():
@@ -362,6 +371,7 @@ class Lobby:
             self.changed,
         )
         table.check_rated_seat(player_id)
+        table.notice = self.notice
         token = secrets.token_urlsafe(24)
         table.seats[0] = Seat(
             "human",
@@ -423,4 +433,12 @@ class Lobby:
             if result is not None:
                 return int(result["seat"]), str(result["token"])
         table = self.get(table_id)
-        return await table.join(clean_name(player, "your name", 24), player_id)
+        blocked_by: frozenset[int] = frozenset()
+        if player_id is not None:
+            from .social.rows import Rows
+
+            try:
+                blocked_by = await Rows(self.store).blockers_of(player_id)
+            except StoreError as err:
+                raise store_refused(err, "a join's blocks") from None
+        return await table.join(clean_name(player, "your name", 24), player_id, blocked_by)

@@ -332,6 +332,8 @@ push_subscriptions_t = Table(
     Column("p256dh", String(200), nullable=False),
     Column("auth", String(100), nullable=False),
     Column("kinds", String(100), nullable=False),
+    # The language its notices are written in (the page's, when it subscribed).
+    Column("lang", String(8), nullable=False),
     Column("at", Float, nullable=False),
     Index("ix_push_subscriptions_player_id", "player_id"),
 )

@@ -157,6 +157,7 @@ class Node:
                 if row is None:
                     raise LookupError(f"table {table_id} is gone")
                 table = LiveTable.restore(row, self.store, self.settings, self.lobby.changed)
+                table.notice = self.lobby.notice
             except Exception as err:
                 # Marked broken: no process claims it again (it would fail the same way).
                 log.error("table %s could not be taken over, marked broken: %s", table_id, err)

@@ -19,6 +19,9 @@
 * :mod:`perudo.server.accounts.routes`: the account API (``/api/account…``);
 * :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
   (``/api/players/{name}``, ``/api/players/{name}/games``, ``/api/leaderboard``);
+* :mod:`perudo.server.social.routes`: friends, invitations, Web Push subscriptions
+  (``/api/friends…``, ``/api/invitations…``, ``/api/push…``) and the notice socket
+  ``/ws/me``;
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
   the settings of a request).
 """
@@ -74,8 +77,10 @@ def register_routes(app: FastAPI) -> None:
     # Imported here: the accounts' routes use .common, which imports this package.
     from ..accounts import export, players
     from ..accounts import routes as accounts
+    from ..social import routes as social
 
     app.include_router(accounts.router)
+    app.include_router(social.router)
     app.include_router(players.router)
     app.include_router(export.router)
     pages.mount_static(app)

@@ -27,6 +27,7 @@ def upgrade() -> None:
         sa.Column("p256dh", sa.String(200), nullable=False),
         sa.Column("auth", sa.String(100), nullable=False),
         sa.Column("kinds", sa.String(100), nullable=False),
+        sa.Column("lang", sa.String(8), nullable=False),
         sa.Column("at", sa.Float, nullable=False),
     )
     op.create_index("ix_push_subscriptions_player_id", "push_subscriptions", ["player_id"])
