@@ -48,9 +48,9 @@ class Person:
     def call(self, method: str, path: str, body: Any = None) -> httpx.Response:
         return self.http.request(method, path, json=body, headers={"X-CSRF-Token": self.csrf})
 
-    def table(self, seats: int = 3) -> dict[str, Any]:
+    def table(self, seats: int = 3, name: str = "Friday") -> dict[str, Any]:
         out = self.call(
-            "POST", "/api/tables", {"name": "Friday", "player": "x", "seats": seats, "dice": 2}
+            "POST", "/api/tables", {"name": name, "player": "x", "seats": seats, "dice": 2}
         ).json()
         assert "table_id" in out, out
         return out

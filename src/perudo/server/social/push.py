@@ -120,17 +120,20 @@ class Pusher:
         """Send ``kind`` to ``account``'s devices (in the background)."""
         if self.vapid is None:
             return
-        task = asyncio.ensure_future(self._notify(account, kind, table, dict(names)))
+        # Which devices have a page in front is taken now, when the notice happens.
+        front = self.presence.in_front(account)
+        task = asyncio.ensure_future(self._notify(account, kind, table, dict(names), front))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _notify(self, account: int, kind: str, table: str, names: dict[str, str]) -> None:
+    async def _notify(
+        self, account: int, kind: str, table: str, names: dict[str, str], front: set[str]
+    ) -> None:
         try:
             subs = await self.rows.subscriptions(account)
         except Exception as err:
             log.warning("push: subscriptions not read: %s", err)
             return
-        front = self.presence.in_front(account)
         for sub in subs:
             if kind in sub.kinds and sub.device not in front:
                 await self.send(sub, payload(kind, table, names, sub.lang))
