@@ -5,6 +5,7 @@ import { html, useState, useEffect, api, setCsrf } from "../lib.js";
 import { t } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { toast } from "../components/common.js";
+import { PushPrefs } from "../social.js";
 
 // The session as the page knows it: null (signed out) or GET /api/account's answer.
 let account = null;
@@ -16,6 +17,8 @@ export async function loadAccount() {
     account = null;
   }
   setCsrf(account && account.csrf);
+  // Whoever keeps something of the signed-in person (social.js: the notice socket) follows.
+  window.dispatchEvent(new CustomEvent("perudo:account", { detail: account }));
   return account;
 }
 
@@ -78,6 +81,7 @@ function Signed({ me, onDone }) {
       <button class="btn" data-testid="sign-out" onClick=${act("POST", "/api/account/signout")}>${t("account.sign_out")}</button>
       <a class="btn" href="/api/account/export" download="perudo-account.json" data-testid="export">${t("account.export")}</a>
     </div>
+    <${PushPrefs} />
     <form onSubmit=${change} data-testid="password-form">
       <h3>${t("account.change_password")}</h3>
       <label>${t("account.old_password")} <input name="old" type="password" autocomplete="current-password" data-testid="old-password" required /></label>

@@ -7,6 +7,7 @@ import { Die } from "../components/dice.js";
 import { NAME_MAX, NameInput, displayName, nameTooLong, toast } from "../components/common.js";
 import { Field, Select, oddsChoices, timerChoices, vacatedChoices } from "../components/options.js";
 import { refusalText } from "../refusals.js";
+import { FriendsCard } from "../social.js";
 
 function TableList({ tables }) {
   if (!tables.length) return html`<div class="empty">${t("lobby.none")}</div>`;
@@ -147,6 +148,7 @@ export function LobbyPage({ navigate }) {
     <div class="lobby">
       <div class="col">
         <section class="card" aria-labelledby="open-title"><h2 id="open-title">${t("lobby.open_tables")}</h2><${TableList} tables=${lists.tables} /></section>
+        <${FriendsCard} />
         <section class="card" id="games" aria-labelledby="games-title"><h2 id="games-title">${t("lobby.recent")}</h2><${GameList} games=${lists.games} /></section>
       </div>
       <section class="card" aria-labelledby="create-title"><h2 id="create-title">${t("lobby.create")}</h2><${CreateForm} config=${config} navigate=${navigate} /></section>
