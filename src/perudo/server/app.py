@@ -111,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await store.close()
                     raise
         lobby = Lobby(store, settings, node)
-        social = Social(store, settings)
+        social = Social(store, settings, node)
         await social.open()
         lobby.social = social
         await lobby.open()

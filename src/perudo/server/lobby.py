@@ -239,6 +239,22 @@ class Lobby:
         result: dict[str, Any] | None = await self._call(table_id, {"what": "info"})
         return self.get(table_id).info() if result is None else result
 
+    async def seated(self, table_id: str, player_id: int) -> tuple[str, str, bool]:
+        """A table's name and status, and whether ``player_id`` holds a seat at it (from its
+        owner in multi-process mode): who may invite to it (:mod:`perudo.server.social`).
+
+        :raises TableError: ``no_table`` (a closed one too), or ``unavailable``.
+        """
+        table = self.tables.get(table_id)
+        if table is None and self.node is not None:
+            answer = await self._call(table_id, {"what": "seated", "player_id": player_id})
+            if answer is not None:
+                return str(answer["name"]), str(answer["status"]), bool(answer["seated"])
+            table = self.tables.get(table_id)
+        if table is None or table.closed:
+            raise TableError("no_table", f"there is no table {table_id[:40]!r}")
+        return table.name, table.status, table.holds(player_id)
+
     async def _call(self, table_id: str, data: dict[str, Any]) -> Any:
         """Ask the table's owner (another process) ``data``; its answer, or its refusal."""
         assert self.node is not None

@@ -262,6 +262,12 @@ class Node:
     # -- the bus ----------------------------------------------------------------------------
 
     async def _on_message(self, data: dict[str, Any]) -> None:
+        if data.get("op") == "notice":
+            # A notice for a person with a notice socket here (perudo.server.social.shared).
+            social = self.lobby.social if self.lobby is not None else None
+            if social is not None:
+                social.presence.notify(int(data["account"]), dict(data["data"]))
+            return
         await self.routes.on_message(data)
 
     async def _on_reconnect(self) -> None:

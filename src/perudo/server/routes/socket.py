@@ -176,7 +176,7 @@ async def _signed_in_page(ws: WebSocket, conn: Connection, table_id: str) -> Pag
         return None
     conn.account = found[0].player.id
     page = Page(conn.account, table=table_id[:40], conn=conn)
-    social_of(ws).presence.add(page)
+    await social_of(ws).add_page(page)
     return page
 
 

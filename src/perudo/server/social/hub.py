@@ -5,15 +5,17 @@ turn", "your table is starting")."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..settings import Settings
 from ..store import Store
-from .presence import Presence
+from .presence import Page, Presence
 from .push import Pusher
 from .rows import Rows
+from .shared import SharedPresence
 
 if TYPE_CHECKING:
+    from ..cluster import Node
     from ..tables import LiveTable
 
 __all__ = ["Social"]
@@ -24,16 +26,46 @@ log = logging.getLogger("perudo.server")
 class Social:
     """Friends and notices of one server process."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, node: Node | None = None) -> None:
         self.rows = Rows(store)
         self.presence = Presence()
-        self.pusher = Pusher(self.rows, self.presence, settings)
+        self.shared = None if node is None else SharedPresence(node, self.presence)
+        """Several processes: this one's presence told to the others, and theirs read."""
+        self.pusher = Pusher(self.rows, self.presence, settings, self.shared)
 
     async def open(self) -> None:
         await self.pusher.open()
+        if self.shared is not None:
+            self.shared.start()
 
     async def close(self) -> None:
+        if self.shared is not None:
+            await self.shared.close()
         await self.pusher.close()
+
+    async def add_page(self, page: Page) -> None:
+        """A page of a signed-in person opened here; with several processes, the others
+        know it once this returns (so a page that has been answered is seen everywhere)."""
+        self.presence.add(page)
+        if self.shared is not None:
+            await self.shared.publish(page.account)
+
+    async def whereabouts(self, account: int) -> tuple[bool, set[str]]:
+        """Whether ``account`` has a page open (on any process), and the tables they show."""
+        online = self.presence.online(account)
+        tables = self.presence.tables(account)
+        if self.shared is not None:
+            for entry in (await self.shared.others(account)).values():
+                online = True
+                tables |= {str(t) for t in entry.get("tables", [])}
+        return online, tables
+
+    async def notify(self, account: int, data: dict[str, Any]) -> int:
+        """Send ``data`` to every notice socket of ``account`` (on any process); how many."""
+        n = self.presence.notify(account, data)
+        if self.shared is not None:
+            n += await self.shared.notify(account, data)
+        return n
 
     def table_notice(self, table: LiveTable, kind: str) -> None:
         """A table says ``turn`` (a person's turn to act came) or ``start`` (its game

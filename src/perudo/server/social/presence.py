@@ -8,7 +8,7 @@ pages are not: :mod:`.push`).
 
 A person is *online* while one of their pages is open; they are *at* the tables their table
 sockets show. With several processes (``PERUDO_REDIS_URL``) each process knows its own
-sockets only (docs/server.md#friends says what that means).
+sockets here, and :mod:`.shared` tells the others through Redis.
 """
 
 from __future__ import annotations
@@ -45,8 +45,17 @@ class Presence:
 
     def __init__(self) -> None:
         self.pages: dict[int, set[Page]] = {}
+        self.on_change: Callable[[int], None] | None = None
+        """Told the account whose pages here changed (several processes: they share it,
+        :mod:`.shared`)."""
+
+    def touched(self, account: int) -> None:
+        """``account``'s pages here changed (one opened, closed, came to the front…)."""
+        if self.on_change is not None:
+            self.on_change(account)
 
     def add(self, page: Page) -> None:
+        """A page opened (the caller tells the others: :meth:`.hub.Social.add_page`)."""
         self.pages.setdefault(page.account, set()).add(page)
 
     def remove(self, page: Page) -> None:
@@ -56,6 +65,7 @@ class Presence:
         held.discard(page)
         if not held:
             del self.pages[page.account]
+        self.touched(page.account)
 
     def online(self, account: int) -> bool:
         return account in self.pages

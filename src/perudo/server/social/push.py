@@ -32,6 +32,7 @@ from perudo.i18n import LANGS, load_catalog
 from ..settings import Settings
 from .presence import Presence
 from .rows import Rows, Subscription
+from .shared import SharedPresence
 
 __all__ = ["KINDS", "Pusher", "endpoint_allowed"]
 
@@ -92,10 +93,17 @@ def _new_key() -> str:
 class Pusher:
     """Sends the notices of one server; ``await open()`` loads (or makes) its key."""
 
-    def __init__(self, rows: Rows, presence: Presence, settings: Settings) -> None:
+    def __init__(
+        self,
+        rows: Rows,
+        presence: Presence,
+        settings: Settings,
+        shared: SharedPresence | None = None,
+    ) -> None:
         self.rows = rows
         self.presence = presence
         self.settings = settings
+        self.shared = shared
         self.vapid: Vapid02 | None = None
         self.public_key = ""
         """The key a page subscribes with (``applicationServerKey``, base64url)."""
@@ -134,6 +142,9 @@ class Pusher:
         except Exception as err:
             log.warning("push: subscriptions not read: %s", err)
             return
+        if self.shared is not None:
+            for entry in (await self.shared.others(account)).values():
+                front |= {str(d) for d in entry.get("front", [])}
         for sub in subs:
             if kind in sub.kinds and sub.device not in front:
                 await self.send(sub, payload(kind, table, names, sub.lang))

@@ -50,7 +50,7 @@ from ..guard import client_key
 from ..proxy import client_host
 from ..store import PlayerRow
 from ..tables import TableError
-from .presence import Page
+from .presence import Page, Presence
 from .push import KINDS, endpoint_allowed
 from .rows import INVITATION_SECONDS, Invitation, Subscription
 
@@ -120,11 +120,12 @@ async def friends(request: Request) -> JSONResponse | dict[str, Any]:
         public = {}
     following = []
     for p in await social.rows.following(me.id):
-        at = sorted(social.presence.tables(p.id) & public.keys())
+        online, tables = await social.whereabouts(p.id)
+        at = sorted(tables & public.keys())
         following.append(
             {
                 "name": p.name,
-                "online": social.presence.online(p.id),
+                "online": online,
                 "tables": [{"id": t, "name": public[t]} for t in at],
             }
         )
@@ -194,17 +195,20 @@ async def unblock(request: Request, name: str) -> Response:
 # -- invitations --------------------------------------------------------------------------
 
 
-def _seated(request: Request, table_id: str, me: PlayerRow) -> tuple[str, str] | JSONResponse:
+async def _seated(request: Request, table_id: str, me: PlayerRow) -> tuple[str, str] | JSONResponse:
     """The table ``me`` invites to: (its id, its name) when they hold a seat at it and it
-    waits for players."""
-    table = lobby_of(request).tables.get(table_id)
-    if table is None or table.closed:
-        return refused("no_table", "social.no_table", 404)
-    if not any(s is not None and s.player_id == me.id for s in table.seats):
+    waits for players (asked of its owner in multi-process mode)."""
+    try:
+        name, status, seated = await lobby_of(request).seated(table_id, me.id)
+    except TableError as err:
+        if err.code == "no_table":
+            return refused("no_table", "social.no_table", 404)
+        return error_response(err)
+    if not seated:
         return refused("not_seated", "social.not_seated", 403)
-    if table.status != "open":
+    if status != "open":
         return refused("not_now", "social.not_waiting", 409)
-    return table.id, table.name
+    return table_id, name
 
 
 @router.post("/api/invitations", status_code=201, response_model=None)
@@ -218,7 +222,7 @@ async def invite(request: Request, body: InviteBody) -> JSONResponse | dict[str,
     social = social_of(request)
     if other.id in await social.rows.blockers_of(me.id):
         return refused("blocked", "social.invite_blocked", 403)
-    at = _seated(request, body.table, me)
+    at = await _seated(request, body.table, me)
     if isinstance(at, JSONResponse):
         return at
     table_id, table_name = at
@@ -233,9 +237,7 @@ async def invite(request: Request, body: InviteBody) -> JSONResponse | dict[str,
         time.time(),
     )
     await social.rows.invite(invitation)
-    delivered = social.presence.notify(
-        other.id, {"type": "invited", "invitation": invitation.json()}
-    )
+    delivered = await social.notify(other.id, {"type": "invited", "invitation": invitation.json()})
     social.pusher.notify(other.id, "invite", table_id, {"from": me.name, "table": table_name})
     return JSONResponse({"id": invitation.id, "delivered": delivered}, status_code=201)
 
@@ -267,7 +269,7 @@ async def accept(request: Request, invitation_id: str) -> JSONResponse | dict[st
         )
     except TableError as err:
         return error_response(err)
-    social.presence.notify(
+    await social.notify(
         found.from_id,
         {
             "type": "accepted",
@@ -288,7 +290,7 @@ async def decline(request: Request, invitation_id: str) -> Response:
     found = await _invitation(request, me, invitation_id)
     if found is None or not await social.rows.settle(found.id, me.id, "declined"):
         return refused("no_invitation", "social.no_invitation", 404)
-    social.presence.notify(
+    await social.notify(
         found.from_id,
         {
             "type": "declined",
@@ -386,7 +388,7 @@ async def notice_socket(ws: WebSocket) -> None:
             await ws.send_text(await outbox.get())
 
     page = Page(me.id, send=send)
-    social.presence.add(page)
+    await social.add_page(page)
     pending = await social.rows.pending_for(me.id, time.time())
     send(json.dumps({"type": "hello", "invitations": [i.json() for i in pending]}))
     writing = asyncio.create_task(writer(), name="perudo-notices")
@@ -396,7 +398,7 @@ async def notice_socket(ws: WebSocket) -> None:
                 message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            _take(page, message.get("text") or "", send)
+            _take(social.presence, page, message.get("text") or "", send)
     except (TimeoutError, WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -409,7 +411,7 @@ async def notice_socket(ws: WebSocket) -> None:
             await ws.close()
 
 
-def _take(page: Page, text: str, send: Any) -> None:
+def _take(presence: Presence, page: Page, text: str, send: Any) -> None:
     """One message of the notice socket: ``visible`` (whether the page is in front, and the
     device it is on) or ``ping``; anything else is ignored."""
     if len(text) > NOTICE_MESSAGE_BYTES:
@@ -425,5 +427,6 @@ def _take(page: Page, text: str, send: Any) -> None:
         device = msg.get("device")
         if isinstance(device, str) and len(device) <= 64:
             page.device = device
+        presence.touched(page.account)
     elif msg.get("type") == "ping":
         send('{"type": "pong"}')

@@ -561,6 +561,10 @@ class LiveTable:
             self.changed()
             return seat, token
 
+    def holds(self, player_id: int) -> bool:
+        """Whether the account ``player_id`` holds a seat here."""
+        return any(s is not None and s.player_id == player_id for s in self.seats)
+
     def check_rated_seat(self, player_id: int | None) -> None:
         """A rated table seats signed-in people only, each once (docs/ratings.md)."""
         if not self.config.rated:
