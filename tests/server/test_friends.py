@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -222,3 +223,38 @@ def test_a_blocked_player_cannot_invite_nor_sit_with_the_blocker_and_is_not_hear
     assert ann.friends()["blocked"] == []
     out = bo.call("POST", f"/api/tables/{anns['table_id']}/join", {"name": "Bo"})
     assert out.status_code == 200, out.text
+
+
+def test_a_deleted_account_leaves_no_follow_block_or_push_device_and_the_export_lists_them(
+    srv: ServerProcess,
+) -> None:
+    ann, bo, cy = Person(srv, "ann"), Person(srv, "bo"), Person(srv, "cy")
+    assert ann.call("POST", f"/api/friends/{bo.name}/follow").status_code == 204
+    assert ann.call("POST", f"/api/friends/{cy.name}/block").status_code == 204
+    assert bo.call("POST", f"/api/friends/{ann.name}/follow").status_code == 204
+    device = {
+        "device": "ann-laptop-1",
+        "lang": "ko",
+        "kinds": ["turn"],
+        "subscription": {
+            "endpoint": "https://fcm.googleapis.com/fcm/send/ann",
+            "keys": {"p256dh": "BPk", "auth": "x"},
+        },
+    }
+    assert ann.call("POST", "/api/push", device).status_code == 204
+    mine = ann.http.get("/api/account/export").json()
+    assert mine["following"] == [bo.name] and mine["blocked"] == [cy.name]
+    assert mine["push_devices"] == [{"device": "ann-laptop-1", "kinds": ["turn"], "lang": "ko"}]
+    raw = sqlite3.connect(srv.db)
+    (player_id,) = raw.execute("SELECT id FROM players WHERE name = ?", (ann.name,)).fetchone()
+    out = ann.call("POST", "/api/account/delete", {"password": PASSWORD})
+    assert out.status_code == 204
+    assert bo.friends()["following"] == []
+    for table, column in (
+        ("follows", "player_id"),
+        ("follows", "followed_id"),
+        ("blocks", "player_id"),
+        ("push_subscriptions", "player_id"),
+    ):
+        query = f"SELECT count(*) FROM {table} WHERE {column} = ?"
+        assert raw.execute(query, (player_id,)).fetchone() == (0,), table

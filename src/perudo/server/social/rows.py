@@ -178,6 +178,31 @@ class Rows:
         rows = await self._read(select(blocks_t.c.player_id).where(blocks_t.c.blocked_id == whom))
         return frozenset(int(r.player_id) for r in rows)
 
+    async def forget_player(self, player_id: int) -> None:
+        """A deleted account: its follows and blocks (either way) and its devices'
+        subscriptions go, its pending invitations (either way) are withdrawn."""
+
+        async def op(conn: AsyncConnection) -> None:
+            for table, other in ((follows_t, "followed_id"), (blocks_t, "blocked_id")):
+                await conn.execute(
+                    delete(table).where(
+                        or_(table.c.player_id == player_id, table.c[other] == player_id)
+                    )
+                )
+            await conn.execute(
+                delete(push_subscriptions_t).where(push_subscriptions_t.c.player_id == player_id)
+            )
+            await conn.execute(
+                update(invitations_t)
+                .where(
+                    or_(invitations_t.c.from_id == player_id, invitations_t.c.to_id == player_id),
+                    invitations_t.c.state == "pending",
+                )
+                .values(state="withdrawn")
+            )
+
+        await self.store._write(op)
+
     # -- invitations ----------------------------------------------------------------------
 
     async def invite(self, invitation: Invitation) -> None:
