@@ -159,11 +159,12 @@ export function FollowButtons({ name }) {
   </div>`;
 }
 
-// -- inviting by name, at a table where you have a seat --------------------------------------
+// -- inviting by name, at a table where you have a seat (the players you follow offered) ------
 
 export function InviteByName({ tableId }) {
   const { me } = useStore(social);
   const [name, setName] = useState("");
+  const [friends] = useFriends(me);
   if (!me) return null;
   const submit = async (e) => {
     e.preventDefault();
@@ -178,7 +179,8 @@ export function InviteByName({ tableId }) {
     }
   };
   return html`<form class="row" data-testid="invite-form" onSubmit=${submit}>
-    <input value=${name} maxlength="40" data-testid="invite-name" aria-label=${t("friends.invite_name")} placeholder=${t("friends.invite_name")} onInput=${(e) => setName(e.currentTarget.value)} />
+    <input value=${name} maxlength="40" list="invite-friends" data-testid="invite-name" aria-label=${t("friends.invite_name")} placeholder=${t("friends.invite_name")} onInput=${(e) => setName(e.currentTarget.value)} />
+    <datalist id="invite-friends">${(friends ? friends.following : []).map((f) => html`<option value=${f.name}>${f.online ? t("friends.online") : t("friends.offline")}</option>`)}</datalist>
     <button class="btn small" type="submit" data-testid="invite-send">${t("friends.invite")}</button>
   </form>`;
 }
