@@ -152,6 +152,9 @@ def test_the_service_worker_shows_a_pushed_notice_with_the_servers_words(
 ) -> None:
     page = new_page(browser)
     page.context.grant_permissions(["notifications"], origin=server.url)
+    page.goto(server.url + "/")
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    # Enabled once the worker is registered: Chromium reports the registrations it has.
     cdp = page.context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
     cdp.on(
@@ -159,9 +162,15 @@ def test_the_service_worker_shows_a_pushed_notice_with_the_servers_words(
         lambda e: registrations.extend(e["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
-    page.goto(server.url + "/")
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
-    reg = next(r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"])
+
+    def mine() -> list[dict[str, Any]]:
+        return [
+            r for r in registrations if r["scopeURL"] == server.url + "/" and not r["isDeleted"]
+        ]
+
+    if not mine():  # the report still on its way: the next call to the page brings it
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    reg = mine()[0]
     notice = {
         "kind": "invite",
         "table": "t1",
