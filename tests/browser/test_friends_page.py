@@ -152,9 +152,6 @@ def test_the_service_worker_shows_a_pushed_notice_with_the_servers_words(
 ) -> None:
     page = new_page(browser)
     page.context.grant_permissions(["notifications"], origin=server.url)
-    page.goto(server.url + "/")
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
-    # Enabled once the worker is registered: Chromium reports the registrations it has.
     cdp = page.context.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
     cdp.on(
@@ -162,6 +159,8 @@ def test_the_service_worker_shows_a_pushed_notice_with_the_servers_words(
         lambda e: registrations.extend(e["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
+    page.goto(server.url + "/")
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
 
     def mine() -> list[dict[str, Any]]:
         return [
@@ -183,14 +182,20 @@ def test_the_service_worker_shows_a_pushed_notice_with_the_servers_words(
         "ServiceWorker.deliverPushMessage",
         {"origin": server.url, "registrationId": reg["registrationId"], "data": json.dumps(notice)},
     )
-    shown = page.wait_for_function(
-        """async () => {
-          const reg = await navigator.serviceWorker.ready;
-          const list = await reg.getNotifications();
-          return list.length ? {title: list[0].title, body: list[0].body, tag: list[0].tag,
-            url: list[0].data.url} : null;
+    # Read in the page until the worker has shown it (wait_for_function's predicate must be
+    # synchronous: a promise it returned would count as a truthy answer at once).
+    page.evaluate(
+        """() => {
+          window.__shown = null;
+          (async function poll() {
+            const list = await (await navigator.serviceWorker.ready).getNotifications();
+            if (!list.length) return setTimeout(poll, 20);
+            const n = list[0];
+            window.__shown = {title: n.title, body: n.body, tag: n.tag, url: n.data.url};
+          })();
         }"""
-    ).json_value()
+    )
+    shown = page.wait_for_function("() => window.__shown").json_value()
     assert shown == {
         "title": "Perudo",
         "body": "Ann invites you to Friday.",
