@@ -501,4 +501,18 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "of.refusal.aside.not_held": (
         "{seat:does/do} not hold {count:hidden die/hidden dice} showing {face}."
     ),
+    # Friends and notices (perudo.server.social).
+    "server.blocked": "A player at this table has blocked you: you cannot sit here.",
+    "account.social.yourself": "That is you.",
+    "account.social.blocked_them": "You have blocked this player: unblock them first.",
+    "account.social.invite_blocked": "This player does not take invitations from you.",
+    "account.social.no_table": "There is no such table.",
+    "account.social.not_seated": "You can invite people only to a table where you have a seat.",
+    "account.social.not_waiting": "This table's game has started: nobody can join it now.",
+    "account.social.no_invitation": "This invitation is no longer open.",
+    "account.social.push_service": "This browser's push service is not one this server uses.",
+    "push.title": "Perudo",
+    "push.turn": "Your turn at {table}.",
+    "push.invite": "{from} invites you to {table}.",
+    "push.start": "The game at {table} is starting.",
 }

@@ -537,4 +537,18 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "of.refusal.aside.not_held": (
         "{seat:non ha/non hai} {count:dado nascosto/dadi nascosti} con il valore {face}."
     ),
+    # Friends and notices (perudo.server.social).
+    "server.blocked": "Un giocatore a questo tavolo ti ha bloccato: non puoi sederti qui.",
+    "account.social.yourself": "Sei tu.",
+    "account.social.blocked_them": "Hai bloccato questo giocatore: prima sbloccalo.",
+    "account.social.invite_blocked": "Questo giocatore non accetta i tuoi inviti.",
+    "account.social.no_table": "Non c'è nessun tavolo così.",
+    "account.social.not_seated": "Puoi invitare solo a un tavolo dove hai un posto.",
+    "account.social.not_waiting": "La partita a questo tavolo è iniziata: ora nessuno può unirsi.",
+    "account.social.no_invitation": "Questo invito non è più valido.",
+    "account.social.push_service": "Il servizio push di questo browser non è uno di quelli usati.",
+    "push.title": "Perudo",
+    "push.turn": "Tocca a te a {table}.",
+    "push.invite": "{from} ti invita a {table}.",
+    "push.start": "La partita a {table} sta per iniziare.",
 }

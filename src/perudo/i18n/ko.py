@@ -494,4 +494,18 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "of.refusal.seat.out": "{seat:은/는} 이미 탈락했습니다.",
     "of.refusal.pass.already": "{seat:은/는} 이번 라운드에 이미 패스했습니다.",
     "of.refusal.aside.not_held": "{seat:의} 숨긴 주사위에 {face} 눈이 {count}개 없습니다.",
+    # Friends and notices (perudo.server.social).
+    "server.blocked": "이 테이블의 한 플레이어가 당신을 차단했습니다. 여기에 앉을 수 없습니다.",
+    "account.social.yourself": "본인입니다.",
+    "account.social.blocked_them": "이 플레이어를 차단했습니다. 먼저 차단을 해제하세요.",
+    "account.social.invite_blocked": "이 플레이어는 당신의 초대를 받지 않습니다.",
+    "account.social.no_table": "그런 테이블은 없습니다.",
+    "account.social.not_seated": "자리가 있는 테이블에만 초대할 수 있습니다.",
+    "account.social.not_waiting": "이 테이블의 게임이 시작되었습니다. 지금은 참가할 수 없습니다.",
+    "account.social.no_invitation": "이 초대는 더 이상 유효하지 않습니다.",
+    "account.social.push_service": "이 브라우저의 푸시 서비스는 이 서버에서 사용하지 않습니다.",
+    "push.title": "페루도",
+    "push.turn": "{table}에서 당신 차례입니다.",
+    "push.invite": "{from} 님이 {table}에 초대했습니다.",
+    "push.start": "{table}의 게임이 시작됩니다.",
 }

@@ -22,6 +22,7 @@ from .lobby import Lobby
 from .play import open_pool
 from .routes import register_routes
 from .settings import Settings
+from .social.hub import Social
 from .store import Store
 from .transport import BodyLimit, guarded_protocol, websocket_protocol
 
@@ -112,11 +113,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await store.close()
                     raise
         lobby = Lobby(store, settings, node)
+        social = Social(store, settings, node)
+        await social.open()
+        lobby.social = social
         await lobby.open()
         app.state.store = store
         app.state.lobby = lobby
         # Play now (perudo.server.play): this process's side of the pools.
         app.state.play = open_pool(lobby)
+        app.state.social = social
         if settings.analysis_workers > 0:
             from .analysis import Analyses
 
@@ -134,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 analyses.close()
             await app.state.play.close()
             await lobby.close()
+            await social.close()
             await store.close()
 
     app = FastAPI(

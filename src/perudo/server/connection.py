@@ -87,6 +87,11 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self.closed = False
         self._close_code = 1000
+        self.account: int | None = None
+        """The signed-in person whose page opened this socket (their session's cookie)."""
+        self.hidden: frozenset[int] = frozenset()
+        """Accounts this socket's person blocks: their chat lines and reactions are not sent
+        here (:mod:`perudo.server.social.blocks`)."""
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._drain(), name=f"perudo-conn-{self.id}")

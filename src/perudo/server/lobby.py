@@ -26,6 +26,7 @@ from .tables.text import clean_name
 
 if TYPE_CHECKING:
     from .cluster import Node
+    from .social.hub import Social
 
 __all__ = ["Lobby"]
 
@@ -59,6 +60,13 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self._creating: dict[str, str] = {}
         """Tables being created (id → client), their places held already."""
+        self.social: Social | None = None
+        """Friends and notices (the app sets it): what a table says goes to it."""
+
+    def notice(self, table: LiveTable, kind: str) -> None:
+        """A table's notice (``turn``, ``start``: :attr:`LiveTable.notice`)."""
+        if self.social is not None:
+            self.social.table_notice(table, kind)
 
     async def open(self) -> None:
         if self.node is not None:
@@ -80,6 +88,7 @@ class Lobby:
             except (ValueError, KeyError, TypeError) as err:
                 log.error("table %s could not be restored from its log: %s", row.id, err)
                 continue
+            table.notice = self.notice
             self.tables[table.id] = table
         await self.keep_waiting()
         for table in self.tables.values():
@@ -230,6 +239,22 @@ class Lobby:
         result: dict[str, Any] | None = await self._call(table_id, {"what": "info"})
         return self.get(table_id).info() if result is None else result
 
+    async def seated(self, table_id: str, player_id: int) -> tuple[str, str, bool]:
+        """A table's name and status, and whether ``player_id`` holds a seat at it (from its
+        owner in multi-process mode): who may invite to it (:mod:`perudo.server.social`).
+
+        :raises TableError: ``no_table`` (a closed one too), or ``unavailable``.
+        """
+        table = self.tables.get(table_id)
+        if table is None and self.node is not None:
+            answer = await self._call(table_id, {"what": "seated", "player_id": player_id})
+            if answer is not None:
+                return str(answer["name"]), str(answer["status"]), bool(answer["seated"])
+            table = self.tables.get(table_id)
+        if table is None or table.closed:
+            raise TableError("no_table", f"there is no table {table_id[:40]!r}")
+        return table.name, table.status, table.holds(player_id)
+
     async def _call(self, table_id: str, data: dict[str, Any]) -> Any:
         """Ask the table's owner (another process) ``data``; its answer, or its refusal."""
         assert self.node is not None
@@ -365,6 +390,7 @@ class Lobby:
             self.changed,
         )
         table.check_rated_seat(player_id, bot_account)
+        table.notice = self.notice
         token = secrets.token_urlsafe(24)
         table.seats[0] = Seat(
             "human",
@@ -429,4 +455,14 @@ class Lobby:
             if result is not None:
                 return int(result["seat"]), str(result["token"])
         table = self.get(table_id)
-        return await table.join(clean_name(player, "your name", 24), player_id, bot_account)
+        blocked_by: frozenset[int] = frozenset()
+        if player_id is not None:
+            from .social.rows import Rows
+
+            try:
+                blocked_by = await Rows(self.store).blockers_of(player_id)
+            except StoreError as err:
+                raise store_refused(err, "a join's blocks") from None
+        return await table.join(
+            clean_name(player, "your name", 24), player_id, bot_account, blocked_by
+        )

@@ -189,6 +189,26 @@ class Settings(BaseSettings):
     the address the request came to (``perudo serve --public`` sets it to the machine's
     first network address)."""
 
+    # -- Web Push (perudo.server.social.push) -------------------------------------------------
+    vapid_private_key: str | None = None
+    """The server's Web Push signing key (VAPID, an EC P-256 private key in PEM). Unset: one
+    is made on the first start and kept in the database, so every process and restart signs
+    with it."""
+    vapid_subject: str = "mailto:perudo@localhost"
+    """Who runs the server, for the push services (a ``mailto:`` or ``https:`` address in
+    every notice's VAPID claims)."""
+    push_services: str = (
+        "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
+    )
+    """Comma-separated host names of the push services a device's subscription may point at
+    (a host or one under it, over HTTPS; ``http://host:port`` allows that one address over
+    plain HTTP). The server posts notices only there, never to an address a page chose."""
+
+    @property
+    def push_service_list(self) -> list[str]:
+        """:attr:`push_services` as a list."""
+        return [s.lower() for s in _split(self.push_services)]
+
     @field_validator("trusted_proxies")
     @classmethod
     def _check_proxies(cls, value: str) -> str:

@@ -1,6 +1,7 @@
 """``GET /api/account/export``: everything the server keeps about the signed-in person, as
 one JSON file (docs/accounts.md): the account, its sessions (never a token or a hash), every
-finished game they sat in (private tables' too), and each rating with its history. Without a
+finished game they sat in (private tables' too), each rating with its history, whom they
+follow and block, and their devices' push choices. Without a
 live session: 401 ``signed_out``. A read, so no CSRF token: the answer reaches only the
 browser holding the cookie."""
 
@@ -15,6 +16,7 @@ from fastapi.responses import JSONResponse
 from perudo.ratings import display
 
 from ..routes.common import store_of
+from ..social.rows import Rows
 from .routes import refused
 from .sessions import current
 
@@ -38,6 +40,7 @@ async def export(request: Request) -> JSONResponse:
     _, games = await store.player_games(player.id, None, 0, MOST_GAMES, private_too=True)
     ratings = await store.ratings_of(player.id)
     history = await store.rating_history(player.id)
+    rows = Rows(store)
     data: dict[str, Any] = {
         "exported_at": time.time(),
         "name": player.name,
@@ -60,6 +63,13 @@ async def export(request: Request) -> JSONResponse:
                 ],
             }
             for (variant, pool), (r, n) in sorted(ratings.items())
+        ],
+        # Friends and push (perudo.server.social): names, and each device's choices.
+        "following": [p.name for p in await rows.following(player.id)],
+        "blocked": [p.name for p in await rows.blocked(player.id)],
+        "push_devices": [
+            {"device": s.device, "kinds": sorted(s.kinds), "lang": s.lang}
+            for s in await rows.subscriptions(player.id)
         ],
     }
     return JSONResponse(

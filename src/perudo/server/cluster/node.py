@@ -160,6 +160,7 @@ class Node:
                 if row is None:
                     raise LookupError(f"table {table_id} is gone")
                 table = LiveTable.restore(row, self.store, self.settings, self.lobby.changed)
+                table.notice = self.lobby.notice
             except Exception as err:
                 # Marked broken: no process claims it again (it would fail the same way).
                 log.error("table %s could not be taken over, marked broken: %s", table_id, err)
@@ -264,6 +265,12 @@ class Node:
     # -- the bus ----------------------------------------------------------------------------
 
     async def _on_message(self, data: dict[str, Any]) -> None:
+        if data.get("op") == "notice":
+            # A notice for a person with a notice socket here (perudo.server.social.shared).
+            social = self.lobby.social if self.lobby is not None else None
+            if social is not None:
+                social.presence.notify(int(data["account"]), dict(data["data"]))
+            return
         await self.routes.on_message(data)
 
     async def _on_reconnect(self) -> None:

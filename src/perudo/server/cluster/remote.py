@@ -268,6 +268,15 @@ class Routes:
                     )
                 )
                 result = {"seat": seat, "token": token}
+            elif data["what"] == "seated":
+                # Who may invite to the table (perudo.server.social): a closed one is none.
+                if table.closed:
+                    raise TableError("no_table", f"there is no table {table_id[:40]!r}")
+                result = {
+                    "name": table.name,
+                    "status": table.status,
+                    "seated": table.holds(int(data["player_id"])),
+                }
             else:
                 raise TableError("bad_request", f"unknown call {data['what']!r}")
             answer = {"ok": True, "result": result}

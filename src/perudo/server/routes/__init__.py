@@ -22,6 +22,9 @@
   (``/api/account/mail``, ``…/email``, ``…/forgot``, ``…/reset``);
 * :mod:`perudo.server.accounts.players`: profiles and leaderboards as JSON
   (``/api/players/{name}``, ``/api/players/{name}/games``, ``/api/leaderboard``);
+* :mod:`perudo.server.social.routes`: friends, invitations, Web Push subscriptions
+  (``/api/friends…``, ``/api/invitations…``, ``/api/push…``) and the notice socket
+  ``/ws/me``;
 * :mod:`.common`: what they share (the error replies and their HTTP statuses, the lobby and
   the settings of a request).
 """
@@ -77,10 +80,12 @@ def register_routes(app: FastAPI) -> None:
     # Imported here: the accounts' routes use .common, which imports this package.
     from ..accounts import botapi, export, passkeys, players, recovery
     from ..accounts import routes as accounts
+    from ..social import routes as social
 
     app.include_router(accounts.router)
     app.include_router(passkeys.router)
     app.include_router(botapi.router)
+    app.include_router(social.router)
     app.include_router(players.router)
     app.include_router(export.router)
     app.include_router(recovery.router)

@@ -8,11 +8,12 @@ from fastapi.responses import JSONResponse
 
 from ..lobby import Lobby
 from ..settings import Settings
+from ..social.hub import Social
 from ..store import Store
 from ..tables import TableError
 from ..tables.config import server_texts
 
-__all__ = ["error_response", "lobby_of", "settings_of", "store_of"]
+__all__ = ["error_response", "lobby_of", "settings_of", "social_of", "store_of"]
 
 _STATUS = {
     "no_table": 404,
@@ -31,6 +32,7 @@ _STATUS = {
     "store_error": 503,
     "unavailable": 503,
     "moved": 503,
+    "blocked": 403,
 }
 """HTTP status of a refusal by its code (400 for any other)."""
 
@@ -58,3 +60,8 @@ def store_of(request: Request | WebSocket) -> Store:
 def settings_of(request: Request | WebSocket) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+def social_of(request: Request | WebSocket) -> Social:
+    social: Social = request.app.state.social
+    return social

@@ -35,12 +35,14 @@ from ..accounts.bots import (
     sockets_of,
     token_stands,
 )
-from ..accounts.sessions import COOKIE, same_origin
+from ..accounts.sessions import COOKIE, current, same_origin
 from ..cluster.bus import BusDown, NoListener
 from ..connection import Connection
 from ..guard import Budgets, ClientLimits, PersonLimits, client_key
 from ..proxy import base_url, client_host
 from ..settings import Settings
+from ..social.blocks import before_hello
+from ..social.presence import Page
 from ..store import StoreError
 from ..tables import LiveTable, TableError
 from ..transport import WRITE_NOW
@@ -48,7 +50,7 @@ from ..transport import WRITE_NOW
 if TYPE_CHECKING:
     from ..cluster import Node
 from ..tables.presenter import refused
-from .common import lobby_of, settings_of, store_of
+from .common import lobby_of, settings_of, social_of, store_of
 
 __all__ = ["NO_DATABASE", "OWNER_GONE", "UNAVAILABLE", "handle", "router"]
 
@@ -103,6 +105,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     table: LiveTable | None = None
     owner: str | None = None
     counted = False
+    page = await _signed_in_page(ws, conn, table_id)
     try:
         # A crowd arriving at once is let in a few sockets at a time (the handshake, then
         # the wait for the first message: the next socket's handshake is answered when a
@@ -167,6 +170,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     finally:
         if conn.bot_token is not None:
             sockets_of(ws).discard(conn.bot_token, conn)
+        if page is not None:
+            social_of(ws).presence.remove(page)
         if counted:
             lobby.guard.close_connection(client)
         if table is not None:
@@ -209,6 +214,24 @@ async def _token_stands(ws: WebSocket, hashed: str) -> bool:
         return await token_stands(store_of(ws), hashed)
     except StoreError:
         return True
+
+
+async def _signed_in_page(ws: WebSocket, conn: Connection, table_id: str) -> Page | None:
+    """A page opened with a session's cookie speaks for its person: the socket is theirs
+    (:attr:`Connection.account`) and counts them online at this table (friends see it)."""
+    if COOKIE not in ws.cookies:
+        return None
+    try:
+        found = await current(store_of(ws), ws)
+    except StoreError as err:
+        log.warning("a table socket's session not read: %s", err)
+        return None
+    if found is None:
+        return None
+    conn.account = found[0].player.id
+    page = Page(conn.account, table=table_id[:40], conn=conn)
+    await social_of(ws).add_page(page)
+    return page
 
 
 class _Local:
@@ -449,6 +472,8 @@ async def _handle(
         )
         return
     try:
+        if isinstance(msg, p.Hello):
+            await before_hello(table, conn, msg)
         await _dispatch(base, table, conn, msg)
     except TableError as err:
         conn.send(refused(table, err))

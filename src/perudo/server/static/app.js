@@ -14,6 +14,7 @@ import { AnalysisPage } from "./views/analysis.js";
 import "./install.js";
 import { AccountPage, loadAccount } from "./views/account.js";
 import { LeaderboardPage, ProfilePage } from "./views/profile.js";
+import { Invitations } from "./social.js";
 
 function navigate(path) {
   history.pushState({}, "", path);
@@ -100,6 +101,7 @@ function App() {
     if (!/^\/t\//.test(path)) document.title = t("app.title");
   }, [path, lang()]);
   return html`<${SkipLink} /><${Header} path=${path} onLang=${onLang} />
+    <${Invitations} navigate=${navigate} />
     <main id="app" tabindex="-1">${page}</main>
     <${Toasts} />
     <${LiveRegion} />`;

@@ -3,6 +3,7 @@
 
 import { html, useState } from "./lib.js";
 import { t } from "./i18n.js";
+import { PushPrefs } from "./social.js";
 
 const pref = (k) => localStorage.getItem(`perudo.${k}`) === "1";
 
@@ -38,5 +39,6 @@ export function Prefs() {
     <h2 id="prefs-title">${t("prefs.title")}</h2>
     <label class="check"><input type="checkbox" data-testid="pref-sound" checked=${sound} onChange=${(e) => set("sound", e.currentTarget.checked, setSound)} /> ${t("prefs.sound")}</label>
     ${"vibrate" in navigator ? html`<label class="check"><input type="checkbox" data-testid="pref-vibrate" checked=${vibrate} onChange=${(e) => set("vibrate", e.currentTarget.checked, setVibrate)} /> ${t("prefs.vibrate")}</label>` : null}
+    <${PushPrefs} />
   </section>`;
 }

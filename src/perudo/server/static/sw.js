@@ -4,6 +4,10 @@
 // that version's cache; a page (the lobby, a table, a replay) from the network, or when the
 // network fails from the cached page. The API, the table sockets and the rule book are never
 // cached. Older versions' caches are deleted when this one takes over.
+// Web Push (docs/server.md#web-push): a notice ("your turn", "you are invited", "your table
+// is starting") is shown with the words the server wrote in the device's language; it carries
+// a kind, a table and names, never a hand. Clicking it opens (or brings to the front) the
+// table's page, on this site only.
 
 const VERSION = "__VERSION__";
 const FILES = __FILES__;
@@ -33,4 +37,33 @@ self.addEventListener("fetch", (event) => {
   if (FILES.includes(url.pathname)) {
     event.respondWith(caches.match(url.pathname, { cacheName: CACHE }).then((hit) => hit || fetch(req)));
   }
+});
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (e) {
+    data = {};
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || "Perudo", {
+      body: data.body || "",
+      tag: `${data.kind || "notice"}-${data.table || ""}`,
+      icon: "/static/icons/icon-192.png",
+      data: { url: data.url || "/" },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const asked = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  const url = asked.origin === self.location.origin ? asked.href : self.location.origin + "/";
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((list) => {
+      const open = list.find((c) => c.url === url && "focus" in c);
+      return open ? open.focus() : self.clients.openWindow(url);
+    }),
+  );
 });

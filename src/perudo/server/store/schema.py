@@ -329,6 +329,72 @@ mail_tokens_t = Table(
 )
 
 
+# -- friends and Web Push (perudo.server.social); revisions 0009 and 0010 -------------------
+
+follows_t = Table(
+    "follows",
+    metadata,
+    # ``player_id`` follows ``followed_id`` (one-way, as lichess's).
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("followed_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "followed_id", name="follows_pk"),
+    Index("ix_follows_followed_id", "followed_id"),
+)
+
+blocks_t = Table(
+    "blocks",
+    metadata,
+    # ``player_id`` blocks ``blocked_id``: no invitation from them, no seat at a table where
+    # ``player_id`` sits, none of their chat or reactions on ``player_id``'s pages.
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("blocked_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "blocked_id", name="blocks_pk"),
+    Index("ix_blocks_blocked_id", "blocked_id"),
+)
+
+invitations_t = Table(
+    "invitations",
+    metadata,
+    # An invitation to a table, by name: ``pending`` until accepted, declined or expired.
+    Column("id", String(32), primary_key=True),
+    Column("from_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("to_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("table_name", String(80), nullable=False),
+    Column("state", String(12), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_invitations_to_id", "to_id"),
+)
+
+push_subscriptions_t = Table(
+    "push_subscriptions",
+    metadata,
+    # One device's Web Push subscription (its push service's endpoint and keys) for one
+    # player, and the kinds of notice it opted into (comma-separated).
+    Column("endpoint", String(1000), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("device", String(64), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("kinds", String(100), nullable=False),
+    # The language its notices are written in (the page's, when it subscribed).
+    Column("lang", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_push_subscriptions_player_id", "player_id"),
+)
+
+server_keys_t = Table(
+    "server_keys",
+    metadata,
+    # Keys the server makes once and keeps (``vapid``: its Web Push signing key, PEM).
+    Column("name", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
 SCHEMA_LOCK = 0x70657275646F
 """PostgreSQL advisory lock held while a process makes or upgrades the schema."""
 

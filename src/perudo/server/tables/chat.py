@@ -33,6 +33,20 @@ class TableChat:
         self.table = table
         self.lines: deque[ChatRow] = deque(maxlen=max(1, history))
         """The recent lines every snapshot carries."""
+        self.authors: dict[int, int] = {}
+        """The account that said each recent line posted here (by version), while the
+        snapshot or the backlog may still carry it: a person who blocks that account is not
+        sent it (:mod:`perudo.server.social.blocks`)."""
+        self.keep_authors = max(1, history) + table.settings.replay_buffer
+
+    def author(self, version: int, seat: int | None) -> int | None:
+        """The account that said the line of ``version``: as noted when it was posted, else
+        (a line restored from the store) the account now in its seat."""
+        found = self.authors.get(version)
+        if found is not None or seat is None or seat >= len(self.table.seats):
+            return found
+        s = self.table.seats[seat]
+        return None if s is None else s.player_id
 
     async def post(self, conn: Connection, text: str) -> None:
         text = clean_text(text)
@@ -46,9 +60,12 @@ class TableChat:
                 "lines a second; this one was not sent",
             )
         async with table.lock:
+            author = conn.account
             if conn.seat is not None:
                 s = table.seats[conn.seat]
                 name = s.name if s is not None else "?"
+                if s is not None and s.player_id is not None:
+                    author = s.player_id
             else:
                 name = "spectator"
             version = table.version + 1
@@ -61,4 +78,8 @@ class TableChat:
             self.lines.append(row)
             entry = presenter.chat_json(row)
             table.backlog.remember(version, None, "chat", json.dumps(entry))
-            presenter.broadcast_chat(table, entry)
+            if author is not None:
+                self.authors[version] = author
+                while len(self.authors) > self.keep_authors:
+                    del self.authors[next(iter(self.authors))]
+            presenter.broadcast_chat(table, entry, author)

@@ -55,7 +55,15 @@ from ..store import Store, StoreError, TableRow
 from . import presenter, rated
 from .backlog import Backlog
 from .chat import TableChat
-from .config import STANDIN_LEVEL, Seat, TableConfig, TableError, hash_token, store_refused
+from .config import (
+    STANDIN_LEVEL,
+    Seat,
+    TableConfig,
+    TableError,
+    hash_token,
+    server_texts,
+    store_refused,
+)
 from .reactions import TableReactions
 from .schedule import Scheduler
 from .text import check_person_name, name_key
@@ -145,6 +153,9 @@ class LiveTable:
         """(version, ``time.monotonic()``, text) of the last spectators' snapshot drawn."""
         self._flush: asyncio.TimerHandle | None = None
         self._flush_due = 0.0
+        self.notice: Callable[[LiveTable, str], None] | None = None
+        """Told ``turn`` when a move gives the turn to a seat, ``start`` when a game starts
+        (the lobby's: Web Push to the people concerned, :mod:`perudo.server.social`)."""
 
     # -- building ---------------------------------------------------------------------------
 
@@ -445,7 +456,7 @@ class LiveTable:
         if last is not None and self._may_catch_up(seat, last):
             presenter.missed(self, conn, last)
         else:
-            presenter.to_one(self, conn, self.snapshot(seat))
+            presenter.to_one(self, conn, presenter.snapshot(self, seat, conn.hidden))
         self.changed(self._presence_delay(seat))
         self.schedule.plan()
 
@@ -469,7 +480,7 @@ class LiveTable:
                 presenter.missed(self, conn, last)
                 presenter.to_one(self, conn, presenter.table_message(self))
             else:
-                presenter.to_one(self, conn, self.snapshot(conn.seat))
+                presenter.to_one(self, conn, presenter.snapshot(self, conn.seat, conn.hidden))
 
     def _claim_seat(self, seat: int) -> None:
         s = self.seats[seat]
@@ -586,12 +597,23 @@ class LiveTable:
             log.error("the store refused the seat holders of table %s: %s", self.id, err)
 
     async def join(
-        self, name: str, player_id: int | None = None, bot_account: bool = False
+        self,
+        name: str,
+        player_id: int | None = None,
+        bot_account: bool = False,
+        blocked_by: frozenset[int] = frozenset(),
     ) -> tuple[int, str]:
         """Take the first empty seat under ``name`` (``player_id``: the signed-in person's
-        account, or the bot account's: ``bot_account``); returns (seat, token)."""
+        account, or the bot account's: ``bot_account``; the accounts ``blocked_by`` block it:
+        none of them may sit here); returns (seat, token)."""
         async with self.lock:
             self._require_open("joining")
+            if blocked_by and any(s is not None and s.player_id in blocked_by for s in self.seats):
+                raise TableError(
+                    "blocked",
+                    "a player at this table has blocked you: you cannot sit here",
+                    texts=server_texts("blocked"),
+                )
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 raise TableError("table_full", f"all {len(self.seats)} seats are taken")
@@ -610,6 +632,10 @@ class LiveTable:
             self.seats[seat].since = self.version  # type: ignore[union-attr]
             self.changed()
             return seat, token
+
+    def holds(self, player_id: int) -> bool:
+        """Whether the account ``player_id`` holds a seat here."""
+        return any(s is not None and s.player_id == player_id for s in self.seats)
 
     def check_rated_seat(self, player_id: int | None, bot_account: bool = False) -> None:
         """A rated table seats signed-in people only, each once (docs/ratings.md), and bot
@@ -1011,6 +1037,8 @@ class LiveTable:
             self.status = "playing"
             self.schedule.new_game()
             presenter.send_each(self, self.snapshot)
+            if self.notice is not None:
+                self.notice(self, "start")
             self.changed()
             for i, s in enumerate(self.seats):
                 if s is not None:
@@ -1132,6 +1160,7 @@ class LiveTable:
             failed write; nothing changed then.
         """
         assert self.state is not None and self.game_id is not None
+        before = self.state.to_act
         try:
             state, events = apply_action(self.state, action, seat)
         except IllegalActionError as err:
@@ -1177,6 +1206,8 @@ class LiveTable:
         presenter.broadcast_events(self, batch, resolved)
         if state.is_over:
             self.changed()
+        elif self.notice is not None and (state.to_act != before or resolved):
+            self.notice(self, "turn")
 
     async def _finish(self) -> None:
         """Mark a game that is over (its last move logged before a crash) finished.

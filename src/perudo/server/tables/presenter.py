@@ -46,6 +46,7 @@ __all__ = [
     "missed",
     "refused",
     "send_each",
+    "send_from",
     "snapshot",
     "table_message",
     "to_one",
@@ -98,12 +99,15 @@ SPECTATOR_SNAPSHOT_TTL = 0.5
 costs one snapshot, not one each; its timer and head count are at most this old)."""
 
 
-def snapshot(table: LiveTable, seat: int | None) -> str:
-    """Everything ``seat`` needs to draw the table from scratch.
+def snapshot(table: LiveTable, seat: int | None, hidden: frozenset[int] = frozenset()) -> str:
+    """Everything ``seat`` needs to draw the table from scratch (without the chat lines of
+    the accounts in ``hidden``: those its person blocks).
 
     Written from its model (:mod:`perudo.server.wirejson`; checked against the model's own
     encoding in the tests).
     """
+    if hidden:
+        return _snapshot(table, seat, hidden)
     if seat is None:
         cached = table.spectator_snapshot
         now = time.monotonic()
@@ -119,7 +123,7 @@ def snapshot(table: LiveTable, seat: int | None) -> str:
     return _snapshot(table, seat)
 
 
-def _snapshot(table: LiveTable, seat: int | None) -> str:
+def _snapshot(table: LiveTable, seat: int | None, hidden: frozenset[int] = frozenset()) -> str:
     data, hint = seat_payload(table, seat, True)
     return write(
         p.Snapshot,
@@ -130,7 +134,11 @@ def _snapshot(table: LiveTable, seat: int | None) -> str:
             "view": data,
             "hint": hint,
             "timer": table.schedule.remaining(),
-            "chat": [chat_json(c) for c in table.chat.lines],
+            "chat": [
+                chat_json(c)
+                for c in table.chat.lines
+                if not hidden or table.chat.author(c.version, c.seat) not in hidden
+            ],
         },
     )
 
@@ -347,9 +355,21 @@ def _without_result(round_json: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in round_json.items() if k != "result"}
 
 
-def broadcast_chat(table: LiveTable, entry: dict[str, Any]) -> None:
+def broadcast_chat(table: LiveTable, entry: dict[str, Any], author: int | None = None) -> None:
     text = dump(p.ChatMessage.model_validate({"version": entry["version"], "entry": entry}))
-    send_each(table, lambda seat: text)
+    send_from(table, text, author)
+
+
+def send_from(table: LiveTable, text: str, author: int | None) -> None:
+    """``text`` (a chat line, a reaction: what a person says) to everyone at the table but
+    the connections whose person blocks its ``author`` (:mod:`perudo.server.social.blocks`)."""
+    if author is None or not any(author in c.hidden for c in table.conns):
+        send_each(table, lambda _seat: text)
+        return
+    flush_spectators(table)
+    for c in list(table.conns):
+        if author not in c.hidden:
+            to_one(table, c, text)
 
 
 def missed(table: LiveTable, conn: Connection, last: int) -> None:
@@ -361,7 +381,12 @@ def missed(table: LiveTable, conn: Connection, last: int) -> None:
         if kind == "event":
             events.append(event_seen(json.loads(payload), conn.seat, memory=table.config.memory))
         elif kind == "chat":
-            chats.append(json.loads(payload))
+            entry = json.loads(payload)
+            if (
+                not conn.hidden
+                or table.chat.author(entry["version"], entry["seat"]) not in conn.hidden
+            ):
+                chats.append(entry)
     data, hint = seat_payload(table, conn.seat, True)
     to_one(
         table,

@@ -47,4 +47,6 @@ class TableReactions:
                 f"{1 / RATE:g} seconds; this one was not sent",
             )
         text = p.Reaction(seat=seat, emote=emote).model_dump_json()
-        presenter.send_each(self.table, lambda _seat: text)
+        held = self.table.seats[seat]
+        author = held.player_id if held is not None else None
+        presenter.send_from(self.table, text, author if author is not None else conn.account)

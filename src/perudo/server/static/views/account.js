@@ -11,6 +11,7 @@ import { html, useState, useEffect, api, setCsrf, tokenKey } from "../lib.js";
 import { t, lang } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { toast } from "../components/common.js";
+import { PushPrefs } from "../social.js";
 
 // The session as the page knows it: null (signed out) or GET /api/account's answer.
 let account = null;
@@ -22,6 +23,8 @@ export async function loadAccount() {
     account = null;
   }
   setCsrf(account && account.csrf);
+  // Whoever keeps something of the signed-in person (social.js: the notice socket) follows.
+  window.dispatchEvent(new CustomEvent("perudo:account", { detail: account }));
   return account;
 }
 
@@ -297,6 +300,7 @@ function Signed({ me, mail, onDone, onMail, onToken }) {
     </li>`)}</ul>
     <button class="btn" data-testid="add-passkey" onClick=${addPasskey}>${t("account.add_passkey")}</button>
     <${Email} mail=${mail} onDone=${onMail} />
+    <${PushPrefs} />
     ${me.password && html`<form onSubmit=${change} data-testid="password-form">
       <h3>${t("account.change_password")}</h3>
       <label>${t("account.old_password")} <input name="old" type="password" autocomplete="current-password" data-testid="old-password" required /></label>

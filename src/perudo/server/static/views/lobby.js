@@ -8,6 +8,7 @@ import { NAME_MAX, NameInput, displayName, nameTooLong, toast } from "../compone
 import { Field, Select, oddsChoices, timerChoices, vacatedChoices } from "../components/options.js";
 import { refusalText } from "../refusals.js";
 import { PlayNow } from "../components/playnow.js";
+import { FriendsCard } from "../social.js";
 
 function TableList({ tables }) {
   if (!tables.length) return html`<div class="empty">${t("lobby.none")}</div>`;
@@ -151,6 +152,7 @@ export function LobbyPage({ navigate }) {
       <div class="col">
         <section class="card" aria-labelledby="playnow-title"><h2 id="playnow-title">${t("playnow.title")}</h2><p class="muted">${t("playnow.intro")}</p><${PlayNow} config=${config} navigate=${navigate} /></section>
         <section class="card" aria-labelledby="open-title"><h2 id="open-title">${t("lobby.open_tables")}</h2><${TableList} tables=${lists.tables} /></section>
+        <${FriendsCard} />
         <section class="card" id="games" aria-labelledby="games-title"><h2 id="games-title">${t("lobby.recent")}</h2><${GameList} games=${lists.games} /></section>
       </div>
       <section class="card" aria-labelledby="create-title"><h2 id="create-title">${t("lobby.create")}</h2><${CreateForm} config=${config} navigate=${navigate} /></section>

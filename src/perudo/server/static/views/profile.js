@@ -7,6 +7,7 @@ import { html, useState, useEffect, api } from "../lib.js";
 import { t } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { Missing } from "../components/common.js";
+import { FollowButtons } from "../social.js";
 
 const variantName = (v) => t(`preset.${v}`);
 
@@ -41,6 +42,7 @@ export function ProfilePage({ name }) {
   const variants = Object.entries(data.variants);
   return html`<section class="card" data-testid="profile">
     <h2 data-testid="profile-name">${data.name}${data.bot ? html` <span class="pill" data-testid="profile-bot" title=${t("seat.bot_account_long")}>${t("profile.bot")}</span>` : null}</h2>
+    <${FollowButtons} name=${data.name} />
     ${variants.length ? null : html`<p class="muted">${t("profile.no_games")}</p>`}
     ${variants.map(([v, e]) => html`<div class="variant" data-testid=${`variant-${v}`}>
       <h3>${variantName(v)}</h3>

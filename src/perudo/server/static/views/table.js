@@ -15,6 +15,7 @@ import { Guide } from "../components/guide.js";
 import { RatingChange } from "../components/rating.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
+import { InviteByName } from "../social.js";
 import { TurnBanner } from "../components/turn.js";
 import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";
@@ -52,6 +53,7 @@ function TableHead({ tb, seated }) {
         <input value=${link} readonly data-testid="invite-link" aria-label=${t("table.invite")} onClick=${(e) => e.currentTarget.select()} />
         <button class="btn small" data-testid="copy-invite" onClick=${copy}>${t("table.copy")}</button>
       </div>
+      ${tb.status === "open" && seated ? html`<${InviteByName} tableId=${tb.id} />` : null}
       ${tb.status === "open" && seated ? html`<figure class="inviteqr">
           <img src=${`/api/tables/${encodeURIComponent(tb.id)}/invite.svg`} data-testid="invite-qr" width="148" height="148" alt=${t("table.invite_qr")} />
           <figcaption class="muted">${t("table.invite_scan")}</figcaption>
