@@ -9,10 +9,11 @@ Plays ``--games`` games of ``--players`` seats of ``--rules`` in which one seat 
 deviations`) and the others plain ``expert``, and reads every opening whose hand was revealed at
 the call (:func:`~perudo.bots.openings.opening_evidence`). For the plain ``expert`` openers and
 the deviant's it prints the maximum-likelihood opening-bluff rate (the fixed point of the
-estimate, :func:`~perudo.bots.openings.fixed_point`) and the openings it rests on. The plain
-openers' rate is the equilibrium-like rate, shipped as :attr:`OpeningTrust.prior
-<perudo.bots.openings.OpeningTrust.prior>`; the deviant's is how face-blind the most readable
-member of the deviation family opens, shipped (rounded down to a tenth) as the ceiling.
+estimate, :func:`~perudo.bots.openings.fixed_point`), the openings it rests on, and the mean
+evidence one of them gives that its opener is a bluffer (:func:`~perudo.bots.openings.log_odds`
+under the shipped :class:`~perudo.bots.openings.OpeningTrust`). The plain openers' rate is the
+equilibrium-like rate, shipped as :attr:`OpeningTrust.prior
+<perudo.bots.openings.OpeningTrust.prior>`; the ceiling is the stated bound, not fitted.
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from collections.abc import Sequence
 from perudo.bots.base import Bot
 from perudo.bots.beliefs import BidModel
 from perudo.bots.deviations import DEVIATIONS, deviate
-from perudo.bots.openings import blind_share, finished_rounds, fixed_point, opening_evidence
+from perudo.bots.openings import (
+    OpeningTrust,
+    finished_rounds,
+    fixed_point,
+    log_odds,
+    opening_evidence,
+)
 from perudo.core import GameState, PlayerAction, PlayerView, find_ruleset, view
 from perudo.registry import make_bot
 from perudo.sim.match import play_game
@@ -72,11 +79,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         p, d = openings(args.rules, args.players, args.deviation, args.seed, g)
         plain += p
         deviants += d
+    trust = OpeningTrust()
     for who, pairs in (("expert", plain), (args.deviation, deviants)):
-        evidence = [blind_share(0.5, h, b) for h, b in pairs]
+        evidence = [log_odds(trust, h, b) for h, b in pairs]
         print(
             f"{who:<22} openings {len(pairs):>5}  rate {fixed_point(pairs):.4f}  "
-            f"evidence mean {sum(evidence) / len(evidence):.4f} max {max(evidence):.4f}"
+            f"log odds of a bluffer, mean {sum(evidence) / len(evidence):+.3f} an opening"
         )
 
 

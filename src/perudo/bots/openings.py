@@ -63,6 +63,7 @@ __all__ = [
     "blind_share",
     "finished_rounds",
     "fixed_point",
+    "log_odds",
     "opening_chances",
     "opening_evidence",
 ]
@@ -147,11 +148,8 @@ class OpeningReader:
     def add(self, seat: int, honest: float, blind: float) -> None:
         """Take one revealed opening of ``seat``: the honest and the face-blind opener's
         chance of it given the hand revealed (:func:`opening_evidence`)."""
-        t = self.trust
-        bluffer = t.ceiling * blind + (1.0 - t.ceiling) * honest
-        plain = t.prior * blind + (1.0 - t.prior) * honest
-        ratio = math.log(max(bluffer, _TINY)) - math.log(max(plain, _TINY))
-        self._log_odds[seat] = self._log_odds.get(seat, 0.0) + ratio
+        gain = log_odds(self.trust, honest, blind)
+        self._log_odds[seat] = self._log_odds.get(seat, 0.0) + gain
 
 
 def finished_rounds(view: PlayerView) -> list[tuple[RoundRecord, tuple[int, ...]]]:
@@ -164,6 +162,14 @@ def finished_rounds(view: PlayerView) -> list[tuple[RoundRecord, tuple[int, ...]
             counts[s] -= change
         out.append((record, tuple(counts)))
     return out
+
+
+def log_odds(trust: OpeningTrust, honest: float, blind: float) -> float:
+    """What one revealed opening adds to the log odds that its opener is a bluffer: the log
+    of the ratio of the bluffer's chance of it to the honest type's."""
+    bluffer = trust.ceiling * blind + (1.0 - trust.ceiling) * honest
+    plain = trust.prior * blind + (1.0 - trust.prior) * honest
+    return math.log(max(bluffer, _TINY)) - math.log(max(plain, _TINY))
 
 
 def blind_share(beta: float, honest: float, blind: float) -> float:
