@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -47,6 +47,8 @@ __all__ = [
     "lowest_raises",
     "matching_counts",
     "naive_tails",
+    "opening_choice",
+    "same_quantity",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -163,6 +165,26 @@ def _raise_arrays(
     return q, f, {b: i for i, b in enumerate(bids)}
 
 
+def same_quantity(q: IntArray, i: int) -> IntArray:
+    """Indices of the bids of ``q`` (the legal raises' quantities) with ``q[i]``'s quantity."""
+    return np.flatnonzero(q == q[i])
+
+
+def opening_choice(
+    utilities: FloatArray, temperature: float, i: int, same: IntArray
+) -> tuple[FloatArray, FloatArray]:
+    """Per hand (rows of ``utilities``, shape ``(hands, bids)``): the honest opener's chance of
+    bid ``i`` (the softmax of the utilities) and the face-blind opener's (the honest chance of
+    its quantity, spread evenly over the ``same`` bids of that quantity)."""
+    logits = utilities / temperature
+    top = logits.max(axis=1, keepdims=True)
+    probs = np.exp(logits - top)
+    probs /= probs.sum(axis=1, keepdims=True)
+    honest: FloatArray = probs[:, i]
+    blind: FloatArray = probs[:, same].sum(axis=1) / len(same)
+    return honest, blind
+
+
 @dataclass(frozen=True, slots=True)
 class BidModel:
     """How the other seats are assumed to choose (see the module docstring)."""
@@ -203,6 +225,7 @@ class Beliefs:
         "_seen",
         "counts",
         "model",
+        "opening_rates",
         "palifico",
         "rules",
         "seat",
@@ -210,10 +233,18 @@ class Beliefs:
         "total",
     )
 
-    def __init__(self, view: PlayerView, model: BidModel) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        model: BidModel,
+        opening_rates: Mapping[int, float] | None = None,
+    ) -> None:
         if view.seat is None:
             raise ValueError("beliefs are a seat's: a spectator's view has no seat")
         self.model = model
+        self.opening_rates: Mapping[int, float] = opening_rates or {}
+        """Each seat's opening-bluff rate: the share of its opening bid read as face-blind
+        (:mod:`perudo.bots.openings`); a seat not named is read as the model's opener."""
         self.rules = view.rules
         self.seat = view.seat
         self.palifico = view.palifico
@@ -365,8 +396,13 @@ class Beliefs:
         may_doubt = prev is not None and not self._must_raise
         options = len(q) + may_doubt
         chosen = np.zeros(len(m))
+        blind_rate = self.opening_rates.get(actor, 0.0) if prev is None else 0.0
         for share, reads in self.readings():
             u = self.actor_chances(actor, q, f, m, reads)
+            if blind_rate > 0.0:  # an opening (no dudo to weigh): honest and face-blind
+                honest, blind = opening_choice(u, model.temperature, i, same_quantity(q, i))
+                chosen += share * (blind_rate * blind + (1.0 - blind_rate) * honest)
+                continue
             logits = u / model.temperature
             if prev is not None and may_doubt:
                 if self._pass_pending is not None:

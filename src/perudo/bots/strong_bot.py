@@ -49,6 +49,7 @@ from perudo.core import (
 
 from .base import BotBase
 from .beliefs import Beliefs, BidModel, FloatArray, lowest_raises
+from .openings import OpeningReader, OpeningTrust
 from .prob_bot import ProbBot
 
 __all__ = ["StrongBot", "StrongSettings"]
@@ -66,6 +67,10 @@ class StrongSettings:
     """Raises considered per face: the smallest legal quantity and this many above it."""
     others_weight: float = 1.0
     """Weight of the other seats' dice lost, shared among them (1: heads-up zero-sum)."""
+    openings: OpeningTrust | None = None
+    """Read each opponent's openings with its own opening-bluff rate, learned from the hands
+    revealed at calls (:mod:`perudo.bots.openings`; ``expert``'s fallback); ``None``: every
+    opening as the model's honest opener (``strong``)."""
 
 
 class StrongBot(BotBase):
@@ -83,6 +88,10 @@ class StrongBot(BotBase):
         super().__init__(seed)
         self.settings = settings if settings is not None else StrongSettings()
         self._beliefs: Beliefs | None = None
+        trust = self.settings.openings
+        self._openings = (
+            OpeningReader(trust, self.settings.model.temperature) if trust is not None else None
+        )
         self._fallback = ProbBot(seed, temperature=0.0)
         if name is not None:
             self.name = name
@@ -95,7 +104,8 @@ class StrongBot(BotBase):
         if b is not None and b.matches(view):
             b.update(view)
             return b
-        b = Beliefs(view, self.settings.model)
+        rates = self._openings.rates(view) if self._openings is not None else None
+        b = Beliefs(view, self.settings.model, rates)
         self._beliefs = b
         return b
 

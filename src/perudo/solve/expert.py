@@ -7,7 +7,9 @@ with its seeded generator; at a P-34 choice it takes the choice with the better 
 A heads-up round the book does not hold but an abstraction equilibrium covers (2v2 and up:
 :mod:`perudo.solve.abstract_book`, a player remembering the last few bids) is played from that
 table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
-its fallback bot: by default ``strong``. The order is exact book, abstraction table, fallback.
+its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
+rate it learns from the hands revealed at calls (:func:`robust_strong`,
+:mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback.
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
@@ -36,8 +38,9 @@ from pathlib import Path
 
 from perudo.bots.balanced_bot import BalancedBot
 from perudo.bots.base import Bot, BotBase
+from perudo.bots.openings import OpeningTrust
 from perudo.bots.prob_bot import sample_policy
-from perudo.bots.strong_bot import StrongBot
+from perudo.bots.strong_bot import StrongBot, StrongSettings
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
 from .abstract_book import AbstractBook, default_abstract_book
@@ -46,7 +49,7 @@ from .packed import PackedRound
 from .shipped import BOOK_DIR, BookEntry, read_book
 from .solution import Solution, round_key
 
-__all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book"]
+__all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book", "robust_strong"]
 
 _ON_DEMAND_TOTAL = 2
 """Rounds with at most this many dice in play are solved when first met."""
@@ -223,6 +226,13 @@ def default_book() -> StrategyBook:
         return _DEFAULT
 
 
+def robust_strong(seed: int | None = None) -> StrongBot:
+    """``expert``'s fallback: ``strong`` reading each opponent's openings with the
+    opening-bluff rate it learns from the hands revealed at calls, from three seats up
+    (:mod:`perudo.bots.openings`: the shipped :class:`~perudo.bots.openings.OpeningTrust`)."""
+    return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
+
+
 class ExpertBot(BotBase):
     """The solved equilibrium in heads-up endgames the book holds; else an abstraction
     equilibrium where one is shipped for the round (2v2 and up); ``fallback`` elsewhere."""
@@ -241,8 +251,9 @@ class ExpertBot(BotBase):
         self.book = book if book is not None else default_book()
         self.abstract = abstract if abstract is not None else default_abstract_book()
         """Abstraction equilibria of heads-up rounds the book does not hold (2v2 and up)."""
-        self.fallback: Bot = fallback if fallback is not None else StrongBot(seed)
-        """Who plays where the book has nothing (default: ``strong`` with the same seed)."""
+        self.fallback: Bot = fallback if fallback is not None else robust_strong(seed)
+        """Who plays where the book has nothing (default: :func:`robust_strong` with the same
+        seed)."""
 
     def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
         """The action probabilities: the equilibrium's where solved, else the fallback's."""
