@@ -1,9 +1,11 @@
 """A bot of perudo.bots, or any function from a view to an action, at a table of a server.
 
     .venv/bin/python examples/botclient.py http://127.0.0.1:8000 TOKEN medium --table ID
+    .venv/bin/python examples/botclient.py http://127.0.0.1:8000 TOKEN medium --play-now perudo
 
-The bot account's token (docs/bot-api.md) sits it at the table; a level, a bot name or
-``module:Class`` plays it, seeing the very view it sees in the arena (``view_from_json``).
+The bot account's token (docs/bot-api.md) sits it at the table, or waits in a Play-now pool
+for people who accept bots; a level, a bot name or ``module:Class`` plays it, seeing the very
+view it sees in the arena (``view_from_json``).
 """
 
 import argparse
@@ -24,11 +26,12 @@ async def ping(ws):
         await ws.send('{"type": "ping"}')
 
 
-async def play(url, token, table, decide, calza=lambda view: False):
+async def play(url, token, table, decide, calza=lambda view: False, seat=None):
     """Play ``table`` with ``decide(view) -> action`` until its game ends; its last view."""
     auth = {"Authorization": f"Bearer {token}"}
-    req = urllib.request.Request(f"{url}/api/bot/tables/{table}/join", b"{}", auth, method="POST")
-    seat = json.loads(urllib.request.urlopen(req).read())
+    if seat is None:  # not seated yet: take a seat
+        join = f"{url}/api/bot/tables/{table}/join"
+        seat = json.loads(urllib.request.urlopen(urllib.request.Request(join, b"{}", auth)).read())
     socket = f"ws{url[4:]}/ws/tables/{table}"  # http://… → ws://…, https://… → wss://…
     async with websockets.connect(socket, additional_headers=auth) as ws:
         await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
@@ -64,11 +67,31 @@ async def play(url, token, table, decide, calza=lambda view: False):
                 done = version
 
 
+async def play_now(url, token, decide, calza=lambda view: False, preset="perudo", seats=2):
+    """Wait in an unrated Play-now pool until a table seats the bot, then play it."""
+    auth = {"Authorization": f"Bearer {token}"}
+    async with websockets.connect(f"ws{url[4:]}/ws/play", additional_headers=auth) as ws:
+        await ws.send(json.dumps({"type": "play_join", "preset": preset, "seats": seats}))
+        async for text in ws:
+            if (msg := json.loads(text))["type"] == "play_matched":
+                break
+            if msg["type"] == "error":
+                raise RuntimeError(msg["message"])
+        else:
+            raise RuntimeError("the pool socket closed before a table was made")
+    return await play(url, token, msg["table_id"], decide, calza, seat=msg)
+
+
 if __name__ == "__main__":
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     cli.add_argument("url"), cli.add_argument("token"), cli.add_argument("bot")
-    cli.add_argument("--table", required=True, help="the table's id (its invite: /t/ID)")
+    where = cli.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="the table's id (its invite: /t/ID)")
+    where.add_argument("--play-now", metavar="PRESET", help="wait in this rule set's pool")
     args = cli.parse_args()
     bot = make_bot(args.bot)
-    end = asyncio.run(play(args.url, args.token, args.table, bot.act, bot.call_calza))
+    if args.table:
+        end = asyncio.run(play(args.url, args.token, args.table, bot.act, bot.call_calza))
+    else:
+        end = asyncio.run(play_now(args.url, args.token, bot.act, bot.call_calza, args.play_now))
     print("game over: seat", end["winner"], "won")

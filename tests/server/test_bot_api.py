@@ -20,6 +20,7 @@ import httpx
 import pytest
 import websockets
 from tests.server.harness import ROOT, Client, ServerProcess, choose
+from tests.server.test_play_now import Waiting
 
 PASSWORD = "correct horse battery"
 CHEAP_ARGON2 = {"PERUDO_ARGON2_MEMORY_KIB": "8192", "PERUDO_ARGON2_TIME_COST": "1"}
@@ -126,6 +127,48 @@ def test_the_example_client_plays_whole_games_against_a_person(srv: ServerProces
     info = httpx.get(f"{srv.url}/api/tables/{first['table']}").json()
     replay = httpx.get(f"{srv.url}/api/games/{info['game_id']}/replay").json()
     assert replay["bots"] == [1]
+
+
+def test_the_example_client_waits_in_play_now_and_plays_a_person_who_accepts_bots(
+    srv: ServerProcess,
+) -> None:
+    """examples/botclient.py's ``play_now`` waits in an unrated Play-now pool as a bot account
+    (its token on ``/ws/play``); a person waiting there who chose bots for the empty seats is
+    seated with it at once, and the two play the game to its end. A bot account is refused a
+    rated pool in words."""
+    example = _example()
+    token = _bot_token(srv, "Poolbot")
+
+    async def go() -> None:
+        person = await Waiting(srv.ws_url).open()
+        await person.send(type="play_join", preset="perudo", seats=2, wait=600, bots="easy")
+        await person.first("pool")
+        level = make_bot("medium", 2)
+        bot = asyncio.create_task(example.play_now(srv.url, token, level.act, level.call_calza))
+        matched = await person.first("play_matched")
+        await person.close()
+        seated = await Client(srv, matched["table_id"], matched["token"]).connect()
+        await seated.until(lambda: bool(seated.table and seated.table["status"] == "playing"))
+        assert seated.table is not None
+        marks = sorted((s["name"], s["bot_account"]) for s in seated.table["seats"])
+        assert marks == [("Guest", False), ("Poolbot", True)]
+        await _person_plays(seated, random.Random(5))
+        end = await asyncio.wait_for(bot, 30)
+        assert end["winner"] is not None and end["winner"] == seated.view["winner"]  # type: ignore[index]
+        await seated.close()
+
+        async with websockets.connect(
+            srv.ws_url + "/ws/play", additional_headers=_auth(token)
+        ) as ws:
+            join = {"type": "play_join", "preset": "perudo", "seats": 2, "rated": True}
+            await ws.send(json.dumps(join))
+            refused = json.loads(await ws.recv())
+        assert refused["type"] == "error" and refused["code"] == "pool_rated_bot_account"
+        assert set(refused["texts"]) == {"en", "ko", "it"}
+
+    from perudo.registry import make_bot
+
+    asyncio.run(go())
 
 
 def test_a_bot_account_is_made_before_any_game_and_never_signs_in_on_the_page(

@@ -253,6 +253,9 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "server.pool_failed": "No table could be made for you just now. Press Play now again.",
     "server.pool_table_name": "Play now with {name}",
     "server.pool_rated_signed_in": "Rated Play now is for signed-in players: sign in first.",
+    "server.pool_rated_bot_account": (
+        "A bot account waits only in unrated Play now queues: rated games are people's."
+    ),
     "server.pool_rated_bots": "A rated game has no bots: choose no bots, or an unrated game.",
     "server.pool_preset": "There are no such rules to play.",
     "server.pool_seating": "Your table is being made: it is too late to leave the queue.",

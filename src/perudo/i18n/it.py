@@ -268,6 +268,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "server.pool_rated_signed_in": (
         "Gioca ora classificato è per chi ha fatto l'accesso: accedi prima."
     ),
+    "server.pool_rated_bot_account": (
+        "Un account bot aspetta solo nelle code di Gioca ora non classificate: le partite "
+        "classificate sono tra persone."
+    ),
     "server.pool_rated_bots": (
         "Una partita classificata non ha bot: scegli niente bot, o una partita non classificata."
     ),

@@ -254,6 +254,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "server.pool_failed": "지금은 테이블을 만들 수 없었습니다. 바로 플레이를 다시 누르세요.",
     "server.pool_table_name": "{name}의 바로 플레이",
     "server.pool_rated_signed_in": "레이팅 바로 플레이는 로그인한 플레이어만 할 수 있습니다.",
+    "server.pool_rated_bot_account": (
+        "봇 계정은 비레이팅 바로 플레이 대기열에서만 기다릴 수 있습니다. "
+        "레이팅 게임은 사람끼리 합니다."
+    ),
     "server.pool_rated_bots": (
         "레이팅 게임에는 봇이 없습니다. 봇 없음이나 비레이팅 게임을 고르세요."
     ),

@@ -419,10 +419,11 @@ class TableMaker:
             private=True,
             client=first.client,
             player_id=first.player_id,
+            bot_account=first.is_bot,
         )
         out = {first.ticket: {"table_id": table.id, "seat": seat, "token": token}}
         for m, name in zip(members[1:], names[1:], strict=True):
-            s, tok = await self.lobby.join(table.id, name, None, m.player_id)
+            s, tok = await self.lobby.join(table.id, name, None, m.player_id, m.is_bot)
             out[m.ticket] = {"table_id": table.id, "seat": s, "token": tok}
         if bots is not None and any(s is None for s in table.seats):
             await table.fill_bots(None, bots)

@@ -5,7 +5,9 @@ reconnection its ticket), then receives ``pool`` messages (who waits, for how lo
 ``play_matched`` gives it its table, seat and seat token; ``play_leave`` takes it out of the
 pool. Every refusal is an ``error`` with its words in each language (``texts``). A signed-in
 person waits under their account (their rating, in a rated pool); the cookie counts only on a
-socket this site's page opened.
+socket this site's page opened. A bot account's program opens the socket with its token
+(``Authorization: Bearer``, docs/bot-api.md) and waits as a bot: only in an unrated pool, seated
+only with people who chose bots for their empty seats (:mod:`perudo.server.play.match`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from perudo.ratings import Rating, display
 from perudo.ratings import pool as rating_pool
 
 from .. import protocol as p
+from ..accounts.bots import bearer, bot_of_token
 from ..accounts.sessions import COOKIE, current, same_origin
 from ..cluster.bus import BusDown
 from ..connection import Connection
@@ -64,8 +67,19 @@ async def play_socket(ws: WebSocket) -> None:
         if not counted:
             _error(conn, "too_many_connections", "too many connections from one address")
             return
-        found = await current(store_of(ws), ws)
-        account = None if found is None else found[0].player
+        account: PlayerRow | None = None
+        token = bearer(ws)
+        if token is not None:
+            bot = await bot_of_token(store_of(ws), token)
+            if bot is None:
+                _error(
+                    conn, "bad_bot_token", "that bot token is not valid (revoked, or never made)"
+                )
+                return
+            account, is_bot = bot[0], True
+        else:
+            found = await current(store_of(ws), ws)
+            account, is_bot = (None if found is None else found[0].player), False
         while True:
             try:
                 async with asyncio.timeout(settings.ws_idle_seconds):
@@ -104,7 +118,7 @@ async def play_socket(ws: WebSocket) -> None:
                     conn.send_close(1000)
             else:
                 try:
-                    entry = await _entry(ws, msg, account, client)
+                    entry = await _entry(ws, msg, account, client, is_bot)
                     if ticket is not None and ticket != entry.ticket:
                         await pool.leave(ticket)
                     await pool.join(entry, conn.send)
@@ -124,8 +138,10 @@ async def play_socket(ws: WebSocket) -> None:
             await conn.stop()
 
 
-async def _entry(ws: WebSocket, msg: p.PlayJoin, account: PlayerRow | None, client: str) -> Entry:
-    """The pool entry ``msg`` asks for, checked.
+async def _entry(
+    ws: WebSocket, msg: p.PlayJoin, account: PlayerRow | None, client: str, is_bot: bool = False
+) -> Entry:
+    """The pool entry ``msg`` asks for, checked (``is_bot``: ``account`` is a bot account's).
 
     :raises TableError: naming what is wrong (its words in ``texts``).
     """
@@ -134,6 +150,12 @@ async def _entry(ws: WebSocket, msg: p.PlayJoin, account: PlayerRow | None, clie
             "pool_rated_signed_in",
             "a rated pool seats only signed-in players; sign in first",
             texts=server_texts("pool_rated_signed_in"),
+        )
+    if msg.rated and is_bot:
+        raise TableError(
+            "pool_rated_bot_account",
+            "a bot account waits only in unrated pools: rated pools are people's",
+            texts=server_texts("pool_rated_bot_account"),
         )
     if msg.rated and msg.bots is not None:
         raise TableError(
@@ -164,7 +186,8 @@ async def _entry(ws: WebSocket, msg: p.PlayJoin, account: PlayerRow | None, clie
         rating=rating,
         since=ws.app.state.play.clock(),
         wait=msg.wait,
-        bots=msg.bots,
-        accepts_bots=msg.bots is not None,
+        bots=None if is_bot else msg.bots,
+        is_bot=is_bot,
+        accepts_bots=msg.bots is not None and not is_bot,
         client=client,
     )
