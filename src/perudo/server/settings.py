@@ -191,7 +191,7 @@ class Settings(BaseSettings):
 
     # -- Web Push (perudo.server.social.push) -------------------------------------------------
     vapid_private_key: str | None = None
-    """The server's Web Push signing key (VAPID, an EC P-256 private key in PEM). Unset: one
+    """The server's Web Push signing key (VAPID, an elliptic-curve private key on the prime256v1 curve, in PEM). Unset: one
     is made on the first start and kept in the database, so every process and restart signs
     with it."""
     vapid_subject: str = "mailto:perudo@localhost"
