@@ -3,7 +3,8 @@ virtual authenticator (the DevTools protocol's WebAuthn domain: a platform authe
 keeps discoverable credentials and verifies its user): a guest plays a game on this device,
 then signs up with a name and a passkey (the device's game claimed, said in words and listed
 on the profile), signs out, signs in with the passkey, adds a second passkey from another
-authenticator and signs in with that one.
+authenticator and signs in with that one, then sets a first password (confirmed by the passkey)
+and signs in with it.
 
 WebAuthn needs a secure context and an RP id that is a domain: the page is opened at
 ``http://localhost:<port>`` (Chromium counts localhost as secure)."""
@@ -71,7 +72,7 @@ def _guest_game(server: ServerProcess) -> dict[str, Any]:
     return t
 
 
-def test_sign_up_with_a_passkey_claim_the_devices_game_sign_in_and_add_a_second(
+def test_sign_up_with_a_passkey_claim_the_devices_game_sign_in_add_a_second_set_a_password(
     browser: Any, server: ServerProcess
 ) -> None:
     played = _guest_game(server)
@@ -120,6 +121,15 @@ def test_sign_up_with_a_passkey_claim_the_devices_game_sign_in_and_add_a_second(
     page.click("[data-testid=passkey-sign-in]")
     page.wait_for_selector("[data-testid=account]")
     assert name in page.inner_text("[data-testid=account-title]")
+
+    # A first password, confirmed by the passkey; then the change form replaces this one.
+    secret = "a long enough secret"
+    page.fill("[data-testid=first-password]", secret)
+    page.click("[data-testid=set-password]")
+    page.wait_for_selector("[data-testid=password-form]")
+    assert page.locator("[data-testid=set-password-form]").count() == 0
+    signed = server.http("POST", "/api/account/signin", {"name": name, "password": secret})
+    assert signed["name"] == name, signed
     page.goto(f"{site}/@/{name}")
     page.wait_for_selector(f"a[href='/replay/{profile['recent'][0]['id']}']")
     assert page.errors == []

@@ -291,3 +291,68 @@ def test_another_sites_page_cannot_start_or_finish_a_ceremony(client: TestClient
         "/api/account/passkey/signin", json={"ceremony": "x", "credential": {"id": 5}}
     )
     assert garbage.status_code == 401
+
+
+def _confirmation(c: TestClient, key: Authenticator, action: str | None) -> dict[str, Any]:
+    body = {} if action is None else {"action": action}
+    opts = c.post("/api/account/passkey/confirm/options", json=body, headers=_csrf(c)).json()
+    return {"ceremony": opts["ceremony"], "credential": key.get(opts["options"], ORIGIN)}
+
+
+def test_a_passkey_only_account_sets_a_first_password_on_a_passkeys_word_only(
+    client: TestClient, db: Path
+) -> None:
+    key = Authenticator()
+    _sign_up(client, key)
+    with _client(db) as other:  # a second session of Ann's, which the new password ends
+        assert (
+            other.post("/api/account/passkey/signin", json=_sign_in_answer(other, key)).status_code
+            == 200
+        )
+        path, new = "/api/account/password/set", "a long enough secret"
+
+        def set_(body: dict[str, Any], **headers: str) -> Any:
+            return client.post(path, json={"new": new, **body}, headers=headers)
+
+        csrf = _csrf(client)
+        # No confirmation at all, or an attempt nobody made.
+        assert set_({}, **csrf).status_code == 400
+        fake = {"ceremony": "made-up", "credential": {"id": "x"}}
+        assert set_({"passkey": fake}, **csrf).json()["error"] == "passkey_failed"
+        # A sign-in's assertion, or a confirmation made for the deletion, confirms no password.
+        assert set_({"passkey": _sign_in_answer(client, key)}, **csrf).status_code == 403
+        deleting = _confirmation(client, key, None)
+        refused_ = set_({"passkey": deleting}, **csrf)
+        assert refused_.status_code == 403 and refused_.json()["error"] == "passkey_failed"
+        # ... and a password's confirmation deletes nothing.
+        wrong = client.post(
+            "/api/account/delete",
+            json={"passkey": _confirmation(client, key, "password")},
+            headers=csrf,
+        )
+        assert wrong.status_code == 403
+        # Without the CSRF token, or from another site's page: refused before any ceremony.
+        confirming = _confirmation(client, key, "password")
+        assert set_({"passkey": confirming}).json()["error"] == "forbidden"
+        evil = {**csrf, "Origin": "https://evil.example"}
+        assert set_({"passkey": confirming}, **evil).json()["error"] == "forbidden"
+        # A password refused as too short says so before the confirmation is spent.
+        short = client.post(path, json={"new": "short", "passkey": confirming}, headers=csrf)
+        assert short.status_code == 400 and short.json()["error"] == "password_refused"
+        assert client.get("/api/account").json()["password"] is False
+        assert set_({"passkey": confirming}, **csrf).status_code == 204
+        me = client.get("/api/account").json()
+        assert me["password"] is True and len(me["sessions"]) == 1
+        assert other.get("/api/account").status_code == 401
+    with _client(db) as fresh:
+        signin = fresh.post("/api/account/signin", json={"name": "Ann", "password": new})
+        assert signin.status_code == 200, signin.text
+    # A second "first" password is refused, even confirmed: the change route is for that.
+    again = set_({"passkey": _confirmation(client, key, "password")}, **_csrf(client))
+    assert again.status_code == 409 and again.json()["error"] == "has_password"
+    changed = client.post(
+        "/api/account/password",
+        json={"old": new, "new": "another long secret"},
+        headers=_csrf(client),
+    )
+    assert changed.status_code == 204

@@ -392,6 +392,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.signed_out": "You are not signed in.",
     "account.forbidden": "This request did not come from this site's page. Please reload the page.",
     "account.no_session": "There is no such session.",
+    "account.password.exists": "This account already has a password: change it instead.",
     "account.password.wrong": "That is not your current password.",
     "account.deleted": "deleted player",
     "account.no_player": "There is no player of that name.",

@@ -427,6 +427,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Questa richiesta non viene dalla pagina di " "questo sito. Ricarica la pagina."
     ),
     "account.no_session": "Questa sessione non esiste.",
+    "account.password.exists": "Questo account ha già una password: cambiala invece.",
     "account.password.wrong": "Non è la tua password attuale.",
     "account.deleted": "account cancellato",
     "account.no_player": "Non c'è nessun giocatore con quel nome.",

@@ -398,6 +398,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.signed_out": "로그인하지 않았습니다.",
     "account.forbidden": "이 사이트의 페이지에서 온 요청이 아닙니다. 페이지를 새로 고쳐 주세요.",
     "account.no_session": "그런 세션은 없습니다.",
+    "account.password.exists": "이 계정에는 이미 비밀번호가 있습니다. 비밀번호 바꾸기를 쓰세요.",
     "account.password.wrong": "현재 비밀번호가 아닙니다.",
     "account.deleted": "삭제된 플레이어",
     "account.no_player": "그런 이름의 플레이어는 없습니다.",

@@ -34,6 +34,7 @@ from ..routes.common import store_of
 from ..store import PasskeyRow, PlayerRow
 
 __all__ = [
+    "CONFIRMING",
     "LIFETIME",
     "MAX_ID",
     "RP_NAME",
@@ -53,6 +54,9 @@ RP_NAME: Final = "Perudo"
 TIMEOUT_MS: Final = 120_000
 MAX_ID: Final = 400
 """The longest credential id kept (base64url characters; WebAuthn allows 1023 bytes)."""
+CONFIRMING: Final = {"delete": "confirm", "password": "password"}
+"""The attempt's purpose (``webauthn_challenges.purpose``) of a confirmation for each
+action: the account's deletion, or a passkey-only account's first password."""
 
 _BAD_ANSWER = (WebAuthnException, ValueError, TypeError, KeyError, AttributeError)
 """What the library raises for an answer it cannot read or verify."""
@@ -191,10 +195,13 @@ async def asserted(
     return key
 
 
-async def confirmed(request: Request, player: PlayerRow, answer: PasskeyAnswer) -> bool:
+async def confirmed(
+    request: Request, player: PlayerRow, answer: PasskeyAnswer, action: str = "delete"
+) -> bool:
     """Whether ``answer`` is an assertion of one of ``player``'s passkeys for a confirmation
-    attempt made for them (the account's deletion, instead of the password)."""
-    attempt = await store_of(request).take_challenge(answer.ceremony, "confirm")
+    attempt made for them and for ``action`` (a key of :data:`CONFIRMING`: the account's
+    deletion, instead of the password, or a first password)."""
+    attempt = await store_of(request).take_challenge(answer.ceremony, CONFIRMING[action])
     if attempt is None or attempt.player_id != player.id:
         return False
     return (

@@ -1,6 +1,6 @@
 """Passkeys (WebAuthn, through ``webauthn``): sign up with a name and a passkey instead of a
 password, sign in with a passkey, add another from the account page, list and remove them,
-confirm the account's deletion with one (docs/accounts.md).
+confirm the account's deletion or its first password with one (docs/accounts.md).
 
 Each ceremony is two requests. The first (``…/options``) makes an attempt: a random 32-byte
 challenge kept in the database (``webauthn_challenges``, so any process may finish it) for
@@ -24,8 +24,11 @@ and the options are the same for everyone.
 * signed in, with the CSRF token: ``POST /api/account/passkeys/options`` and
   ``POST /api/account/passkeys`` ``{ceremony, credential}`` → 201 ``{id}`` (another passkey);
   ``DELETE /api/account/passkeys/{id}`` (never the last way to sign in: 409
-  ``last_sign_in``); ``POST /api/account/passkey/confirm/options`` (an assertion that
-  ``POST /api/account/delete`` accepts instead of the password).
+  ``last_sign_in``); ``POST /api/account/passkey/confirm/options`` ``{action}`` (an
+  assertion that ``POST /api/account/delete`` accepts instead of the password, ``action``
+  ``"delete"``, the default; or that ``POST /api/account/password/set`` requires before a
+  passkey-only account's first password, ``action`` ``"password"``). A confirmation is
+  bound to its action: one made for the other is refused.
 
 Sign-ins with a passkey count failures as passwords' do (per address, and per account once the
 credential names one); a credential nobody has, a bad signature, another origin or RP id, a
@@ -36,7 +39,7 @@ signature count that went back (a cloned authenticator) all get the one answer
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -217,8 +220,17 @@ async def remove(request: Request, credential_id: str) -> Response:
     return Response(status_code=204)
 
 
+class ConfirmFor(BaseModel):
+    """What a confirmation is for: the account's deletion (the default) or a first
+    password; an attempt made for one is refused by the other."""
+
+    action: Literal["delete", "password"] = "delete"
+
+
 @router.post("/api/account/passkey/confirm/options", response_model=None)
-async def confirm_options(request: Request) -> JSONResponse | dict[str, Any]:
+async def confirm_options(
+    request: Request, body: ConfirmFor | None = None
+) -> JSONResponse | dict[str, Any]:
     found = await _changing(request)
     if isinstance(found, JSONResponse):
         return found
@@ -226,5 +238,8 @@ async def confirm_options(request: Request) -> JSONResponse | dict[str, Any]:
     known = await store_of(request).passkeys_of(player.id)
     if not known:
         return refused("no_passkey", "passkey.none", 404)
-    made, challenge = await ceremony.attempt(request, "confirm", player_id=player.id)
+    action = (body or ConfirmFor()).action
+    made, challenge = await ceremony.attempt(
+        request, ceremony.CONFIRMING[action], player_id=player.id
+    )
     return {"ceremony": made, "options": ceremony.assertion(request, challenge, known)}

@@ -10,6 +10,9 @@ texts}`` (``texts``: the reason in English, Korean and Italian), as the lobby's 
 * with the cookie, its CSRF token in ``X-CSRF-Token`` and this site's ``Origin``:
   ``POST /api/account/signout``; ``DELETE /api/account/sessions/{id}`` (revoke one);
   ``POST /api/account/password`` ``{old, new}`` (every other session ends);
+  ``POST /api/account/password/set`` ``{new, passkey: {ceremony, credential}}`` (a
+  passkey-only account's first password, confirmed by one of its passkeys; 409
+  ``has_password`` when it has one; every other session ends);
   ``POST /api/account/delete`` ``{password}`` or ``{passkey: {ceremony, credential}}``
   (sessions and passkeys go, the name becomes
   "deleted player" and is free again; games stay).
@@ -65,6 +68,15 @@ class Credentials(BaseModel):
 class NewPassword(BaseModel):
     old: str = Field(min_length=1, max_length=1024)
     new: str = Field(min_length=1, max_length=1024)
+
+
+class FirstPassword(BaseModel):
+    """A passkey-only account's first password and a passkey's confirmation of it (an
+    assertion for ``POST /api/account/passkey/confirm/options``'s attempt, action
+    ``"password"``)."""
+
+    new: str = Field(min_length=1, max_length=1024)
+    passkey: PasskeyAnswer
 
 
 class Confirm(BaseModel):
@@ -235,6 +247,31 @@ async def change_password(request: Request, body: NewPassword) -> Response:
     new_hash = await passwords.hash_password(_hasher(request), body.new)
     await store_of(request).set_password(session.player.id, new_hash, keeping=hashed)
     await store_of(request).end_resets(session.player.id)
+    return Response(status_code=204)
+
+
+@router.post("/api/account/password/set", status_code=204, response_model=None)
+async def set_password(request: Request, body: FirstPassword) -> Response:
+    """A passkey-only account's first password, confirmed by one of its passkeys (a
+    confirmation made for ``action`` ``"password"``), so that a session's cookie and CSRF
+    token alone cannot add a way in; refused once the account has a password (the change
+    route then)."""
+    found = await _changing(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, hashed = found
+    if session.player.password_hash is not None:
+        return refused("has_password", "password.exists", 409)
+    why = passwords.refusal(body.new, session.player.name)
+    if why is not None:
+        return refused("password_refused", f"password.{why}", 400)
+    if not await confirmed(request, session.player, body.passkey, "password"):
+        return refused("passkey_failed", "passkey.failed", 403)
+    new_hash = await passwords.hash_password(_hasher(request), body.new)
+    store = store_of(request)
+    if not await store.set_password(session.player.id, new_hash, keeping=hashed, first=True):
+        return refused("has_password", "password.exists", 409)
+    await store.end_resets(session.player.id)
     return Response(status_code=204)
 
 

@@ -440,6 +440,11 @@ export const MESSAGES = {
     "push.start": "Your table is starting",
     "push.denied": "This browser does not allow notifications from this site.",
     "push.failed": "Notifications could not be turned on in this browser.",
+    // A passkey-only account's first password (views/account.js).
+    "account.set_password": "Set a password",
+    "account.set_password_note": "One of your passkeys confirms it. Every other session ends.",
+    "account.password_set": "Password set: you may now sign in with it too. Every other session has ended.",
+    "error.has_password": "This account already has a password: change it instead.",
   },
   ko: {
     "app.title": "페루도",
@@ -870,6 +875,11 @@ export const MESSAGES = {
     "push.start": "내 테이블 게임 시작",
     "push.denied": "이 브라우저는 이 사이트의 알림을 허용하지 않습니다.",
     "push.failed": "이 브라우저에서 알림을 켤 수 없습니다.",
+    // A passkey-only account's first password (views/account.js).
+    "account.set_password": "비밀번호 만들기",
+    "account.set_password_note": "패스키 하나로 확인합니다. 다른 모든 세션은 끝납니다.",
+    "account.password_set": "비밀번호를 만들었습니다. 이제 비밀번호로도 로그인할 수 있습니다. 다른 모든 세션은 끝났습니다.",
+    "error.has_password": "이 계정에는 이미 비밀번호가 있습니다. 비밀번호 바꾸기를 쓰세요.",
   },
   it: {
     "app.title": "Perudo",
@@ -1300,6 +1310,11 @@ export const MESSAGES = {
     "push.start": "La partita al tuo tavolo inizia",
     "push.denied": "Questo browser non permette notifiche da questo sito.",
     "push.failed": "Non è stato possibile attivare le notifiche in questo browser.",
+    // A passkey-only account's first password (views/account.js).
+    "account.set_password": "Imposta una password",
+    "account.set_password_note": "Una delle tue passkey la conferma. Tutte le altre sessioni terminano.",
+    "account.password_set": "Password impostata: ora puoi accedere anche con essa. Tutte le altre sessioni sono terminate.",
+    "error.has_password": "Questo account ha già una password: cambiala invece.",
   },
 };
 

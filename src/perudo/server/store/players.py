@@ -172,22 +172,31 @@ class PlayerStore(StoreBase):
         ended: int = await self._write(op)
         return ended
 
-    async def set_password(self, player_id: int, password_hash: str, keeping: str) -> None:
-        """A player's new password; every other session of theirs ends with the change."""
+    async def set_password(
+        self, player_id: int, password_hash: str, keeping: str, first: bool = False
+    ) -> bool:
+        """A player's new password; every other session of theirs ends with the change.
+        ``first``: only where the player has no password yet (a passkey-only account's
+        first one); ``False`` (and nothing changed) when they have one by then."""
 
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(
-                update(players_t)
-                .where(players_t.c.id == player_id)
-                .values(password_hash=password_hash)
+        async def op(conn: AsyncConnection) -> bool:
+            where = [players_t.c.id == player_id]
+            if first:
+                where.append(players_t.c.password_hash.is_(None))
+            done = await conn.execute(
+                update(players_t).where(*where).values(password_hash=password_hash)
             )
+            if done.rowcount != 1:
+                return False
             await conn.execute(
                 delete(sessions_t).where(
                     sessions_t.c.player_id == player_id, sessions_t.c.id != keeping
                 )
             )
+            return True
 
-        await self._write(op)
+        changed: bool = await self._write(op)
+        return changed
 
     async def delete_player(self, player_id: int, shown_as: str) -> None:
         """Delete an account: its sessions and passkeys go, its name becomes ``shown_as``

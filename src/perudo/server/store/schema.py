@@ -233,8 +233,8 @@ webauthn_challenges_t = Table(
     "webauthn_challenges",
     metadata,
     # One WebAuthn ceremony's attempt: the id the page names it by, what it is for (signup,
-    # signin, add, confirm), its random challenge (base64url), and until when it may be taken
-    # (once: taking it deletes it).
+    # signin, add, confirm: a deletion, password: a first password), its random challenge
+    # (base64url), and until when it may be taken (once: taking it deletes it).
     Column("id", String(64), primary_key=True),
     Column("purpose", String(16), nullable=False),
     Column("challenge", String(128), nullable=False),

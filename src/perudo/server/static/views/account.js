@@ -258,6 +258,22 @@ function Signed({ me, mail, onDone, onMail, onToken }) {
       toast(t("account.password_changed"), true);
     }
   };
+  // A passkey-only account's first password, confirmed by one of its passkeys.
+  const setFirst = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const fresh = String(new FormData(form).get("new") || "");
+    try {
+      const { ceremony: id, options } = await api("POST", "/api/account/passkey/confirm/options", { action: "password" });
+      const credential = await passkey("get", options);
+      await api("POST", "/api/account/password/set", { new: fresh, passkey: { ceremony: id, credential } });
+      form.reset();
+      toast(t("account.password_set"), true);
+      onDone(await loadAccount());
+    } catch (err) {
+      say(err);
+    }
+  };
   const remove = async (e) => {
     e.preventDefault();
     const password = String(new FormData(e.currentTarget).get("password") || "");
@@ -306,6 +322,12 @@ function Signed({ me, mail, onDone, onMail, onToken }) {
       <label>${t("account.old_password")} <input name="old" type="password" autocomplete="current-password" data-testid="old-password" required /></label>
       <label>${t("account.new_password")} <input name="new" type="password" autocomplete="new-password" data-testid="new-password" required /></label>
       <button class="btn" type="submit" data-testid="change-password">${t("account.change_password")}</button>
+    </form>`}
+    ${!me.password && me.passkeys.length > 0 && html`<form onSubmit=${setFirst} data-testid="set-password-form">
+      <h3>${t("account.set_password")}</h3>
+      <p class="muted">${t("account.set_password_note")}</p>
+      <label>${t("account.new_password")} <input name="new" type="password" autocomplete="new-password" data-testid="first-password" required /></label>
+      <button class="btn" type="submit" data-testid="set-password">${t("account.set_password")}</button>
     </form>`}
     <form onSubmit=${remove} data-testid="delete-form">
       <h3>${t("account.delete")}</h3>
