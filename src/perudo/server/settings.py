@@ -191,9 +191,9 @@ class Settings(BaseSettings):
 
     # -- Web Push (perudo.server.social.push) -------------------------------------------------
     vapid_private_key: str | None = None
-    """The server's Web Push signing key (VAPID, an elliptic-curve private key on the prime256v1 curve, in PEM). Unset: one
-    is made on the first start and kept in the database, so every process and restart signs
-    with it."""
+    """The server's Web Push signing key (VAPID, an elliptic-curve private key on the
+    prime256v1 curve, in PEM). Unset: one is made on the first start and kept in the database,
+    so every process and restart signs with it."""
     vapid_subject: str = "mailto:perudo@localhost"
     """Who runs the server, for the push services (a ``mailto:`` or ``https:`` address in
     every notice's VAPID claims)."""
