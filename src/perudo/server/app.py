@@ -3,8 +3,8 @@
 >>> app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:"))
 >>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/tables"))
 ... # doctest: +NORMALIZE_WHITESPACE
-['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/invite.svg',
- '/api/tables/{table_id}/join']
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/explain',
+ '/api/tables/{table_id}/invite.svg', '/api/tables/{table_id}/join']
 """
 
 from __future__ import annotations
