@@ -133,13 +133,19 @@ def watch_socket(ctx: Any) -> None:
     ctx.add_init_script(WATCH_SOCKET)
 
 
+SETTLE = """() => {
+  const table = window.__sockets.filter((s) => s.url.includes('/ws/tables/')).at(-1);
+  table.send('{"type":"ping"}');
+  return window.__pongs;
+}"""
+"""Ping the page's table socket (a signed-in page also holds its notice socket, ``/ws/me``)."""
+
+
 def settle(page: Any) -> None:
     """Wait until the server has answered everything ``page`` (watched: :func:`watch_socket`)
     sent so far and the page has handled the answers: its socket sends a ping, and the
     server answers a connection's messages in order, so its pong comes after them."""
-    n = page.evaluate(
-        '() => { window.__sockets.at(-1).send(\'{"type":"ping"}\'); return window.__pongs; }'
-    )
+    n = page.evaluate(SETTLE)
     page.wait_for_function("(n) => window.__pongs > n", arg=n)
 
 
