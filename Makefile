@@ -38,8 +38,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The doctests of the package in one run, then the tests on two workers, a test file each
+# (its module's server and fixtures stay in one worker): the suite's budget is 15 minutes on
+# two cores.
 pytest: $(STAMP) chromium nginx services
-	$(BIN)/pytest
+	$(BIN)/pytest src/perudo
+	$(BIN)/pytest -n 2 --dist loadfile tests
 
 # The browser tests drive Debian's Chromium (never a downloaded browser), with a Korean font
 # for the Korean screenshots. Installed only when missing; without root or apt the browser
