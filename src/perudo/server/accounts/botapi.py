@@ -11,6 +11,9 @@ message, texts}`` as the account API's are.
   ``GET /api/bot/account`` → ``{name, bot, created_at, tokens}``;
   ``GET /api/bot/tokens``; ``POST /api/bot/tokens`` ``{label?}`` → 201 ``{id, token, label}``
   (409 ``too_many_tokens``); ``DELETE /api/bot/tokens/{id}`` → 204 (its sockets close);
+  ``POST /api/bot/account/delete`` ``{password}`` → 204: the bot account is deleted as a
+  person's is (its games stay, its name becomes "deleted player"), every token is revoked and
+  its sockets close (403 ``wrong_password``, under the sign-in's limits);
   ``POST /api/bot/tables`` (the lobby's create-table form, no ``player``) and
   ``POST /api/bot/tables/{id}/join`` → ``{table_id, seat, token, …}`` as the page's are, the
   seat the bot account's (refused past ``PERUDO_BOT_TABLES`` seats: 429 ``bot_tables``).
@@ -28,7 +31,9 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ..routes.common import error_response, settings_of, store_of
+from perudo.i18n import load_catalog
+
+from ..routes.common import error_response, settings_of, social_of, store_of
 from ..routes.tables import CreateTable, create_for, join_for
 from ..store import PlayerRow
 from ..tables import TableError
@@ -63,21 +68,31 @@ def _label(label: str) -> str:
     return label.strip() or time.strftime("token of %Y-%m-%d", time.gmtime())
 
 
-@router.post("/api/bot/account/upgrade", status_code=201, response_model=None)
-async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
-    if not same_origin(request, settings_of(request)):
-        return refused("forbidden", "forbidden", 403)
+async def _password_checked(request: Request, name: str, password: str) -> PlayerRow | JSONResponse:
+    """The account ``name`` if ``password`` is its password, checked under the sign-in's
+    limits (per name and per address); else the refusal, the failure counted."""
     store = store_of(request)
-    key = names.name_key(body.name)
+    key = names.name_key(name)
     keys = ("name:" + key[:100], _address(request))
     if await _limited(request, *keys):
         return refused("too_many_attempts", "sign_in.limited", 429)
     player = await store.player_by_key(key)
     stored = player.password_hash if player is not None else None
-    right = await passwords.check_password(_hasher(request), stored, body.password)
+    right = await passwords.check_password(_hasher(request), stored, password)
     if not right or player is None:
         await store.note_sign_in_failure(keys, time.time() - WINDOW)
         return refused("sign_in_failed", "sign_in.failed", 401)
+    return player
+
+
+@router.post("/api/bot/account/upgrade", status_code=201, response_model=None)
+async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
+    if not same_origin(request, settings_of(request)):
+        return refused("forbidden", "forbidden", 403)
+    store = store_of(request)
+    player = await _password_checked(request, body.name, body.password)
+    if isinstance(player, JSONResponse):
+        return player
     was_bot = await bots.is_bot(store, player.id)
     done = await bots.become_bot(store, player.id, _label(body.label))
     if done.refused == "played":
@@ -121,6 +136,33 @@ async def account(request: Request) -> JSONResponse | dict[str, Any]:
         "created_at": player.created_at,
         "tokens": [t.to_json() for t in tokens],
     }
+
+
+class DeleteBot(BaseModel):
+    password: str = Field(min_length=1, max_length=1024)
+    """The account's password: a token alone, which a bot's program holds, deletes nothing."""
+
+
+@router.post("/api/bot/account/delete", status_code=204, response_model=None)
+async def delete_account(request: Request, body: DeleteBot) -> Response:
+    found = await _bot(request)
+    if isinstance(found, JSONResponse):
+        return found
+    player = await _password_checked(request, found[0].name, body.password)
+    if isinstance(player, JSONResponse):
+        if player.status_code == 401:
+            return refused("wrong_password", "password.wrong", 403)
+        return player
+    store = store_of(request)
+    hashes = await bots.drop_tokens(store, player.id)
+    await store.delete_player(player.id, load_catalog("en").t("account.deleted"))
+    await social_of(request).rows.forget_player(player.id)
+    sockets = bots.sockets_of(request)
+    for hashed in hashes:
+        for conn in sockets.of(hashed):
+            conn.send(bots.revoked_message())
+            conn.send_close(1008)
+    return Response(status_code=204)
 
 
 @router.get("/api/bot/tokens", response_model=None)

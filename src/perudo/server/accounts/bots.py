@@ -235,6 +235,23 @@ async def revoke_token(store: Store, player_id: int, public_id: str) -> str | No
     return gone
 
 
+async def drop_tokens(store: Store, player_id: int) -> list[str]:
+    """Revoke every token of a bot account (it is being deleted): their hashes, for the
+    sockets open under them to be closed."""
+
+    async def op(conn: AsyncConnection) -> list[str]:
+        rows = (
+            await conn.execute(
+                select(bot_tokens_t.c.id).where(bot_tokens_t.c.player_id == player_id)
+            )
+        ).all()
+        await conn.execute(delete(bot_tokens_t).where(bot_tokens_t.c.player_id == player_id))
+        return [str(r.id) for r in rows]
+
+    gone: list[str] = await store._write(op)
+    return gone
+
+
 async def bot_of_token(store: Store, token: str) -> tuple[PlayerRow, str] | None:
     """The live bot account a token opens, with the token's hash (``None``: no such token,
     revoked, or its account deleted)."""

@@ -314,6 +314,13 @@ class LiveTable:
             "seat_count": len(self.seats),
             "taken": sum(1 for s in self.seats if s is not None),
             "players": [s.name for s in self.seats if s is not None],
+            # Aligned with ``players``: "level", a bot of the house; "account", a bot account
+            # playing through the bot API (docs/bot-api.md); None, a person.
+            "bots": [
+                "account" if s.bot_account else "level" if s.kind == "bot" else None
+                for s in self.seats
+                if s is not None
+            ],
             "invite": f"/t/{self.id}",
         }
 
