@@ -25,7 +25,7 @@ from perudo.core import NotationError
 from ..accounts.bots import bot_seats
 from ..accounts.refusals import refused
 from ..accounts.sessions import current
-from ..gamefacts import hands_shown, played_seat
+from ..gamefacts import hands_shown
 from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..store import StoreError
@@ -124,7 +124,9 @@ async def analysis(
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
         session = await current(store, request)
         account = None if session is None else session[0].player.id
-        if not await played_seat(store, game, seat, hash_token(token) if token else None, account):
+        if not await store.played_seat(
+            game.id, seat, hash_token(token) if token else None, account
+        ):
             # The person who played the seat (their signed-in account, or a device token
             # that held it during the game), not whoever holds the seat now.
             return error_response(

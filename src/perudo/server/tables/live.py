@@ -45,7 +45,6 @@ from perudo.core import apply as apply_action
 from perudo.core.events import event_to_json
 from perudo.i18n import bot_name
 
-from .. import gamefacts
 from .. import protocol as p
 from ..accounts.bots import bot_ids
 from ..connection import Connection, TokenBucket
@@ -589,7 +588,7 @@ class LiveTable:
         """Remember the device tokens holding the people's seats in this game once a seat moved
         to another device during it (those at its start are written with the game,
         :meth:`Store.start_game`): a seat's own analysis is theirs,
-        whoever holds the seat later (:func:`perudo.server.gamefacts.played_seat`). A refused
+        whoever holds the seat later (:meth:`Store.played_seat`). A refused
         write is logged; the game goes on."""
         if self.game_id is None:
             return
@@ -599,7 +598,7 @@ class LiveTable:
             if s is not None and s.kind == "human" and s.token_hash is not None
         ]
         try:
-            await gamefacts.remember_seat_tokens(self.store, self.game_id, holders)
+            await self.store.remember_seat_tokens(self.game_id, holders)
         except StoreError as err:
             log.error("the store refused the seat holders of table %s: %s", self.id, err)
 
