@@ -37,7 +37,7 @@ from perudo.i18n import load_catalog
 
 from ..guard import client_key
 from ..proxy import client_host
-from ..routes.common import settings_of, social_of, store_of
+from ..routes.common import settings_of, store_of
 from ..store import SessionRow
 from . import bots, names, passwords
 from .ceremony import PasskeyAnswer, confirmed
@@ -291,7 +291,7 @@ async def delete_account(request: Request, body: Confirm) -> Response:
         session.player.id, load_catalog("en").t("account.deleted")
     )
     # Friends and push (perudo.server.social): who they followed and blocked, and their devices.
-    await social_of(request).rows.forget_player(session.player.id)
+    await store_of(request).forget_social(session.player.id)
     response = Response(status_code=204)
     end_cookie(request, response)
     return response

@@ -14,7 +14,8 @@ The package's rooms:
 * :mod:`.players`: accounts, sessions, sign-in failures, a profile's games;
 * :mod:`.ratings`: ratings, their history, the leaderboard, and a rated game's update;
 * :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games;
-* :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset.
+* :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset;
+* :mod:`.social`: follows, blocks, invitations, Web Push subscriptions, the server's kept keys.
 
 A game's state is the fold of :func:`perudo.core.apply` over its logged actions, so a restart
 rebuilds every table exactly (:mod:`perudo.server.tables`).
@@ -41,6 +42,7 @@ from .rows import (
     TooManyTables,
 )
 from .schema import game_actions_t, metadata
+from .social import SocialStore
 
 __all__ = [
     "ChallengeRow",
@@ -60,5 +62,5 @@ __all__ = [
 ]
 
 
-class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore):
+class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore, SocialStore):
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""
