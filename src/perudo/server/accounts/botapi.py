@@ -93,7 +93,7 @@ async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
     player = await _password_checked(request, body.name, body.password)
     if isinstance(player, JSONResponse):
         return player
-    was_bot = await bots.is_bot(store, player.id)
+    was_bot = await store.is_bot(player.id)
     done = await bots.become_bot(store, player.id, _label(body.label))
     if done.refused == "played":
         return refused("played", "bot.played", 409)
@@ -129,7 +129,7 @@ async def account(request: Request) -> JSONResponse | dict[str, Any]:
     if isinstance(found, JSONResponse):
         return found
     player, _ = found
-    tokens = await bots.tokens_of(store_of(request), player.id)
+    tokens = await store_of(request).bot_tokens(player.id)
     return {
         "name": player.name,
         "bot": True,
@@ -154,7 +154,7 @@ async def delete_account(request: Request, body: DeleteBot) -> Response:
             return refused("wrong_password", "password.wrong", 403)
         return player
     store = store_of(request)
-    hashes = await bots.drop_tokens(store, player.id)
+    hashes = await store.drop_bot_tokens(player.id)
     await store.delete_player(player.id, load_catalog("en").t("account.deleted"))
     await store.forget_social(player.id)
     sockets = bots.sockets_of(request)
@@ -170,7 +170,7 @@ async def list_tokens(request: Request) -> JSONResponse | dict[str, Any]:
     found = await _bot(request)
     if isinstance(found, JSONResponse):
         return found
-    tokens = await bots.tokens_of(store_of(request), found[0].id)
+    tokens = await store_of(request).bot_tokens(found[0].id)
     return {"tokens": [t.to_json() for t in tokens]}
 
 
@@ -191,7 +191,7 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     found = await _bot(request)
     if isinstance(found, JSONResponse):
         return found
-    hashed = await bots.revoke_token(store_of(request), found[0].id, token_id)
+    hashed = await store_of(request).revoke_bot_token(found[0].id, token_id)
     if hashed is None:
         return refused("no_token", "bot.no_token", 404)
     for conn in bots.sockets_of(request).of(hashed):
@@ -203,7 +203,7 @@ async def revoke_token(request: Request, token_id: str) -> Response:
 async def _seat_limit(request: Request, player: PlayerRow) -> JSONResponse | None:
     """The refusal of one more seat for a bot account holding ``PERUDO_BOT_TABLES``."""
     most = settings_of(request).bot_tables
-    held = await bots.seats_held(store_of(request), player.id)
+    held = await store_of(request).bot_seats_held(player.id)
     if held < most:
         return None
     return error_response(

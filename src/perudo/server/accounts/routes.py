@@ -39,7 +39,7 @@ from ..guard import client_key
 from ..proxy import client_host
 from ..routes.common import settings_of, store_of
 from ..store import SessionRow
-from . import bots, names, passwords
+from . import names, passwords
 from .ceremony import PasskeyAnswer, confirmed
 from .claims import MOST_SEATS, SeatProof, claim
 from .refusals import refused
@@ -156,7 +156,7 @@ async def sign_in(request: Request, body: Credentials) -> JSONResponse:
         await store.note_sign_in_failure(keys, time.time() - WINDOW)
         return refused("sign_in_failed", "sign_in.failed", 401)
     await store.clear_sign_in_failures(keys[0])
-    if await bots.is_bot(store, player.id):
+    if await store.is_bot(player.id):
         # Said only to whoever knows the password: a bot account plays with its tokens.
         return refused("bot_account", "bot.no_sign_in", 403)
     made = await new_session(store, request, player.id)

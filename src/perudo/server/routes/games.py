@@ -22,7 +22,6 @@ from fastapi.responses import JSONResponse
 
 from perudo.core import NotationError
 
-from ..accounts.bots import bot_seats
 from ..accounts.refusals import refused
 from ..accounts.sessions import current
 from ..gamefacts import hands_shown
@@ -68,7 +67,7 @@ async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any
     shown = await hands_shown(store_of(request), game)
     try:
         frames = ReplayData.model_validate(
-            {**replay_frames(game, shown), "bots": await bot_seats(store_of(request), game.id)}
+            {**replay_frames(game, shown), "bots": await store_of(request).bot_seats(game.id)}
         ).model_dump(mode="json")
     except ValueError as err:
         return error_response(TableError("bad_record", str(err)))

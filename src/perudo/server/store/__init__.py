@@ -15,7 +15,8 @@ The package's rooms:
 * :mod:`.ratings`: ratings, their history, the leaderboard, and a rated game's update;
 * :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games;
 * :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset;
-* :mod:`.social`: follows, blocks, invitations, Web Push subscriptions, the server's kept keys.
+* :mod:`.social`: follows, blocks, invitations, Web Push subscriptions, the server's kept keys;
+* :mod:`.bots`: bot accounts and the hashes of their API tokens.
 
 A game's state is the fold of :func:`perudo.core.apply` over its logged actions, so a restart
 rebuilds every table exactly (:mod:`perudo.server.tables`).
@@ -23,6 +24,7 @@ rebuilds every table exactly (:mod:`perudo.server.tables`).
 
 from __future__ import annotations
 
+from .bots import BotStore
 from .games import GameStore
 from .mail import MailStore
 from .passkeys import PasskeyStore
@@ -62,5 +64,5 @@ __all__ = [
 ]
 
 
-class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore, SocialStore):
+class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore, SocialStore, BotStore):
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""

@@ -46,7 +46,6 @@ from perudo.core.events import event_to_json
 from perudo.i18n import bot_name
 
 from .. import protocol as p
-from ..accounts.bots import bot_ids
 from ..connection import Connection, TokenBucket
 from ..hosting import qr_svg
 from ..settings import Settings
@@ -257,7 +256,7 @@ class LiveTable:
         if not ids:
             return
         try:
-            found = await bot_ids(self.store, ids)
+            found = await self.store.bot_ids(ids)
         except StoreError as err:
             log.error("table %s: its bot accounts could not be read: %s", self.id, err)
             return
