@@ -8,7 +8,7 @@ import { Icon, NAME_MAX, NameInput, displayName, nameTooLong, toast } from "../c
 import { Field, Select, oddsChoices, timerChoices, vacatedChoices } from "../components/options.js";
 import { refusalText } from "../refusals.js";
 import { PlayNow } from "../components/playnow.js";
-import { FriendsCard } from "../social.js";
+import { FriendsCard } from "../components/friends.js";
 
 function TableList({ tables }) {
   if (!tables.length) return html`<div class="empty">${t("lobby.none")}</div>`;
