@@ -200,12 +200,17 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     return Response(status_code=204)
 
 
-async def _seat_limit(request: Request, player: PlayerRow) -> JSONResponse | None:
-    """The refusal of one more seat for a bot account holding ``PERUDO_BOT_TABLES``."""
+async def _seating_bot(request: Request) -> PlayerRow | JSONResponse:
+    """The bot account of the request's token, with room for one more seat; else the refusal
+    (:func:`_bot`'s, or one more seat for a bot account holding ``PERUDO_BOT_TABLES``)."""
+    found = await _bot(request)
+    if isinstance(found, JSONResponse):
+        return found
+    player = found[0]
     most = settings_of(request).bot_tables
     held = await store_of(request).bot_seats_held(player.id)
     if held < most:
-        return None
+        return player
     return error_response(
         TableError(
             "bot_tables",
@@ -218,23 +223,15 @@ async def _seat_limit(request: Request, player: PlayerRow) -> JSONResponse | Non
 
 @router.post("/api/bot/tables", response_model=None)
 async def create_table(request: Request, body: BotTable) -> JSONResponse | dict[str, Any]:
-    found = await _bot(request)
-    if isinstance(found, JSONResponse):
-        return found
-    player = found[0]
-    over = await _seat_limit(request, player)
-    if over is not None:
-        return over
+    player = await _seating_bot(request)
+    if isinstance(player, JSONResponse):
+        return player
     return await create_for(request, body, player, bot_account=True)
 
 
 @router.post("/api/bot/tables/{table_id}/join", response_model=None)
 async def join_table(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
-    found = await _bot(request)
-    if isinstance(found, JSONResponse):
-        return found
-    player = found[0]
-    over = await _seat_limit(request, player)
-    if over is not None:
-        return over
+    player = await _seating_bot(request)
+    if isinstance(player, JSONResponse):
+        return player
     return await join_for(request, table_id, player.name, player, bot_account=True)

@@ -167,24 +167,22 @@ async def unfollow(request: Request, name: str) -> Response:
 
 @router.post("/api/friends/{name}/block", status_code=204, response_model=None)
 async def block(request: Request, name: str) -> Response:
-    found = await _me_and(request, name)
-    if isinstance(found, JSONResponse):
-        return found
-    me, other = found
-    social = social_of(request)
-    await social.store.block(me.id, other.id)
-    await social.update_hidden(me.id)
-    return Response(status_code=204)
+    return await _blocking(request, name, True)
 
 
 @router.delete("/api/friends/{name}/block", status_code=204, response_model=None)
 async def unblock(request: Request, name: str) -> Response:
+    return await _blocking(request, name, False)
+
+
+async def _blocking(request: Request, name: str, on: bool) -> Response:
+    """Block ``name`` (``on``) or no longer; what the player's open pages hide follows."""
     found = await _me_and(request, name)
     if isinstance(found, JSONResponse):
         return found
     me, other = found
     social = social_of(request)
-    await social.store.unblock(me.id, other.id)
+    await (social.store.block if on else social.store.unblock)(me.id, other.id)
     await social.update_hidden(me.id)
     return Response(status_code=204)
 
