@@ -213,13 +213,14 @@ class PlayerStore(StoreBase):
                     .where(game_players_t.c.player_id == player_id)
                 )
             ).all()
-            for game_id, names_json, seat in played:
-                names = json.loads(names_json)
+            for row in played:
+                names = json.loads(str(row.names))
+                seat = int(row.seat)
                 if 0 <= seat < len(names):
                     names[seat] = shown_as
                     await conn.execute(
                         update(games_t)
-                        .where(games_t.c.id == game_id)
+                        .where(games_t.c.id == row.id)
                         .values(names=json.dumps(names))
                     )
             await conn.execute(delete(sessions_t).where(sessions_t.c.player_id == player_id))
