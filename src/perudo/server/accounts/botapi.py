@@ -159,9 +159,7 @@ async def delete_account(request: Request, body: DeleteBot) -> Response:
     await store.forget_social(player.id)
     sockets = bots.sockets_of(request)
     for hashed in hashes:
-        for conn in sockets.of(hashed):
-            conn.send(bots.revoked_message())
-            conn.send_close(1008)
+        await sockets.revoke(hashed)
     return Response(status_code=204)
 
 
@@ -194,9 +192,7 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     hashed = await store_of(request).revoke_bot_token(found[0].id, token_id)
     if hashed is None:
         return refused("no_token", "bot.no_token", 404)
-    for conn in bots.sockets_of(request).of(hashed):
-        conn.send(bots.revoked_message())
-        conn.send_close(1008)
+    await bots.sockets_of(request).revoke(hashed)
     return Response(status_code=204)
 
 

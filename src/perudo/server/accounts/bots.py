@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -113,25 +114,36 @@ async def bot_of_token(store: Store, token: str) -> tuple[PlayerRow, str] | None
     return None if player is None else (player, hashed)
 
 
+Farewell = Callable[[], Awaitable[None]]
+"""What a socket does before it is closed for a revoked token (the pool socket leaves its
+pool: no person is matched with a bot that can no longer play)."""
+
+
 class Sockets:
-    """This process's table sockets opened with a bot token, by the token's hash: revoking a
-    token here closes them at once."""
+    """This process's sockets opened with a bot token (at tables and in Play-now pools), by
+    the token's hash: revoking a token here closes them at once."""
 
     def __init__(self) -> None:
-        self.by_token: dict[str, set[Connection]] = {}
+        self.by_token: dict[str, dict[Connection, Farewell | None]] = {}
 
-    def add(self, hashed: str, conn: Connection) -> None:
-        self.by_token.setdefault(hashed, set()).add(conn)
+    def add(self, hashed: str, conn: Connection, farewell: Farewell | None = None) -> None:
+        self.by_token.setdefault(hashed, {})[conn] = farewell
 
     def discard(self, hashed: str, conn: Connection) -> None:
         held = self.by_token.get(hashed)
         if held is not None:
-            held.discard(conn)
+            held.pop(conn, None)
             if not held:
                 del self.by_token[hashed]
 
-    def of(self, hashed: str) -> list[Connection]:
-        return list(self.by_token.get(hashed, ()))
+    async def revoke(self, hashed: str) -> None:
+        """The token of this hash was revoked: each socket it opened does its farewell, then
+        is told so and closed."""
+        for conn, farewell in list(self.by_token.get(hashed, {}).items()):
+            if farewell is not None:
+                await farewell()
+            conn.send(revoked_message())
+            conn.send_close(1008)
 
 
 REVOKED: Final = "this socket's bot token was revoked: closed"

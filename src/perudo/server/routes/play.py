@@ -29,7 +29,7 @@ from ..cluster.bus import BusDown
 from ..connection import Connection
 from ..play import Entry, Pool, PoolKey
 from ..proxy import client_host
-from ..store import PlayerRow, StoreError
+from ..store import PlayerRow
 from ..tables import TableConfig, TableError
 from ..tables.config import server_texts
 from ..tables.text import check_person_name, clean_name
@@ -64,6 +64,14 @@ async def play_socket(ws: WebSocket) -> None:
     conn.start()
     counted = await lobby.guard.open_connection(client)
     ticket: str | None = None
+
+    async def leave_pool() -> None:
+        nonlocal ticket
+        if ticket is not None:
+            with contextlib.suppress(BusDown, TableError):
+                await pool.leave(ticket)
+            ticket = None
+
     try:
         if not counted:
             _error(conn, "too_many_connections", "too many connections from one address")
@@ -82,9 +90,10 @@ async def play_socket(ws: WebSocket) -> None:
                 await conn.close_after_sending(1008)
                 return
             account, is_bot = bot[0], True
-            # Revoking the token (or deleting the account) closes this socket too.
+            # Revoking the token (or deleting the account) takes its place out of the pool,
+            # then closes this socket, as it closes the bot's table sockets.
             conn.bot_account, conn.bot_token = bot[0].id, bot[1]
-            sockets_of(ws).add(bot[1], conn)
+            sockets_of(ws).add(bot[1], conn, leave_pool)
         else:
             found = await current(store_of(ws), ws)
             account, is_bot = (None if found is None else found[0].player), False
@@ -110,6 +119,7 @@ async def play_socket(ws: WebSocket) -> None:
                 # A token revoked through another process: this one learns it here.
                 checked = time.monotonic()
                 if not await store_of(ws).bot_token_stands(conn.bot_token):
+                    await leave_pool()
                     conn.send(revoked_message())
                     await conn.close_after_sending(1008)
                     return
@@ -158,13 +168,7 @@ async def play_socket(ws: WebSocket) -> None:
         if conn.bot_token is not None:
             sockets_of(ws).discard(conn.bot_token, conn)
         if ticket is not None:
-            if conn.bot_token is not None and not await _token_stands(ws, conn.bot_token):
-                # A bot whose token was revoked (or account deleted) leaves its pool at once:
-                # no person is matched with it during the reconnection's grace.
-                with contextlib.suppress(BusDown, TableError):
-                    await pool.leave(ticket)
-            else:
-                pool.forget(ticket)
+            pool.forget(ticket)
         if counted:
             lobby.guard.close_connection(client)
         with contextlib.suppress(Exception):
@@ -224,11 +228,3 @@ async def _entry(
         accepts_bots=msg.bots is not None and not is_bot,
         client=client,
     )
-
-
-async def _token_stands(ws: WebSocket, hashed: str) -> bool:
-    """Whether a bot token still stands (a store that cannot answer: taken to stand)."""
-    try:
-        return await store_of(ws).bot_token_stands(hashed)
-    except StoreError:
-        return True
