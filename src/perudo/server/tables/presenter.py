@@ -328,11 +328,14 @@ def _updates(
     parts every seat shares are drawn once per state by the core)."""
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None and not table.config.memory:
-        # Each round's result is its round_resolved event, among the events: sent once.
-        tail = [_without_result(round_to_json(r)) for r in table.state.past[-resolved:]]
+        # Each round's result is its round_resolved event, among the events, and its actions
+        # are the receiver's already (its view before) or among the events: sent once.
+        tail = [_tail(round_to_json(r)) for r in table.state.past[-resolved:]]
     timer = table.schedule.remaining()
     messages = []
     for seat, (view_json, hint) in zip(seats, seat_payloads(table, seats, False), strict=True):
+        if view_json is not None:  # the round's actions: the receiver's already, or events
+            view_json = {**view_json, "actions": None, "actions_info": None}
         messages.append(
             {
                 "version": table.version,
@@ -350,9 +353,12 @@ def _updates(
     return write_each(p.Update, messages)
 
 
-def _without_result(round_json: dict[str, Any]) -> dict[str, Any]:
+_NOT_IN_TAIL = frozenset({"result", "actions", "actions_info"})
+
+
+def _tail(round_json: dict[str, Any]) -> dict[str, Any]:
     """A finished round as ``past_tail`` carries it (:class:`~..payloads.RoundTail`)."""
-    return {k: v for k, v in round_json.items() if k != "result"}
+    return {k: v for k, v in round_json.items() if k not in _NOT_IN_TAIL}
 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any], author: int | None = None) -> None:
