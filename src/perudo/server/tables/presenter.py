@@ -109,7 +109,8 @@ def snapshot(table: LiveTable, seat: int | None, hidden: frozenset[int] = frozen
     if hidden:
         return _snapshot(table, seat, hidden)
     if seat is None:
-        cached = table.spectator_snapshot
+        out = table.spectator_out
+        cached = out.snapshot
         now = time.monotonic()
         if (
             cached is not None
@@ -118,7 +119,7 @@ def snapshot(table: LiveTable, seat: int | None, hidden: frozenset[int] = frozen
         ):
             return cached[2]
         text = _snapshot(table, None)
-        table.spectator_snapshot = (table.version, now, text)
+        out.snapshot = (table.version, now, text)
         return text
     return _snapshot(table, seat)
 
@@ -249,8 +250,9 @@ slices, between which the players' moves are read, applied and sent."""
 
 @dataclass(slots=True)
 class SpectatorOutbox:
-    """What goes to a table's spectators, in order (:func:`to_spectators`), and the public
-    events gathered for their next update (:func:`broadcast_events`)."""
+    """What goes to a table's spectators, in order (:func:`to_spectators`), the public
+    events gathered for their next update (:func:`broadcast_events`) and their last snapshot
+    (:func:`snapshot`): this module's own state, which the table holds for it."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
     resolved: int = 0
@@ -258,6 +260,8 @@ class SpectatorOutbox:
     timer: asyncio.TimerHandle | None = None
     queue: deque[tuple[str, list[Connection]]] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None
+    snapshot: tuple[int, float, str] | None = None
+    """(version, ``time.monotonic()``, text) of the last spectators' snapshot drawn."""
 
 
 def to_spectators(table: LiveTable, text: str, only: Connection | None = None) -> None:
