@@ -26,6 +26,29 @@ async def ping(ws):
         await ws.send('{"type": "ping"}')
 
 
+def merged(before, update):
+    """The whole view after ``update``, from the view ``before`` it (docs/bot-api.md): an
+    update's view leaves out what never changes (rules, roll-off) and what you hold already,
+    each sent once: the round's actions (the view's before, then the update's ``action``
+    events after its last ``round_resolved`` or ``round_started``) and the rounds it finished
+    (its ``past_tail``, each with those actions and its ``round_resolved`` as its result)."""
+    view, past = update["view"], list(before["past"])
+    acts, infos = list(before["actions"]), list(before["actions_info"])
+    for e in update["events"]:
+        if e["type"] == "action":
+            acts, infos = [*acts, [e["seat"], e["action"]]], [*infos, e["action_info"]]
+        elif e["type"] in ("round_resolved", "round_started"):
+            if e["type"] == "round_resolved" and view["past"] is None:
+                result = {k: v for k, v in e.items() if k != "version"}
+                tail = update["past_tail"][len(past) - len(before["past"])]
+                past.append({**tail, "actions": acts, "actions_info": infos, "result": result})
+            acts, infos = [], []
+    if view["past"] is not None:  # memory mode (P-40): the latest round only, whole
+        past = view["past"]
+    return {**view, "rules": before["rules"], "rolloff": before["rolloff"], "past": past,
+            "actions": acts, "actions_info": infos}  # fmt: skip
+
+
 async def play(url, token, table, decide, calza=lambda view: False, seat=None):
     """Play ``table`` with ``decide(view) -> action`` until its game ends; its last view."""
     auth = {"Authorization": f"Bearer {token}"}
@@ -41,14 +64,10 @@ async def play(url, token, table, decide, calza=lambda view: False, seat=None):
             msg = json.loads(text)
             version = max(version, msg.get("version") or 0)
             kind, new = msg["type"], msg.get("view")
-            if kind == "snapshot" or (kind == "update" and new and new["past"] is not None):
+            if kind == "snapshot" or (kind == "update" and new and new["actions"] is not None):
                 data = new
-            elif kind == "update" and new:  # a move: rules, roll-off and past come once
-                ends = [e for e in msg["events"] if e["type"] == "round_resolved"]
-                tail = [{**r, "result": {k: v for k, v in e.items() if k != "version"}}
-                        for r, e in zip(msg["past_tail"], ends, strict=True)]  # fmt: skip
-                data = {**new, "rules": data["rules"], "rolloff": data["rolloff"],
-                        "past": data["past"] + tail}  # fmt: skip
+            elif kind == "update" and new:  # a move: what you hold already comes once
+                data = merged(data, msg)
             elif kind == "error":  # refused (the bid changed…): catch up, decide again
                 done = None
                 await ws.send(json.dumps({"type": "sync", "last_version": version}))

@@ -265,3 +265,26 @@ def test_layers_only_the_store_queries_the_database_through_its_writer() -> None
                     f"{path.relative_to(SRC.parent)}:{node.lineno}: {held}.{node.attr} is the "
                     f"store's own: make the query a method of a part of perudo.server.store"
                 )
+
+
+def test_layers_a_tables_parts_use_its_public_path_only() -> None:
+    """A live table's parts (seating, scheduler, chat, presenter, reactions: docs/architecture.md)
+    reach the table only through what it offers (``apply_move``, ``finish``, ``vacate``, …),
+    never an attribute of it whose name starts with ``_``; and its seating reaches no table."""
+    tables = SRC / "server" / "tables"
+    for path in sorted(tables.glob("*.py")):
+        if path.name == "live.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and "table" in ast.unparse(node.value).split(".")[-1]
+            ):
+                raise AssertionError(f"{path.name}:{node.lineno} uses {ast.unparse(node)}")
+    seating = ast.parse((tables / "seating.py").read_text(encoding="utf-8"))
+    names = {n.id for n in ast.walk(seating) if isinstance(n, ast.Name)}
+    imported = {n.module for n in ast.walk(seating) if isinstance(n, ast.ImportFrom)}
+    assert not {"table", "LiveTable"} & names and "live" not in imported, imported

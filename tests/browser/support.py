@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from tests.server.harness import ServerProcess
+from tests.server.harness import ServerProcess, merged
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -329,7 +329,7 @@ class Watcher:
                     if m["type"] == "snapshot":
                         self.view, self.table = m["view"], m["table"]
                     elif m["type"] == "update":
-                        self.view = m["view"]
+                        self.view = m["view"] and merged(self.view, m)[0]
                         self.events += [(m["version"], e) for e in m["events"]]
                     elif m["type"] == "table":
                         self.table = m["table"]

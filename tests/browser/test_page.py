@@ -505,7 +505,7 @@ def test_a_reveal_before_a_palifico_round_keeps_its_own_rules_and_the_next_round
     rules = ann.inner_text(f"{middle} [data-testid=reveal-rules]")
     assert "Round 1" in rules and "wild" in rules and "Palifico" not in rules, rules
     # The history draws round 1 from the update's round_resolved event (its past_tail carries
-    # the round without its result, which travels once).
+    # the round without its result and its actions, which travel once).
     history = ann.text_content(".history .histround") or ""
     assert "Round 1" in history and "Dudo" in history and "-1" in history, history
     shot(ann, "en-reveal-before-palifico", full_page=False)

@@ -196,8 +196,37 @@ class ServerProcess:
         return out
 
 
+def merged(
+    before: dict[str, Any] | None, update: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An update's view with what it leaves out because its receiver holds it already put
+    back, from the view ``before`` it, and the rounds it finished, whole, as docs/bot-api.md
+    says a client adds them up: the round's actions are those of the view before, then the
+    update's ``action`` events after its last ``round_resolved`` or ``round_started``; each
+    finished round is its ``past_tail`` entry, the actions it had then and its
+    ``round_resolved`` event (without its version) as its result."""
+    view = update["view"]
+    if view["actions"] is not None:  # a whole view
+        return view, []
+    actions = list(before["actions"]) if before else []
+    infos = list(before["actions_info"]) if before else []
+    rounds: list[dict[str, Any]] = []
+    for e in update["events"]:
+        if e["type"] == "action":
+            actions.append([e["seat"], e["action"]])
+            infos.append(e["action_info"])
+        elif e["type"] in ("round_resolved", "round_started"):
+            if e["type"] == "round_resolved" and len(rounds) < len(update["past_tail"]):
+                result = {k: v for k, v in e.items() if k != "version"}
+                tail = update["past_tail"][len(rounds)]
+                rounds.append({**tail, "actions": actions, "actions_info": infos, "result": result})
+            actions, infos = [], []
+    return {**view, "actions": actions, "actions_info": infos}, rounds
+
+
 class Client:
-    """A WebSocket client at a table: records every message it receives."""
+    """A WebSocket client at a table: records every message it receives (its ``view``: the
+    latest, whole but for ``past``, ``rules`` and ``rolloff`` after an update)."""
 
     def __init__(self, server: ServerProcess, table_id: str, token: str | None = None) -> None:
         self.server = server
@@ -247,7 +276,7 @@ class Client:
                     self.table = m["table"]
                     self.view = m["view"]
                 if t == "update" and m["view"] is not None:
-                    self.view = m["view"]
+                    self.view = merged(self.view, m)[0]
                     self.seat = m["view"]["seat"]
                 if t == "table":
                     self.table = m["table"]
@@ -359,8 +388,13 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     return legal[0]
 
 
-async def play_until_over(clients: list[Client], rng: random.Random, timeout: float = 60.0) -> None:
-    """Each seated client acts on its turn (with ``choose``) until the game is over."""
+async def play_until_over(
+    clients: list[Client],
+    rng: random.Random,
+    timeout: float = 60.0,
+    policy: Callable[[dict[str, Any], random.Random], str] = choose,
+) -> None:
+    """Each seated client acts on its turn (with ``policy``) until the game is over."""
     deadline = time.monotonic() + timeout
     while True:
         for c in clients:
@@ -372,7 +406,7 @@ async def play_until_over(clients: list[Client], rng: random.Random, timeout: fl
                 c.acted_at = c.version
                 c.acted_from = len(c.messages)
                 assert c.view is not None
-                await c.act(choose(c.view, rng))
+                await c.act(policy(c.view, rng))
                 acted = True
             elif (
                 c.my_turn()

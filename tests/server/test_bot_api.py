@@ -107,6 +107,14 @@ def test_the_example_client_plays_whole_games_against_a_person(srv: ServerProces
         await _person_plays(person, random.Random(3))
         end = await asyncio.wait_for(bot, 30)
         assert end["winner"] is not None and end["winner"] == person.view["winner"]  # type: ignore[index]
+        # The rounds it added up from the updates are the whole view's (docs/bot-api.md).
+        whole = await Client(srv, t["table_id"]).connect()
+        assert whole.view is not None and len(end["past"]) >= 2
+        assert end["past"] == [
+            {**r, "result": {k: v for k, v in r["result"].items() if k != "version"}}
+            for r in whole.view["past"]
+        ]
+        await whole.close()
         key = person.table["game_id"] if person.table["game_id"] else None
         await person.close()
         return {"end": end, "key": key, "table": t["table_id"]}

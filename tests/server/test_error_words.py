@@ -116,3 +116,14 @@ def test_the_page_keeps_no_copy_of_the_words_it_takes_from_the_catalogs() -> Non
     for lang in LANGS:
         for key in ("level.easy", "level.expert", "word.aces"):
             assert f'"{key}": "{load_catalog(lang).t(key)}"' in served, (lang, key)
+    # The games' words as the page's buttons, headings and pills say them (labels: "Dudo",
+    # "Dubito"; the catalog's sentence forms say "dudo", "dubito") come from the catalog too.
+    assert not {"word.dudo", "word.calza", "word.palifico"} & set(keys)
+    labels = {
+        "en": ("Dudo", "Calza", "Palifico"),
+        "ko": ("두도", "칼자", "팔라피코"),
+        "it": ("Dubito", "Calza", "palifico"),
+    }
+    for lang, words in labels.items():
+        for word, label in zip(("dudo", "calza", "palifico"), words, strict=True):
+            assert f'"word.label.{word}": "{label}"' in served, (lang, word)

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import jsonschema
-from tests.server.harness import Client, ServerProcess, heads_up, play_until_over, run
+from tests.server.harness import Client, ServerProcess, heads_up, merged, play_until_over, run
 
 from perudo.core.views import legal_texts
 from perudo.server.protocol import json_schema
@@ -193,3 +193,71 @@ def test_a_refusal_of_the_rules_reaches_the_player_in_every_language_without_rul
         await waiting.close()
 
     run(go())
+
+
+def test_no_message_of_a_move_at_a_six_seat_table_is_above_2_kb_and_the_past_still_adds_up(
+    server: ServerProcess,
+) -> None:
+    """A six-seat ``perudo_calza`` game of five dice each, played through the server's socket:
+    every update a seat receives after a move is at most 2,048 bytes. The round's actions
+    travelled in every update's view, and again in a round-end update's ``past_tail``: 3 KB
+    and more by a long round's end, where the receiver holds them already (its view before,
+    the update's ``action`` events). What a seat adds up from its updates is what a whole
+    view of the end says: the view, and every round."""
+
+    async def go() -> None:
+        t = server.create_table(seats=6, dice=5, preset="perudo_calza", turn_seconds=0)
+        seats = [await Client(server, t["table_id"], t["token"]).connect()]
+        for i in range(5):
+            j = server.join(t["table_id"], f"Guest {i}")
+            seats.append(await Client(server, t["table_id"], j["token"]).connect())
+        await seats[0].send({"type": "start"})
+        await play_until_over(seats, random.Random(7), timeout=120, policy=long_rounds)
+        sizes, rounds = [], 0
+        for c in seats:
+            await c.until(lambda c=c: c.view is not None and c.view["phase"] == "game_over")  # type: ignore[misc]
+            past: list[dict[str, Any]] = []
+            view: dict[str, Any] | None = None
+            for raw, m in zip(c.raw, c.messages, strict=True):
+                if m["type"] == "snapshot":
+                    view = m["view"]
+                if m["type"] != "update" or m["view"] is None:
+                    continue
+                sizes.append(len(raw.encode()))
+                view, finished = merged(view, m)
+                past += finished
+            again = await Client(server, t["table_id"], c.token).connect()
+            assert again.view is not None
+            whole = [{**r, "result": _unversioned(r["result"])} for r in again.view["past"]]
+            assert past == whole
+            assert view is not None
+            assert {**view, "rules": None, "past": None, "rolloff": None} == {
+                **again.view,
+                "rules": None,
+                "past": None,
+                "rolloff": None,
+            }
+            rounds = max(rounds, len(past))
+            await again.close()
+            await c.close()
+        assert rounds >= 10 and len(sizes) > 6 * 100
+        assert max(sizes) <= 2048, sorted(sizes)[-5:]
+
+    run(go())
+
+
+def _unversioned(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "version"}
+
+
+def long_rounds(view: dict[str, Any], rng: random.Random) -> str:
+    """Rounds of many bids, as people play them: dudo a sixth of the time, else one of the
+    three lowest raises."""
+    legal = view["legal"]
+    if any(a["text"] == "dudo" for a in legal["actions"]) and rng.random() < 1 / 6:
+        return "dudo"
+    lowest = sorted((low, face) for face, low, _ in legal["bids"])[:3]
+    if lowest:
+        quantity, face = rng.choice(lowest)
+        return f"{quantity}x{face}"
+    return str(legal["actions"][0]["text"])

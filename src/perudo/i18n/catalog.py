@@ -27,10 +27,11 @@ Entry: TypeAlias = str | list[str]
 LANGS: Final[tuple[str, ...]] = ("en", "ko", "it")
 """The languages with a catalog."""
 DEFAULT_LANG: Final = "en"
-PAGE_PREFIXES: Final = ("say.", "name.", "level.", "word.aces")
+PAGE_PREFIXES: Final = ("say.", "name.", "level.", "word.aces", "word.label.")
 """The catalog entries the web page takes from here (faces and bids as a screen reader says
-them, bot seats' names, the bot levels, the aces' name) rather than keeping its own copy
-(:func:`page_words_js`), by the start of their keys."""
+them, bot seats' names, the bot levels, the aces' name, the games' words as its buttons and
+headings say them: ``word.label.dudo``, "Dudo", where a sentence says "dudo") rather than
+keeping its own copy (:func:`page_words_js`), by the start of their keys."""
 
 _CATALOGS: Final[Mapping[str, Mapping[str, Entry]]] = {
     "en": en.MESSAGES,

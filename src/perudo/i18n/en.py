@@ -23,6 +23,11 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.dudo": "dudo",
     "word.calza": "calza",
     "word.palifico": "palifico",
+    # The same as labels (buttons, headings, pills: the web page), where a sentence says them
+    # as above.
+    "word.label.dudo": "Dudo",
+    "word.label.calza": "Calza",
+    "word.label.palifico": "Palifico",
     "word.aces": "aces",
     "word.star": "{f}★",
     # Seats.

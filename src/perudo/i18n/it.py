@@ -23,6 +23,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.dudo": "dubito",
     "word.calza": "calza",
     "word.palifico": "palifico",
+    # Come etichette (pulsanti, titoli: la pagina web), dove una frase li dice come sopra.
+    "word.label.dudo": "Dubito",
+    "word.label.calza": "Calza",
+    "word.label.palifico": "palifico",
     "word.aces": "teste d'Azteco",
     "word.star": "{f}★",
     # Posti.

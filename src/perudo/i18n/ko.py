@@ -23,6 +23,10 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "word.dudo": "두도",
     "word.calza": "칼자",
     "word.palifico": "팔라피코",
+    # 라벨(버튼, 제목: 웹 페이지)로 쓸 때.
+    "word.label.dudo": "두도",
+    "word.label.calza": "칼자",
+    "word.label.palifico": "팔라피코",
     "word.aces": "조커",
     "word.star": "{f}★",
     # 자리.

@@ -168,21 +168,23 @@ Event = Annotated[
 
 
 class RoundTail(_Payload):
-    """A finished round without its result, as an update's ``past_tail`` carries it: the
-    result is the update's own ``round_resolved`` event (the first for the first round, and
-    so on), sent once."""
+    """A finished round as an update's ``past_tail`` carries it: without what the update's
+    receiver holds already or receives in it, each sent once. Its ``result`` is the update's
+    own ``round_resolved`` event (the first for the first round, and so on); its ``actions``
+    (and ``actions_info``) are the round's as the view's are counted (:class:`View`'s
+    ``actions``) when that ``round_resolved`` comes."""
 
     round: int
     opener: int
     palifico: bool
-    actions: list[tuple[int, str]]
-    actions_info: list[ActionInfo]
     shown: list[list[int]]
 
 
 class RoundInfo(RoundTail):
     """A finished round (:func:`perudo.core.views.round_to_json`)."""
 
+    actions: list[tuple[int, str]]
+    actions_info: list[ActionInfo]
     result: RoundResolved
 
 
@@ -223,9 +225,14 @@ class View(_Payload):
     bidder: int | None
     passer: int | None
     must_raise: bool
-    actions: list[tuple[int, str]]
-    actions_info: list[ActionInfo]
-    """This round's actions, structured, in the order of ``actions``."""
+    actions: list[tuple[int, str]] | None = None
+    """This round's actions: in snapshots and whole views; omitted (``None``) in updates, whose
+    receiver holds them already: those of its view before the update, then the update's
+    ``action`` events after its last ``round_resolved`` or ``round_started`` (which begin a
+    round anew), each sent once (a long round's actions made every move's message 2 KB and
+    more)."""
+    actions_info: list[ActionInfo] | None = None
+    """This round's actions, structured, in the order of ``actions`` (``None`` as it is)."""
     past: list[RoundInfo] | None = None
     """Finished rounds: in snapshots and whole views; omitted (``None``) in updates."""
     winner: int | None

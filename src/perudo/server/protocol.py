@@ -377,10 +377,12 @@ class Snapshot(_Msg):
 class Update(_Msg):
     """Events the receiver may see (each with its version) and its view afterwards.
 
-    ``view`` omits ``past`` (the finished rounds, which only grow); ``past_tail`` carries the
-    rounds finished by these events, each without its result: that is the ``round_resolved``
-    event among ``events`` (in order), sent once. After a reconnect with a small gap, ``view``
-    is whole (``past`` included).
+    ``view`` omits ``past`` (the finished rounds, which only grow) and the round's ``actions``
+    (the receiver's view before, then the ``action`` events: :class:`~.payloads.View`);
+    ``past_tail`` carries the rounds finished by these events, each without its result (that
+    is the ``round_resolved`` event among ``events``, in order) and its actions
+    (:class:`~.payloads.RoundTail`): each thing sent once. After a reconnect with a small gap,
+    ``view`` is whole (``past`` and ``actions`` included).
     """
 
     type: Literal["update"] = "update"

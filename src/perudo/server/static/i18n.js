@@ -2,8 +2,9 @@
 // sheets (and perudo.i18n, the terminal's catalogs): dudo / 두도 / dubito, calza / 칼자 / calza,
 // palifico / 팔라피코 / palifico, aces / 조커 / teste d'Azteco.
 // Every language has the same keys; tests/browser checks it. The words the terminal and the
-// server say too (faces and bids as spoken, bot seats' names, the bot levels, the aces' name)
-// are not kept here: they come from perudo.i18n's catalogs (/i18n/words.js, built from them,
+// server say too (faces and bids as spoken, bot seats' names, the bot levels, the aces' name,
+// the games' words as labels: word.label.dudo "Dudo" / "두도" / "Dubito") are not kept here:
+// they come from perudo.i18n's catalogs (/i18n/words.js, built from them,
 // perudo.i18n.PAGE_PREFIXES) and join these.
 
 import { WORDS } from "/i18n/words.js";
@@ -178,9 +179,6 @@ export const MESSAGES = {
     "btn.pass": "Pass",
     "btn.palifico": "{palifico} round",
     "btn.normal": "Normal round",
-    "word.dudo": "Dudo",
-    "word.calza": "Calza",
-    "word.palifico": "Palifico",
     "reveal.dudo": "{caller} calls {dudo} on {bid}, bid by {target}",
     "reveal.calza": "{caller} calls {calza} on {bid}",
     "reveal.pass": "{caller} doubts {target}'s pass",
@@ -614,9 +612,6 @@ export const MESSAGES = {
     "btn.pass": "패스",
     "btn.palifico": "{palifico} 라운드",
     "btn.normal": "일반 라운드",
-    "word.dudo": "두도",
-    "word.calza": "칼자",
-    "word.palifico": "팔라피코",
     "reveal.dudo": "{caller}: {target}의 {bid}에 {dudo}!",
     "reveal.calza": "{caller}: {bid}에 {calza}!",
     "reveal.pass": "{caller}: {target}의 패스를 의심",
@@ -1050,9 +1045,6 @@ export const MESSAGES = {
     "btn.pass": "Passo",
     "btn.palifico": "Giro {palifico}",
     "btn.normal": "Giro normale",
-    "word.dudo": "Dubito",
-    "word.calza": "Calza",
-    "word.palifico": "palifico",
     "reveal.dudo": "{caller}: {dudo} sulla puntata {bid} di {target}",
     "reveal.calza": "{caller}: {calza} su {bid}",
     "reveal.pass": "{caller} dubita del passo di {target}",
@@ -1396,9 +1388,9 @@ export function t(key, params = {}) {
   const table = MESSAGES[current] || MESSAGES.en;
   let text = table[key] ?? MESSAGES.en[key] ?? key;
   const words = {
-    dudo: table["word.dudo"],
-    calza: table["word.calza"],
-    palifico: table["word.palifico"],
+    dudo: table["word.label.dudo"],
+    calza: table["word.label.calza"],
+    palifico: table["word.label.palifico"],
     aces: table["word.aces"],
   };
   return text.replace(/\{(\w+)(?::([^/{}]+)\/([^{}]+))?\}/g, (m, name, one, many) => {

@@ -19,6 +19,32 @@ export const initialState = {
 
 const timerEnd = (seconds) => (seconds === null || seconds === undefined ? null : Date.now() + seconds * 1000);
 
+// What an update leaves out because its receiver holds it already, put back (each travels
+// once): the round's actions, those of the view before and then the update's action events
+// after its last round_resolved or round_started (which begin a round anew), and the rounds it
+// finished, each its past_tail entry with those actions and its round_resolved as its result.
+function merged(before, m, events) {
+  let actions = before && before.actions ? before.actions.slice() : [];
+  let actionsInfo = before && before.actions_info ? before.actions_info.slice() : [];
+  const rounds = [];
+  for (const e of events) {
+    if (e.type === "action") {
+      actions.push([e.seat, e.action]);
+      actionsInfo.push(e.action_info);
+    } else if (e.type === "round_resolved" || e.type === "round_started") {
+      const tail = e.type === "round_resolved" && m.past_tail ? m.past_tail[rounds.length] : null;
+      if (tail) {
+        const { version, ...result } = e;
+        rounds.push({ ...tail, actions, actions_info: actionsInfo, result });
+      }
+      actions = [];
+      actionsInfo = [];
+    }
+  }
+  const view = m.view.actions ? m.view : { ...m.view, actions, actions_info: actionsInfo };
+  return { view, rounds };
+}
+
 export function receive(state, m) {
   const s = { ...state };
   const fresh = [];
@@ -48,19 +74,13 @@ export function receive(state, m) {
         if (e.type === "round_resolved") s.reveal = { ...e, at: Date.now(), round: state.view ? state.view.round : null, wild: state.view ? state.view.wild : null };
       }
       if (m.view) {
+        const { view, rounds } = merged(state.view, m, fresh);
         if (m.view.past) s.past = m.view.past;
-        else if (m.past_tail && m.past_tail.length) {
-          // Each finished round's result is this update's round_resolved event (sent once).
-          const results = m.events.filter((e) => e.type === "round_resolved");
-          s.past = state.past.concat(m.past_tail.map((r, i) => {
-            const { version, ...result } = results[i];
-            return { ...r, result };
-          }));
-        }
-        s.view = m.view;
-        s.seat = m.view.seat;
+        else if (rounds.length) s.past = state.past.concat(rounds);
+        s.view = view;
+        s.seat = view.seat;
         // The reveal stays on the table until the next round's first move.
-        if (s.reveal && !fresh.some((e) => e.type === "round_resolved") && m.view.actions_info.length) s.reveal = null;
+        if (s.reveal && !fresh.some((e) => e.type === "round_resolved") && view.actions_info.length) s.reveal = null;
       }
       s.hint = m.hint;
       s.timerEnd = timerEnd(m.timer);

@@ -14,7 +14,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ..connection import Connection
+from ..connection import Connection, TokenBucket
 from ..store import ChatRow, StoreError
 from . import presenter
 from .config import TableError, store_refused
@@ -38,6 +38,8 @@ class TableChat:
         snapshot or the backlog may still carry it: a person who blocks that account is not
         sent it (:mod:`perudo.server.social.blocks`)."""
         self.keep_authors = max(1, history) + table.settings.replay_buffer
+        self.budget = TokenBucket(table.settings.table_chat_per_second, 10)
+        """Chat lines at the table, from everyone."""
 
     def author(self, version: int, seat: int | None) -> int | None:
         """The account that said the line of ``version``: as noted when it was posted, else
@@ -53,7 +55,7 @@ class TableChat:
         if not text:
             raise TableError("bad_message", "an empty chat line")
         table = self.table
-        if not table.chat_budget.take():
+        if not self.budget.take():
             raise TableError(
                 "rate_limited",
                 f"this table's chat takes at most {table.settings.table_chat_per_second:g} "

@@ -9,16 +9,16 @@ Every event gets the table's next *version*; each client receives only the event
 ``view(state, seat).to_json()``. A reconnecting client sends the last version it saw and gets
 the events it missed, filtered for its seat, or a fresh snapshot. What each client is sent is
 drawn in :mod:`.presenter`; what moves on its own (chance, bots, timers) is the table's
-:class:`.schedule.Scheduler`; its chat is its :class:`.chat.TableChat`.
+:class:`.schedule.Scheduler`; its chat is its :class:`.chat.TableChat`; who sits where (the
+host role, seat tokens and transfers included) is its :class:`.seating.Seating`, which
+changes the seats and says how to undo it, while the table stores them and tells everyone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import random
-import secrets
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
@@ -43,7 +43,6 @@ from perudo.core import (
 )
 from perudo.core import apply as apply_action
 from perudo.core.events import event_to_json
-from perudo.i18n import bot_name
 
 from .. import protocol as p
 from ..connection import Connection, TokenBucket
@@ -53,18 +52,10 @@ from ..store import Store, StoreError, TableRow
 from . import presenter, rated
 from .backlog import Backlog
 from .chat import TableChat
-from .config import (
-    STANDIN_LEVEL,
-    Seat,
-    TableConfig,
-    TableError,
-    hash_token,
-    server_texts,
-    store_refused,
-)
+from .config import Seat, TableConfig, TableError, server_texts, store_refused
 from .reactions import TableReactions
 from .schedule import Scheduler
-from .text import check_person_name, name_key
+from .seating import Seating
 
 __all__ = ["LiveTable"]
 
@@ -77,8 +68,9 @@ CLOSED = "this table waited too long with nobody at it and was closed; create a 
 class LiveTable:
     """One table in memory. Create a new one with the constructor, or :meth:`restore` one.
 
-    It owns its :attr:`schedule` (what moves on its own: chance, bots, timers), its
-    :attr:`chat` and its :attr:`backlog` (recent items for reconnecting clients).
+    It owns its :attr:`seating` (the seats, the host, transfers), its :attr:`schedule` (what
+    moves on its own: chance, bots, timers), its :attr:`chat` and its :attr:`backlog` (recent
+    items for reconnecting clients).
     """
 
     def __init__(
@@ -99,7 +91,8 @@ class LiveTable:
         self.settings = settings
         self.on_change = on_change
         self.status: Literal["open", "playing", "finished"] = "open"
-        self.seats: list[Seat | None] = [None] * config.seats
+        self.seating = Seating(config.seats, settings.drop_grace, self._host_gone)
+        """Who sits where, the host role, the seat tokens and transfers."""
         self.version = 0
         self.state_version = 0
         """The version at which the game state last changed (older actions are stale)."""
@@ -131,24 +124,15 @@ class LiveTable:
         """The client this table counts against while it waits for its first game
         (``PERUDO_TABLES_PER_CLIENT``; the lobby clears it when the table leaves the waiting
         state: :meth:`perudo.server.lobby.Lobby.changed`)."""
-        self.host_timer: asyncio.TimerHandle | None = None
-        """Runs while the host has no live connection: after the drop grace the role passes
-        to a person who is here (:meth:`_host_gone`)."""
         self.finished_at: float | None = None
         """``time.monotonic()`` when the game ended (or when a finished table was restored)."""
-        self.unattended_since: float | None = time.monotonic()
-        """``time.monotonic()`` since when no seated person has a live connection (``None``
-        while one has): a waiting table unattended for ``waiting_table_seconds`` expires."""
         self.spectator_budget = TokenBucket(
             settings.table_spectator_rate, int(settings.table_spectator_rate * 2)
         )
         """Messages from all the table's spectators together (the players' never wait on it)."""
-        self.chat_budget = TokenBucket(settings.table_chat_per_second, 10)
-        """Chat lines at the table, from everyone."""
         self.spectator_out = presenter.SpectatorOutbox()
-        """Public events gathered for the spectators (``PERUDO_SPECTATOR_DELAY``)."""
-        self.spectator_snapshot: tuple[int, float, str] | None = None
-        """(version, ``time.monotonic()``, text) of the last spectators' snapshot drawn."""
+        """The presenter's for the spectators: what goes to them in order, the public events
+        gathered for them (``PERUDO_SPECTATOR_DELAY``), their last snapshot."""
         self._flush: asyncio.TimerHandle | None = None
         self._flush_due = 0.0
         self.notice: Callable[[LiveTable, str], None] | None = None
@@ -161,16 +145,27 @@ class LiveTable:
     def rules(self) -> RuleSet:
         return self.config.rules
 
+    @property
+    def seats(self) -> list[Seat | None]:
+        """The seats (:attr:`seating`'s)."""
+        return self.seating.seats
+
+    @seats.setter
+    def seats(self, seats: list[Seat | None]) -> None:
+        self.seating.seats = seats
+
+    @property
+    def unattended_since(self) -> float | None:
+        """``time.monotonic()`` since when no seated person has a live connection (``None``
+        while one has): a waiting table unattended for ``waiting_table_seconds`` expires."""
+        return self.seating.unattended_since
+
+    @unattended_since.setter
+    def unattended_since(self, since: float | None) -> None:
+        self.seating.unattended_since = since
+
     def seat_of_token(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for i, s in enumerate(self.seats):
-            if (
-                s is not None
-                and s.token_hash is not None
-                and hmac.compare_digest(s.token_hash, digest)
-            ):
-                return i
-        return None
+        return self.seating.seat_of_token(token)
 
     @classmethod
     def restore(
@@ -424,7 +419,7 @@ class LiveTable:
                 self._release_seat(conn.seat)
             conn.seat = seat
             if seat is not None and not kept:
-                self._claim_seat(seat)
+                self.seating.claim(seat)
             conn.greeted = True
             self._attach(conn, seat, None if msg.transfer else msg.last_version)
 
@@ -487,44 +482,9 @@ class LiveTable:
             else:
                 presenter.to_one(self, conn, presenter.snapshot(self, conn.seat, conn.hidden))
 
-    def _claim_seat(self, seat: int) -> None:
-        s = self.seats[seat]
-        assert s is not None
-        s.connections += 1
-        if s.kind == "human":
-            self.unattended_since = None
-        if s.drop_timer is not None:
-            s.drop_timer.cancel()
-            s.drop_timer = None
-        if s.away:
-            s.away = False
-            s.bot = None
-        if s.host and self.host_timer is not None:
-            self.host_timer.cancel()
-            self.host_timer = None
-        host = next((h for h in self.seats if h is not None and h.host), None)
-        if host is not None and host.connections == 0 and self.host_timer is None:
-            # A host who is not here (never came, or not since a restart): the role passes
-            # after the drop grace if they do not come.
-            self._start_host_timer(host)
-
     def _release_seat(self, seat: int) -> None:
-        s = self.seats[seat] if seat < len(self.seats) else None
-        if s is None:
-            return
-        s.connections = max(0, s.connections - 1)
-        if s.connections == 0 and s.kind == "human" and self.status == "playing":
+        if self.seating.release(seat, self.status == "playing", self.closed):
             self.schedule.start_drop_timer(seat)
-        if s.connections == 0 and s.host and not self.closed:
-            self._start_host_timer(s)
-        self._attendance()
-
-    def _attendance(self) -> None:
-        """Note when the last seated person's connection went (see :attr:`unattended_since`)."""
-        if any(s is not None and s.kind == "human" and s.connections for s in self.seats):
-            self.unattended_since = None
-        elif self.unattended_since is None:
-            self.unattended_since = time.monotonic()
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
@@ -551,18 +511,10 @@ class LiveTable:
     # -- seats before the game --------------------------------------------------------------
 
     def _require_seated(self, conn: Connection) -> int:
-        if conn.seat is None:
-            raise TableError("no_seat", "only a seated player may do that; spectators watch")
-        return conn.seat
+        return self.seating.require_seated(conn.seat)
 
     def _require_host(self, conn: Connection) -> int:
-        seat = self._require_seated(conn)
-        s = self.seats[seat]
-        if s is None or not s.host:
-            host = next((h for h in self.seats if h is not None and h.host), None)
-            who = "" if host is None else f" ({host.name})"
-            raise TableError("not_host", f"only the table's host{who} can do that")
-        return seat
+        return self.seating.require_host(conn.seat)
 
     def _require_open(self, what: str) -> None:
         if self.closed:
@@ -572,12 +524,7 @@ class LiveTable:
 
     async def _save_seats(self, status: str | None = None) -> None:
         version = self.version + 1
-        await self.store.set_seats(
-            self.id,
-            [s.row(i) for i, s in enumerate(self.seats) if s is not None],
-            version,
-            status,
-        )
+        await self.store.set_seats(self.id, self.seating.rows(), version, status)
         self.version = version
         self.backlog.remember(version, None, "table", "{}")
         if self.status == "playing":
@@ -619,47 +566,22 @@ class LiveTable:
                     "a player at this table has blocked you: you cannot sit here",
                     texts=server_texts("blocked"),
                 )
-            free = [i for i, s in enumerate(self.seats) if s is None]
-            if not free:
+            if not self.seating.free():
                 raise TableError("table_full", f"all {len(self.seats)} seats are taken")
             self.check_rated_seat(player_id, bot_account)
-            check_person_name(name, [s.name for s in self.seats if s is not None])
-            token = secrets.token_urlsafe(24)
-            seat = free[0]
-            self.seats[seat] = Seat(
-                "human", name, hash_token(token), player_id=player_id, bot_account=bot_account
-            )
-            try:
-                await self._save_seats()
-            except StoreError as err:
-                self.seats[seat] = None
-                raise store_refused(err, f"the seats of table {self.id}") from None
+            seat, token, undo = self.seating.sit(name, player_id, bot_account)
+            await self._save_or_undo(undo)
             self.seats[seat].since = self.version  # type: ignore[union-attr]
             self.changed()
             return seat, token
 
     def holds(self, player_id: int) -> bool:
         """Whether the account ``player_id`` holds a seat here."""
-        return any(s is not None and s.player_id == player_id for s in self.seats)
+        return self.seating.holds(player_id)
 
     def check_rated_seat(self, player_id: int | None, bot_account: bool = False) -> None:
-        """A rated table seats signed-in people only, each once (docs/ratings.md), and bot
-        accounts only at a table a bot account made (docs/bot-api.md: people who sit there
-        accept a bot; a person's rated table never seats one)."""
-        if not self.config.rated:
-            return
-        if bot_account and not self.config.bot_table:
-            raise TableError(
-                "rated_people",
-                "a person's rated table seats no bot account: a bot plays rated games at "
-                "tables made through the bot API",
-            )
-        if player_id is None:
-            raise TableError(
-                "rated_signed_in", "a rated table seats only signed-in players; sign in first"
-            )
-        if any(s is not None and s.player_id == player_id for s in self.seats):
-            raise TableError("rated_seated", "you already have a seat at this rated table")
+        """:meth:`Seating.check_rated_seat <.seating.Seating.check_rated_seat>` here."""
+        self.seating.check_rated_seat(self.config, player_id, bot_account)
 
     async def add_bot(self, conn: Connection, level: str, seat: int | None) -> None:
         async with self.lock:
@@ -694,20 +616,7 @@ class LiveTable:
                 "rated_no_bots",
                 "a rated table seats no bots: a rated game is between signed-in people",
             )
-        taken = {name_key(s.name) for s in self.seats if s is not None}
-        for i in seats:
-            n = 1
-            while name_key(bot_name(level, n)) in taken:
-                n += 1
-            name = bot_name(level, n)  # said in each reader's language (perudo.i18n.names)
-            taken.add(name_key(name))
-            self.seats[i] = Seat("bot", name, level=level)
-        try:
-            await self._save_seats()
-        except StoreError as err:
-            for i in seats:
-                self.seats[i] = None
-            raise store_refused(err, f"the seats of table {self.id}") from None
+        await self._save_or_undo(self.seating.seat_bots(seats, level))
         self.changed()
 
     async def remove_seat(self, conn: Connection, seat: int) -> None:
@@ -728,14 +637,14 @@ class LiveTable:
                     "not_absent",
                     f"{s.name} is at the table: only a player who is away can be removed",
                 )
-            await self._vacate(seat, "removed")
+            await self.vacate(seat, "removed")
 
     async def leave(self, conn: Connection) -> None:
         """Give up one's seat: emptied before or after a game; during a game a bot plays it
         to the end. A leaving host passes the role on."""
         async with self.lock:
             seat = self._require_seated(conn)
-            await self._vacate(seat, "left")
+            await self.vacate(seat, "left")
 
     # -- seats that follow people ------------------------------------------------------------
 
@@ -745,65 +654,23 @@ class LiveTable:
         the total of dice in play)."""
         if self.config.memory or self.config.odds == "off":
             return False
-        people = sum(1 for s in self.seats if s is not None and s.kind == "human")
-        return self.config.odds == "on" or people <= 1
+        return self.config.odds == "on" or self.seating.people() <= 1
 
     def host_seat(self) -> int | None:
         """The seat of the table's host (``None``: nobody holds the role, e.g. bots only)."""
-        return next((i for i, s in enumerate(self.seats) if s is not None and s.host), None)
-
-    def _next_host(self, after: int) -> tuple[int, Seat] | None:
-        """Who takes the host role from the seat ``after``: the next person in seat order who
-        is here, else the next person at all (``None``: only bots are left)."""
-        n = len(self.seats)
-        people = [
-            (i, s)
-            for i in ((after + k) % n for k in range(1, n))
-            if (s := self.seats[i]) is not None and s.kind == "human" and not s.vacated
-        ]
-        here = [(i, s) for i, s in people if s.connections > 0]
-        return (here or people)[0] if people else None
-
-    def _pass_host(self, seat: int) -> Seat | None:
-        """Move the host role away from ``seat`` (call before saving the seats); returns who
-        took it (``None``: nobody, or ``seat`` was not the host)."""
-        s = self.seats[seat]
-        if s is None or not s.host:
-            return None
-        s.host = False
-        if self.host_timer is not None:
-            self.host_timer.cancel()
-            self.host_timer = None
-        nxt = self._next_host(seat)
-        if nxt is None:
-            return None
-        nxt[1].host = True
-        if nxt[1].connections == 0:
-            self._start_host_timer(nxt[1])
-        return nxt[1]
-
-    def _start_host_timer(self, who: Seat) -> None:
-        if self.host_timer is not None:
-            self.host_timer.cancel()
-        loop = asyncio.get_running_loop()
-        self.host_timer = loop.call_later(
-            self.settings.drop_grace, lambda: asyncio.ensure_future(self._host_gone(who))
-        )
+        return self.seating.host_seat()
 
     async def _host_gone(self, who: Seat) -> None:
         """The host has had no live connection for the drop grace: the role passes to the next
         person who is here (if nobody is, it stays until the host comes back or leaves)."""
         async with self.lock:
-            self.host_timer = None
-            if self.closed or not who.host or who.connections:
+            if self.closed:
+                self.seating.host_timer = None
                 return
-            seat = next((i for i, s in enumerate(self.seats) if s is who), None)
-            nxt = None if seat is None else self._next_host(seat)
-            if nxt is None or nxt[1].connections == 0:
+            undo = self.seating.heir_of(who)
+            if undo is None:
                 return
-            heir = nxt[1]
-            who.host, heir.host = False, True
-            await self._save_or_undo(lambda: _swap_host(heir, who))
+            await self._save_or_undo(undo)
             self.changed()
 
     async def _save_or_undo(self, undo: Callable[[], None]) -> None:
@@ -841,54 +708,23 @@ class LiveTable:
     async def make_host(self, conn: Connection, seat: int) -> None:
         """The host hands the role to the person in ``seat``."""
         async with self.lock:
-            me = self._require_host(conn)
-            s = self.seats[seat] if seat < len(self.seats) else None
-            if s is None or s.kind != "human" or s.vacated:
-                raise TableError("bad_seat", f"seat {seat} holds no person to make host")
-            if seat == me:
+            undo = self.seating.hand_host(self._require_host(conn), seat)
+            if undo is None:
                 return
-            mine = self.seats[me]
-            assert mine is not None
-            mine.host, s.host = False, True
-            await self._save_or_undo(lambda: _swap_host(mine, s))
-            if s.connections == 0:
-                self._start_host_timer(s)
-            elif self.host_timer is not None:
-                self.host_timer.cancel()
-                self.host_timer = None
+            await self._save_or_undo(undo)
+            self.seating.watch_host()
             self.changed()
 
-    async def _vacate(self, seat: int, reason: Literal["left", "removed"]) -> None:
+    async def vacate(self, seat: int, reason: Literal["left", "removed"]) -> None:
         """The person leaves ``seat`` (or the host removes them). During a game, as the table
         chose: a bot plays the seat to the end (the person's name stays on it), or nobody: the
         person concedes (P-24, through the one action path) and the seat stays out. Before or
         after a game the seat is emptied. The seat's token dies and its connections become
         spectators."""
-        s = self.seats[seat]
-        assert s is not None
-        was = (s.kind, s.token_hash, s.level, s.host, s.away, s.bot, s.transfer_hash, s.vacated)
         playing = self.status == "playing" and self.state is not None
         in_game = playing and self.state is not None and self.state.dice_counts[seat] > 0
         nobody = playing and (self.config.vacated == "nobody" or not in_game)
-        heir = self._pass_host(seat)
-        if playing:
-            if not nobody:
-                s.kind, s.level = "bot", STANDIN_LEVEL
-            s.token_hash, s.away, s.bot, s.transfer_hash = None, False, None, None
-            s.vacated = True
-        else:
-            self.seats[seat] = None
-
-        def undo() -> None:
-            self.seats[seat] = s
-            (s.kind, s.token_hash, s.level, s.host, s.away, s.bot, s.transfer_hash, s.vacated) = was
-            if heir is not None:
-                heir.host = False
-            if self.host_timer is not None:
-                self.host_timer.cancel()
-                self.host_timer = None
-            if s.host and s.connections == 0:
-                self._start_host_timer(s)
+        undo = self.seating.vacate(seat, playing, standin=not nobody)
 
         # The seats are stored first: a concession (below) never stands while the seat keeps
         # its person; a refused concession puts the seats back.
@@ -905,16 +741,12 @@ class LiveTable:
                         "table %s: seats not restored after a refused concession: %s", self.id, err
                     )
                 raise
-        if s.drop_timer is not None:
-            s.drop_timer.cancel()
-            s.drop_timer = None
-        s.connections = 0
+        self.seating.gone(seat)
         for c in list(self.conns):
             if c.seat == seat:
                 c.seat = None
                 c.send(p.SeatChanged(seat=None, reason=reason).model_dump_json())
                 c.send(self.snapshot(None))
-        self._attendance()
         self.changed()
         self.schedule.plan()
 
@@ -924,18 +756,8 @@ class LiveTable:
         memory)."""
         async with self.lock:
             seat = self._require_seated(conn)
-            s = self.seats[seat]
-            assert s is not None
-            if s.kind != "human":
-                raise TableError("no_seat", "a bot plays this seat now")
-            if s.bot_account:
-                raise TableError(
-                    "bot_seat", "a bot account's seat moves with its token, not by a link"
-                )
-            token = secrets.token_urlsafe(24)
-            s.transfer_hash = hash_token(token)
             seconds = self.settings.transfer_seconds
-            s.transfer_until = time.monotonic() + seconds
+            token = self.seating.new_transfer(seat, seconds)
             path = f"/t/{self.id}#transfer={token}"
             url = self.settings.absolute(path, base)
             msg = p.SeatTransfer(seat=seat, path=path, url=url, qr=qr_svg(url), expires_in=seconds)
@@ -945,23 +767,8 @@ class LiveTable:
         """``conn`` presents a transfer token (under the lock): the seat moves to it with a
         new token; the seat's other connections become spectators. ``None`` (and an error to
         ``conn``) when the token is unknown, used or expired."""
-        digest = hash_token(transfer)
-        now = time.monotonic()
-        seat = next(
-            (
-                i
-                for i, s in enumerate(self.seats)
-                if s is not None
-                and s.kind == "human"
-                and s.transfer_hash is not None
-                and hmac.compare_digest(s.transfer_hash, digest)
-            ),
-            None,
-        )
-        s = None if seat is None else self.seats[seat]
-        if seat is None or s is None or s.transfer_until < now:
-            if s is not None:
-                s.transfer_hash = None
+        moved = self.seating.take_transfer(transfer)
+        if moved is None:
             now_what = (
                 "you keep your seat"
                 if conn.greeted and conn.seat is not None
@@ -974,14 +781,10 @@ class LiveTable:
                 f"on the device that holds the seat; {now_what}",
             )
             return None
-        token = secrets.token_urlsafe(24)
-        old = s.token_hash
-        s.token_hash, s.transfer_hash = hash_token(token), None
-
-        def undo() -> None:
-            s.token_hash = old
-
+        seat, token, undo = moved
         await self._save_or_undo(undo)
+        s = self.seats[seat]
+        assert s is not None
         for c in list(self.conns):
             if c.seat == seat and c is not conn:
                 c.seat = None
@@ -1027,7 +830,7 @@ class LiveTable:
             except StoreError as err:
                 raise store_refused(err, f"the new game of table {self.id}") from None
             remap = {old: new for new, old in enumerate(order)}
-            self.seats = list(seats)
+            self.seating.start(order)
             for c in self.conns:
                 if c.seat is not None:
                     c.seat = remap.get(c.seat)
@@ -1064,7 +867,7 @@ class LiveTable:
                 raise TableError("not_now", "a rematch only after the game is over")
             version = self.version + 1
             # Seats left during the game (a stand-in or nobody kept them) are empty now.
-            seats = [None if s is None or s.vacated else s for s in self.seats]
+            seats = self.seating.without_vacated()
             try:
                 await self.store.set_seats(
                     self.id,
@@ -1074,17 +877,13 @@ class LiveTable:
                 )
             except StoreError as err:
                 raise store_refused(err, f"the game of table {self.id}") from None
-            self.seats = seats
+            self.seating.reopen(seats)
             self.version = self.state_version = version
             self.backlog.remember(version, None, "table", "{}")
             self.status = "open"
             self.finished_at = None
             self.state, self.game_id, self.game_key, self.seq = None, None, None, 0
             self.rating_changes = None
-            for s in self.seats:
-                if s is not None:
-                    s.away = False
-            self._attendance()
             presenter.send_each(self, self.snapshot)
             self.changed()
 
@@ -1214,8 +1013,9 @@ class LiveTable:
         elif self.notice is not None and (state.to_act != before or resolved):
             self.notice(self, "turn")
 
-    async def _finish(self) -> None:
-        """Mark a game that is over (its last move logged before a crash) finished.
+    async def finish(self) -> None:
+        """Mark a game that is over (its last move logged before a crash) finished (under the
+        lock: the scheduler's step).
 
         :raises TableError: ``store_error`` when the store refuses; nothing changed then.
         """
@@ -1255,10 +1055,7 @@ class LiveTable:
         """The game is over and stored so: the table is finished."""
         self.status = "finished"
         self.finished_at = time.monotonic()
-        for s in self.seats:
-            if s is not None and s.drop_timer is not None:
-                s.drop_timer.cancel()
-                s.drop_timer = None
+        self.seating.stop_drop_timers()
 
     # -- shutting down ----------------------------------------------------------------------
 
@@ -1278,18 +1075,8 @@ class LiveTable:
         pump = self.spectator_out.task
         if pump is not None:
             pump.cancel()
-        if self.host_timer is not None:
-            self.host_timer.cancel()
-        for s in self.seats:
-            if s is not None and s.drop_timer is not None:
-                s.drop_timer.cancel()
+        self.seating.stop_timers()
         await self.schedule.close()
-
-
-def _swap_host(a: Seat | None, b: Seat | None) -> None:
-    """Undo a hand-over of the host role from ``b`` to ``a``."""
-    if a is not None and b is not None:
-        a.host, b.host = b.host, a.host
 
 
 def _is_player_action(action: object) -> bool:

@@ -109,7 +109,8 @@ def snapshot(table: LiveTable, seat: int | None, hidden: frozenset[int] = frozen
     if hidden:
         return _snapshot(table, seat, hidden)
     if seat is None:
-        cached = table.spectator_snapshot
+        out = table.spectator_out
+        cached = out.snapshot
         now = time.monotonic()
         if (
             cached is not None
@@ -118,7 +119,7 @@ def snapshot(table: LiveTable, seat: int | None, hidden: frozenset[int] = frozen
         ):
             return cached[2]
         text = _snapshot(table, None)
-        table.spectator_snapshot = (table.version, now, text)
+        out.snapshot = (table.version, now, text)
         return text
     return _snapshot(table, seat)
 
@@ -249,8 +250,9 @@ slices, between which the players' moves are read, applied and sent."""
 
 @dataclass(slots=True)
 class SpectatorOutbox:
-    """What goes to a table's spectators, in order (:func:`to_spectators`), and the public
-    events gathered for their next update (:func:`broadcast_events`)."""
+    """What goes to a table's spectators, in order (:func:`to_spectators`), the public
+    events gathered for their next update (:func:`broadcast_events`) and their last snapshot
+    (:func:`snapshot`): this module's own state, which the table holds for it."""
 
     events: list[dict[str, Any]] = field(default_factory=list)
     resolved: int = 0
@@ -258,6 +260,8 @@ class SpectatorOutbox:
     timer: asyncio.TimerHandle | None = None
     queue: deque[tuple[str, list[Connection]]] = field(default_factory=deque)
     task: asyncio.Task[None] | None = None
+    snapshot: tuple[int, float, str] | None = None
+    """(version, ``time.monotonic()``, text) of the last spectators' snapshot drawn."""
 
 
 def to_spectators(table: LiveTable, text: str, only: Connection | None = None) -> None:
@@ -328,11 +332,14 @@ def _updates(
     parts every seat shares are drawn once per state by the core)."""
     tail: list[dict[str, Any]] = []
     if resolved and table.state is not None and not table.config.memory:
-        # Each round's result is its round_resolved event, among the events: sent once.
-        tail = [_without_result(round_to_json(r)) for r in table.state.past[-resolved:]]
+        # Each round's result is its round_resolved event, among the events, and its actions
+        # are the receiver's already (its view before) or among the events: sent once.
+        tail = [_tail(round_to_json(r)) for r in table.state.past[-resolved:]]
     timer = table.schedule.remaining()
     messages = []
     for seat, (view_json, hint) in zip(seats, seat_payloads(table, seats, False), strict=True):
+        if view_json is not None:  # the round's actions: the receiver's already, or events
+            view_json = {**view_json, "actions": None, "actions_info": None}
         messages.append(
             {
                 "version": table.version,
@@ -350,9 +357,12 @@ def _updates(
     return write_each(p.Update, messages)
 
 
-def _without_result(round_json: dict[str, Any]) -> dict[str, Any]:
+_NOT_IN_TAIL = frozenset({"result", "actions", "actions_info"})
+
+
+def _tail(round_json: dict[str, Any]) -> dict[str, Any]:
     """A finished round as ``past_tail`` carries it (:class:`~..payloads.RoundTail`)."""
-    return {k: v for k, v in round_json.items() if k != "result"}
+    return {k: v for k, v in round_json.items() if k not in _NOT_IN_TAIL}
 
 
 def broadcast_chat(table: LiveTable, entry: dict[str, Any], author: int | None = None) -> None:

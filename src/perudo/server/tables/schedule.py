@@ -322,7 +322,7 @@ class Scheduler:
             if table.state_version != version or table.closed or table.status != "playing":
                 return
             try:
-                await table._finish()
+                await table.finish()
             except TableError as err:
                 self.retry("ending the game", err)
                 return
@@ -350,7 +350,7 @@ class Scheduler:
         """A person timed out of a rated game: they leave it (conceding, P-24), so they finish
         last among those still in (docs/ratings.md)."""
         try:
-            await self.table._vacate(seat, "left")
+            await self.table.vacate(seat, "left")
         except TableError as err:
             self.retry("a timed-out seat's concession", err)
 

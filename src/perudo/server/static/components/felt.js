@@ -37,8 +37,8 @@ export function ActionLine({ name, info, wild }) {
 
 function Bubble({ info, wild }) {
   if (!info) return null;
-  if (info.kind === "dudo") return html`<span class="bubble dudo">${t("word.dudo")}!</span>`;
-  if (info.kind === "calza") return html`<span class="bubble calza">${t("word.calza")}!</span>`;
+  if (info.kind === "dudo") return html`<span class="bubble dudo">${t("word.label.dudo")}!</span>`;
+  if (info.kind === "calza") return html`<span class="bubble calza">${t("word.label.calza")}!</span>`;
   if (info.kind === "bid") return html`<span class="bubble"><${BidText} info=${info} wild=${wild} /></span>`;
   if (info.kind === "pass") return html`<span class="bubble">${t("btn.pass")}</span>`;
   if (info.kind === "aside") return html`<span class="bubble">${info.dice.map((d) => html`<${Die} face=${d} size="xs" wild=${wild} />`)}</span>`;
@@ -201,7 +201,7 @@ export function History({ past, table, names }) {
       const ch = res.changes.map(([s, d]) => `${who(s)} ${d > 0 ? "+" : ""}${d}`).join(", ");
       return html`<div class="histround">
         <b>${t("game.round", { n: r.round })}</b> · ${res.bid_info ? html`<${BidText} info=${res.bid_info} />` : ""} ·
-        ${res.kind === "concede" ? t("reveal.concede", { name: who(res.caller) }) : html`${res.kind === "dudo" ? t("word.dudo") : res.kind === "calza" ? t("word.calza") : t("btn.pass")} ${who(res.caller)} · ${ch}`}
+        ${res.kind === "concede" ? t("reveal.concede", { name: who(res.caller) }) : html`${res.kind === "dudo" ? t("word.label.dudo") : res.kind === "calza" ? t("word.label.calza") : t("btn.pass")} ${who(res.caller)} · ${ch}`}
       </div>`;
     })}
   </details>`;

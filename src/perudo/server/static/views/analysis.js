@@ -18,7 +18,7 @@ const clip = (x) => Math.max(0, Math.min(1, x));
 // An action in a word or two (a bid as spoken, dudo, calza), from its structured form.
 export function short(info, wild) {
   if (info.kind === "bid") return bidWords(info, wild);
-  if (info.kind === "dudo" || info.kind === "calza") return t(`word.${info.kind}`);
+  if (info.kind === "dudo" || info.kind === "calza") return t(`word.label.${info.kind}`);
   return actionWords("", info, wild).trim();
 }
 const COLORS = ["#f2b33d", "#6fc3ff", "#ff7a7a", "#8be28b", "#c59bff", "#ffa55c", "#5ce1d6", "#e6e6e6"];

@@ -40,8 +40,8 @@ function TableHead({ tb, seated }) {
       <span class=${tb.status === "playing" ? "pill gold" : "pill teal"} data-testid="status">${t(`status.${tb.status}`)}</span>
       <span class="pill">${t(`preset.${tb.preset}`)}</span>
       <span class="pill">${t("lobby.dice_each", { n: r.dice_per_player })}</span>
-      ${r.calza !== "off" ? html`<span class="pill">${t("word.calza")}: ${t(`opt.${r.calza}`)}</span>` : null}
-      ${r.palifico !== "off" ? html`<span class="pill">${t("word.palifico")}</span>` : null}
+      ${r.calza !== "off" ? html`<span class="pill">${t("word.label.calza")}: ${t(`opt.${r.calza}`)}</span>` : null}
+      ${r.palifico !== "off" ? html`<span class="pill">${t("word.label.palifico")}</span>` : null}
       ${tb.memory ? html`<span class="pill">${t("game.memory")}</span>` : null}
       ${tb.show_hands ? html`<span class="pill" data-testid="show-hands-pill">${t("table.show_hands")}</span>` : null}
       ${tb.turn_seconds ? html`<span class="pill"><${Icon} name="clock" />${t("opt.seconds", { n: tb.turn_seconds })}</span>` : null}
