@@ -67,6 +67,8 @@ def _label(label: str) -> str:
 async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
         return refused("forbidden", "forbidden", 403)
+    if passwords.busy():
+        raise passwords.Busy
     store = store_of(request)
     key = names.name_key(body.name)
     keys = ("name:" + key[:100], _address(request))

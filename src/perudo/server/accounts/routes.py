@@ -115,6 +115,8 @@ def _address(request: Request) -> str:
 async def sign_up(request: Request, body: Credentials) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
         return _forbidden()
+    if passwords.busy():
+        raise passwords.Busy
     try:
         key = names.check_name(body.name)
     except names.NameRefused as err:
@@ -144,6 +146,8 @@ async def sign_up(request: Request, body: Credentials) -> JSONResponse:
 async def sign_in(request: Request, body: Credentials) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
         return _forbidden()
+    if passwords.busy():
+        raise passwords.Busy
     store = store_of(request)
     key = names.name_key(body.name)
     keys = ("name:" + key[:100], _address(request))
