@@ -7,9 +7,13 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from perudo.analysis import estimate_actions, exact_values, judge, label_of
+from perudo.analysis.chances import dice_model
 from perudo.analysis.game import DecisionView, default_book
+from perudo.bots.prob_bot import ProbBot
 from perudo.core import (
     PERUDO,
     PERUDO_CALZA,
@@ -192,6 +196,10 @@ def test_dudo_on_a_bid_the_callers_dice_make_true_is_a_blunder_estimated() -> No
     assert d.rollouts == 64
     assert d.low is not None and d.low >= 0.2
     assert d.label == "blunder", d
+    # In the game's units too: losing a die for sure costs a chance to win the game.
+    assert d.loss_game is not None and d.game_low is not None and d.game_high is not None
+    assert 0.0 < d.game_low <= d.loss_game <= d.game_high < d.loss_round
+    assert d.to_json()["game_interval"] == [d.game_low, d.game_high]
 
 
 def test_a_bid_no_hand_can_make_is_a_blunder() -> None:
@@ -207,9 +215,10 @@ def test_a_bid_no_hand_can_make_is_a_blunder() -> None:
     assert d.label == "blunder", d
 
 
-def test_estimated_intervals_cover_the_exact_values() -> None:
+def test_estimated_intervals_cover_the_exact_values_of_the_round_and_the_game() -> None:
     """On solved heads-up positions, the rollouts' intervals cover the exact loss of dudo and
-    of the equilibrium's own actions (whose continuations the rollouts play exactly)."""
+    of the equilibrium's own actions (whose continuations the rollouts play exactly), in the
+    round's units and in the game's (each outcome valued by the book's match values)."""
     covered = 0
     for hands, bids in (
         ([[1, 3], [5]], [Bid(1, 6)]),
@@ -225,12 +234,14 @@ def test_estimated_intervals_cover_the_exact_values() -> None:
         checked = [
             a for a in [Dudo(), *[a for a, p in ev.policy.items() if p > 0.05]] if a != ev.best
         ]
-        est = estimate_actions(v, checked, ev.best, rollouts=400, book=BOOK, seed=12)
+        est = estimate_actions(v, checked, ev.best, rollouts=400, book=BOOK, seed=12, game=True)
         for a in checked:
             e = est[a]
             exact = ev.round_loss(a)
             # The exact values carry the book's precision (2e-3, as above).
             assert e.low - 2e-3 <= exact <= e.high + 2e-3, (hands, a, exact, e)
+            assert e.game_loss is not None and e.game_low is not None and e.game_high is not None
+            assert e.game_low - 2e-3 <= ev.game_loss(a) <= e.game_high + 2e-3, (hands, a, e)
             covered += 1
     assert covered >= 4
 
@@ -265,3 +276,37 @@ def test_the_p34_choice_is_judged_by_the_books_match_values() -> None:
     assert d.label == "good"
     d = judge(DecisionView(0, 0, ChoosePalifico(False), v), book=BOOK, rollouts=0)
     assert d.loss_game == pytest.approx(0.0, abs=1e-12)
+
+
+def test_a_decision_that_loses_nothing_in_the_round_loses_nothing_in_the_game() -> None:
+    hands = [[2, 3, 4, 5, 6], [5, 5, 5, 1, 1], [2, 2, 3, 3, 4], [6, 6, 6, 2, 3]]
+    state = start_round(PERUDO_CALZA, hands, opener=0)
+    state, _ = apply(state, Bid(3, 5))
+    v = view(state, 1)
+    expert = ExpertBot(0, book=BOOK).fallback.act(v)
+    d = judge(DecisionView(0, 1, expert, v), book=BOOK, rollouts=16, seed=1)
+    assert (d.loss_round, d.low, d.high) == (0.0, 0.0, 0.0)
+    assert (d.loss_game, d.game_low, d.game_high) == (0.0, 0.0, 0.0)
+    # The rollouts of an action against itself: the same outcomes, paired, lose nothing.
+    est = estimate_actions(
+        v, [expert], expert, rollouts=8, book=BOOK, seed=2, game=True, fallback=ProbBot
+    )
+    assert (est[expert].loss, est[expert].game_loss) == (0.0, 0.0)
+    assert (est[expert].game_low, est[expert].game_high) == (0.0, 0.0)
+
+
+@given(st.lists(st.integers(0, 5), min_size=2, max_size=6))
+def test_the_dice_count_model_is_a_distribution_that_rewards_dice(counts: list[int]) -> None:
+    """Each seat's chance from the dice counts: the seats' chances sum to one, a seat out has
+    none, and one more die never lowers a seat's chance."""
+    c = tuple(counts)
+    if sum(1 for x in c if x) == 0:
+        return
+    chances = [dice_model(c, s) for s in range(len(c))]
+    assert sum(chances) == pytest.approx(1.0)
+    for s, x in enumerate(c):
+        if x == 0:
+            assert chances[s] == 0.0
+        elif x < 5:
+            more = dice_model((*c[:s], x + 1, *c[s + 1 :]), s)
+            assert more >= chances[s] - 1e-12

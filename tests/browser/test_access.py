@@ -135,6 +135,15 @@ def test_no_serious_accessibility_violation_on_the_lobby_the_table_and_a_replay(
     take_seat(page, server, t)
     fill_bots(page)
     _axe(page, "the waiting room")
+    # The lobby's list marks the bot's seat as a bot's, in words a screen reader reads too.
+    lobby = new_page(browser)
+    lobby.goto(server.url + "/")
+    card = lobby.locator(f".tablecard[data-table='{t['table_id']}']")
+    card.locator("[data-testid=lobby-bot]").wait_for(timeout=8_000)
+    assert card.locator("[data-testid=lobby-bot]").count() == 1
+    assert card.locator("[data-testid=lobby-bot] .sr-only").inner_text().strip() == "bot"
+    _axe(lobby, "the lobby listing a table with a bot")
+    lobby.context.close()
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
     _axe(page, "the table on the person's turn")

@@ -162,8 +162,9 @@ def test_the_explain_panel_against_a_bot_judges_the_decision_now_and_the_last_on
 ) -> None:
     """A person creates a two-seat table from the form and fills it with a bot: the table
     page offers the explain panel (issue 28, point 6); on their turn it shows the expert's
-    choice for the decision now, and after they bid, that bid judged with its label (Korean
-    on a phone). The server refuses the panel among people (tests/server)."""
+    choice for the decision now, and after they bid, that bid judged with its label and its
+    estimated loss in the round and the game (Korean on a phone). The server refuses the panel
+    among people (tests/server)."""
     page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
     page.goto(server.url + "/")
     page.select_option("[data-testid=lang]", "ko")
@@ -181,6 +182,10 @@ def test_the_explain_panel_against_a_bot_judges_the_decision_now_and_the_last_on
     page.wait_for_selector(
         "[data-testid=explain-last] [data-testid=decision-label]", timeout=60_000
     )
+    # Five dice each, outside the book: the bid's loss is estimated by rollouts, in the round
+    # and in the game, each with its interval (or it was the expert's own choice).
+    last = page.inner_text("[data-testid=explain-last]")
+    assert "게임 승리 확률" in last or "전문가와 같은 선택" in last, last
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE[0], width
     shot(page, "explain-ko-phone")

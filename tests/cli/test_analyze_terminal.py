@@ -3,6 +3,7 @@ the chosen seat's view only (P-70), with clear words for bad input."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -10,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from perudo import PERUDO, GameRecord, apply
+from perudo import PERUDO, Bid, GameRecord, apply
+from perudo.analysis import every_hand
+from perudo.core import count_bid
 from perudo.i18n import load_catalog
 from perudo.registry import make_bot
 from perudo.sim.match import play_game
@@ -52,6 +55,12 @@ def test_analyze_judges_every_decision_of_the_seat_in_english(terminal, english,
     assert re.search(r"Accuracy of Seat 1: \d+", text)
     assert english.t("analysis.chart") in text
     assert english.t("analysis.moments") in text
+    # An estimated decision's loss in the round and in the game, each with its interval.
+    assert re.search(
+        r"of the round \(95% interval [\d.]+% to [\d.]+%\), [\d.]+% of the game "
+        r"\([\d.]+% to [\d.]+%\), 8 rollouts",
+        text,
+    )
     # Seat 2's decisions are not judged in seat 1's analysis.
     assert not re.search(r"^Seat 2: ", text, re.M)
 
@@ -96,3 +105,36 @@ def test_analyze_refuses_a_file_that_is_not_a_record(terminal, tmp_path):
     assert term.finish() == 1
     assert "Cannot read" in term.text
     assert "Traceback" not in term.text
+
+
+def test_analyze_every_hand_shows_what_each_call_met(terminal, english, saved, record):
+    """``--every-hand`` on a finished game: each call with every seat's dice of its round and
+    the true count, as the page shows a table that agreed to show every hand."""
+    term = terminal(["analyze", str(saved), "--every-hand", "--lang", "en", "--rollouts", "0"])
+    assert term.finish() == 0
+    text = term.text
+    hands = every_hand(record)
+    final = record.replay()
+    calls = [p for p in final.past if p.result.kind in ("dudo", "calza")]
+    assert calls
+    for past in calls:
+        bid = past.result.bid
+        assert isinstance(bid, Bid)
+        round_hands = hands[past.round]
+        count = count_bid(record.rules, round_hands, bid.face, past.palifico)
+        assert english.t("analysis.true_count", count=count, q=bid.quantity) in text
+        for s, h in enumerate(round_hands):
+            if h:
+                assert f"Seat {s + 1}: [{' '.join(map(str, h))}]" in text
+
+
+def test_analyze_every_hand_refuses_a_game_not_over(terminal, record, tmp_path):
+    lang = "ko"
+    part = tmp_path / "part.json"
+    part.write_text(dataclasses.replace(record, moves=record.moves[:20]).dumps(), "utf-8")
+    term = terminal(["analyze", str(part), "--every-hand", "--lang", lang])
+    assert term.finish() == 1
+    assert load_catalog(lang).t("analysis.not_over") in term.text
+    assert "Traceback" not in term.text
+    # Without the flag the same file is analysed (its hands stay as the seats saw them).
+    assert terminal(["analyze", str(part), "--lang", lang, "--rollouts", "0"]).finish() == 0

@@ -323,3 +323,58 @@ def test_a_bot_account_sits_at_ten_tables_at_most(srv: ServerProcess) -> None:
     assert out.status_code == 429 and out.json()["error"] == "bot_tables"
     assert set(out.json()["texts"]) == {"en", "ko", "it"}
     assert httpx.get(f"{srv.url}/api/tables/{tables[10]}").json()["seats"][1] is None
+
+
+def test_the_lobby_marks_bots_and_a_bot_account_deletes_itself_with_its_password(
+    srv: ServerProcess,
+) -> None:
+    """The lobby's table list says which seats are bots (a house bot, a bot account); a bot
+    account is deleted through the bot API with its password (a token alone deletes
+    nothing): its tokens stop opening anything, its open socket closes, its name is free."""
+    token = _bot_token(srv, "Leaver")
+    t = srv.create_table(seats=3)
+
+    async def go() -> None:
+        host = await Client(srv, t["table_id"], t["token"]).connect()
+        await host.send({"type": "add_bot", "level": "easy"})
+        seat = httpx.post(f"{srv.url}/api/bot/tables/{t['table_id']}/join", headers=_auth(token))
+        assert seat.status_code == 200, seat.text
+        listed = next(
+            x
+            for x in httpx.get(f"{srv.url}/api/tables").json()["tables"]
+            if x["id"] == t["table_id"]
+        )
+        assert len(listed["players"]) == 3 and listed["players"][0] == "Ann"
+        assert listed["bots"] == [None, "level", "account"]
+
+        url = f"{srv.ws_url}/ws/tables/{t['table_id']}"
+        async with websockets.connect(url, additional_headers=_auth(token)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": seat.json()["token"]}))
+            assert (await _next(ws, "snapshot"))["seat"] == 2
+            # A wrong password deletes nothing, and says so.
+            wrong = httpx.post(
+                f"{srv.url}/api/bot/account/delete", json={"password": "not it at all"},
+                headers=_auth(token),
+            )  # fmt: skip
+            assert wrong.status_code == 403 and wrong.json()["error"] == "wrong_password"
+            assert set(wrong.json()["texts"]) == {"en", "ko", "it"}
+            assert httpx.get(f"{srv.url}/api/bot/account", headers=_auth(token)).status_code == 200
+            # Without the token, the password alone opens nothing of the bot API either.
+            bare = httpx.post(f"{srv.url}/api/bot/account/delete", json={"password": PASSWORD})
+            assert bare.status_code == 401 and bare.json()["error"] == "bot_token_needed"
+            gone = httpx.post(
+                f"{srv.url}/api/bot/account/delete", json={"password": PASSWORD},
+                headers=_auth(token),
+            )  # fmt: skip
+            assert gone.status_code == 204, gone.text
+            assert (await _next(ws, "error"))["code"] == "bot_token_revoked"
+            with pytest.raises(websockets.ConnectionClosed):
+                await _next(ws, "never")
+        out = httpx.get(f"{srv.url}/api/bot/account", headers=_auth(token))
+        assert out.status_code == 401 and out.json()["error"] == "bad_bot_token"
+        assert httpx.get(f"{srv.url}/api/players/Leaver").status_code == 404
+        # The name is free again: a person may take it.
+        _signed_up(srv, "Leaver").close()
+        await host.close()
+
+    asyncio.run(go())

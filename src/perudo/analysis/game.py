@@ -18,11 +18,8 @@ docs/analysis.md explains every figure.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
-import json
 import os
-import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -45,20 +42,17 @@ from perudo.core import (
     Phase,
     PlayerAction,
     PlayerView,
-    RuleSet,
     SetAside,
     apply,
     count_hand,
-    start_round,
     view,
 )
 from perudo.core.actions import action_to_json
 from perudo.core.bidding import wild_active
-from perudo.sim.driver import run
 from perudo.solve.expert import SHIPPED_BOOK, ExpertBot, StrategyBook
 from perudo.solve.match import Position
-from perudo.solve.shipped import read_book
 
+from .chances import Chances, match_wins, rules_key, wins_after
 from .exact import exact_values
 from .reveal import every_hand, true_count
 from .rollouts import estimate_actions, supported
@@ -199,9 +193,15 @@ class Decision:
     loss_round: float | None = None
     """Chance of winning the round given up against the expert's choice."""
     loss_game: float | None = None
-    """Chance of winning the game given up (exact positions only)."""
+    """Chance of winning the game given up: exact where the book holds the round, else
+    estimated from the same rollouts, each outcome valued by the seat's chance to win the game
+    after it (:func:`.chances.seat_chance`)."""
     low: float | None = None
     high: float | None = None
+    """The 95% interval of an estimated ``loss_round``."""
+    game_low: float | None = None
+    game_high: float | None = None
+    """The 95% interval of an estimated ``loss_game``."""
     rollouts: int = 0
     label: Label | None = None
     own_chance: float | None = None
@@ -226,6 +226,7 @@ class Decision:
             "loss_round": self.loss_round,
             "loss_game": self.loss_game,
             "interval": None if self.low is None else [self.low, self.high],
+            "game_interval": None if self.game_low is None else [self.game_low, self.game_high],
             "rollouts": self.rollouts,
             "label": self.label,
             "own_chance": self.own_chance,
@@ -335,16 +336,27 @@ def judge(
         # The expert's own choice: it loses nothing against itself.
         d.method = "estimate"
         d.loss_round, d.low, d.high = 0.0, 0.0, 0.0
+        d.loss_game, d.game_low, d.game_high = 0.0, 0.0, 0.0
         d.label = "good"
         return d
     if not supported(v):
         return d
     est = estimate_actions(
-        v, [dv.action], d.expert, rollouts=rollouts, book=book, seed=seed, fallback=_rollout_bot
+        v,
+        [dv.action],
+        d.expert,
+        rollouts=rollouts,
+        book=book,
+        seed=seed,
+        fallback=_rollout_bot,
+        game=True,
     )[dv.action]
     d.method = "estimate"
     d.loss_round = max(0.0, est.loss)
     d.low, d.high, d.rollouts = est.low, est.high, est.rollouts
+    if est.game_loss is not None:
+        d.loss_game = max(0.0, est.game_loss)
+        d.game_low, d.game_high = est.game_low, est.game_high
     # An estimate is labelled by its interval's low end: a label it is sure of.
     d.label = label_of(max(0.0, est.low))
     return d
@@ -361,8 +373,8 @@ def _judge_choice(d: Decision, v: PlayerView) -> None:
     other = alive[0] if alive[1] == v.opener else alive[1]
     dice = (v.dice_counts[v.opener], v.dice_counts[other])
     used = (True, v.palifico_used[other])
-    wins = _match_wins()
-    key = _rules_key(v.rules)
+    wins = match_wins()
+    key = rules_key(v.rules)
     values = {
         choice: wins.get((key, Position(dice, used, "palifico" if choice else "normal")))
         for choice in (True, False)
@@ -380,85 +392,17 @@ def _judge_choice(d: Decision, v: PlayerView) -> None:
 
 def _rollout_bot(seed: int) -> ProbBot:
     # Where the book does not hold the round, the rollouts' seats play prob's exact chances:
-    # strong's beliefs cost milliseconds a decision, and a rollout is a whole round
-    # (docs/analysis.md).
+    # strong's beliefs cost milliseconds a decision, and a rollout is a whole round: strong's
+    # rollouts took 28 times as long as prob's for a six-seat game (docs/analysis.md).
     return ProbBot(seed, temperature=0.0)
 
 
 # -- the chart --------------------------------------------------------------------------------
 
 
-def _wins_after(
-    public: PlayerView, wins: dict[Any, float], games: int, rng: random.Random
-) -> tuple[list[float] | None, str, int]:
-    """Each seat's chance to win the game after a round, from the public view just after it
-    (the dice counts, who opens, palifico): ``exact`` from the book's match values for a
-    heads-up position it holds, else ``estimate`` from ``games`` games of self-play."""
-    n = public.num_players
-    if public.phase is Phase.GAME_OVER:
-        return [1.0 if s == public.winner else 0.0 for s in range(n)], "exact", 0
-    alive = [s for s, c in enumerate(public.dice_counts) if c]
-    if len(alive) == 2 and public.opener in alive:
-        other = alive[0] if alive[1] == public.opener else alive[1]
-        kind = (
-            "choose"
-            if public.phase is Phase.CHOOSE_PALIFICO
-            else ("palifico" if public.palifico else "normal")
-        )
-        pos = Position(
-            (public.dice_counts[public.opener], public.dice_counts[other]),
-            (public.palifico_used[public.opener], public.palifico_used[other]),
-            kind,  # type: ignore[arg-type]
-        )
-        w = wins.get((_rules_key(public.rules), pos))
-        if w is not None:
-            out = [0.0] * n
-            out[public.opener], out[other] = w, 1.0 - w
-            return out, "exact", 0
-    if games <= 0:
-        return None, "none", 0
-    # Fewer players make shorter, cheaper games: more of them for the same time.
-    games = games * 6 // max(2, len(alive))
-    counts = [0] * n
-    bots = [ProbBot(s, temperature=0.0) for s in range(n)]
-
-    def act(state: GameState, seat: int) -> PlayerAction:
-        return bots[seat].act(view(state, seat))
-
-    def calza(state: GameState, seat: int) -> bool:
-        return bots[seat].call_calza(view(state, seat))
-
-    for _ in range(games):
-        faces = public.rules.faces
-        hands = [tuple(rng.randint(1, faces) for _ in range(c)) for c in public.dice_counts]
-        start = start_round(
-            public.rules,
-            hands,
-            opener=public.opener,
-            palifico=public.palifico,
-            palifico_used=[s for s, u in enumerate(public.palifico_used) if u],
-        )
-        end = run(start, rng, act, calza)
-        assert end.winner is not None
-        counts[end.winner] += 1
-    return [c / games for c in counts], "estimate", games
-
-
-def _rules_key(rules: RuleSet) -> str:
-    return json.dumps(rules.to_dict(), sort_keys=True)
-
-
-@functools.cache
-def _match_wins() -> dict[Any, float]:
-    """The shipped book's match values: the opener's chance to win from each position, by
-    the rules' JSON and the position (a rule set that crossed to a worker process is found by
-    its fields, not by its identity)."""
-    return {(_rules_key(rules), pos): w for (rules, pos), w in read_book().wins.items()}
-
-
-def _point(args: tuple[PlayerView, int, int]) -> tuple[list[float] | None, str, int]:
+def _point(args: tuple[PlayerView, int, int]) -> Chances:
     public, games, seed = args
-    return _wins_after(public, _match_wins(), games, random.Random(seed))
+    return wins_after(public, games, seed)
 
 
 def chart(
@@ -479,14 +423,19 @@ def chart(
         state, _ = apply(state, action, seat)
         if len(state.past) != before:
             after.append(view(state, None))
-    jobs = [(public, games, seed * 1_000_003 + i) for i, public in enumerate(after)]
+    jobs = [(public, games, seed) for public in after]
     results = list(executor.map(_point, jobs)) if executor is not None else map(_point, jobs)
     points: list[dict[str, Any]] = [
         {"round": 0, "wins": [1.0 / n] * n, "method": "exact", "games": 0}
     ]
-    for public, (w, method, played) in zip(after, results, strict=True):
+    for public, c in zip(after, results, strict=True):
         points.append(
-            {"round": public.past[-1].round, "wins": w, "method": method, "games": played}
+            {
+                "round": public.past[-1].round,
+                "wins": None if c.wins is None else list(c.wins),
+                "method": c.method,
+                "games": c.games,
+            }
         )
     return points
 

@@ -11,10 +11,17 @@ analysed seat loses no die in the round.
 Every candidate is played from the same drawn hands (common random numbers), so the loss of an
 action against the expert's choice is the mean of paired differences, with a normal 95%
 interval from their spread and the number of rollouts.
+
+In the game's units, each rollout's outcome (the public position just after the round: who
+lost or gained a die, who opens next) is valued by the analysed seat's chance to win the game
+from it (:func:`.chances.seat_chance`: exact where the book's match values hold it, else the
+dice-count model). The game loss is the mean of the paired differences of those chances, with
+the same kind of interval.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -36,6 +43,7 @@ from perudo.core import (
 from perudo.sim.driver import play_out_round
 from perudo.solve.expert import ExpertBot, StrategyBook
 
+from .chances import position_key, seat_chance
 from .exact import opponent_posterior
 
 __all__ = ["Estimate", "estimate_actions", "supported"]
@@ -54,6 +62,10 @@ class Estimate:
     rollouts: int
     win: float
     """The action's own estimated chance of winning the round."""
+    game_loss: float | None = None
+    """The loss in chance of winning the game, where asked (:func:`.chances.seat_chance`)."""
+    game_low: float | None = None
+    game_high: float | None = None
 
 
 def supported(v: PlayerView) -> bool:
@@ -133,11 +145,15 @@ def estimate_actions(
     book: StrategyBook,
     seed: int = 0,
     fallback: Callable[[int], Bot] = StrongBot,
+    game: bool = False,
 ) -> dict[PlayerAction, Estimate]:
     """Each action's estimated loss against ``reference`` (the expert's choice), from
     ``rollouts`` paired rollouts of the round (see the module docstring). The seats play as
     the ``expert`` does: the book where it holds the round, else ``fallback`` (by default
     ``strong``, the expert's own; the game analysis passes a faster one at larger tables).
+
+    With ``game``, each estimate also carries the loss in chance of winning the game, each
+    rollout's outcome valued by :func:`.chances.seat_chance`.
 
     :raises ValueError: where :func:`supported` says no.
     """
@@ -149,6 +165,8 @@ def estimate_actions(
     sampler = _Sampler(v, book)
     cands = [reference, *[a for a in actions if a != reference]]
     wins = np.zeros((len(cands), rollouts))
+    chances = np.zeros((len(cands), rollouts))
+    known: dict[tuple[object, ...], float] = {}
     bots = [
         ExpertBot(seed + s, book=book, fallback=fallback(seed + s)) for s in range(v.num_players)
     ]
@@ -170,11 +188,27 @@ def estimate_actions(
             if after.round == start.round:
                 after = play_out_round(after, random.Random(play_seed), act, calza)
             wins[j, i] = 1.0 if after.dice_counts[seat] >= before else 0.0
+            if game:
+                public = view(after, None)
+                key = position_key(public)
+                if key not in known:
+                    known[key] = seat_chance(public, seat)[0]
+                chances[j, i] = known[key]
     out: dict[PlayerAction, Estimate] = {}
     for j, a in enumerate(cands):
-        diff = wins[0] - wins[j]
-        mean = float(diff.mean()) if rollouts else 0.0
-        sd = float(diff.std(ddof=1)) if rollouts > 1 else 0.0
-        half = Z95 * sd / math.sqrt(rollouts) if rollouts else math.inf
+        mean, half = _paired(wins[0] - wins[j]) if rollouts else (0.0, math.inf)
         out[a] = Estimate(mean, mean - half, mean + half, rollouts, float(wins[j].mean()))
+        if game and rollouts:
+            g, g_half = _paired(chances[0] - chances[j])
+            out[a] = dataclasses.replace(
+                out[a], game_loss=g, game_low=g - g_half, game_high=g + g_half
+            )
     return out
+
+
+def _paired(diff: np.ndarray) -> tuple[float, float]:
+    """The mean of paired differences and its 95% interval's half width."""
+    n = len(diff)
+    mean = float(diff.mean())
+    sd = float(diff.std(ddof=1)) if n > 1 else 0.0
+    return mean, Z95 * sd / math.sqrt(n)

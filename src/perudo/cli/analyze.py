@@ -2,8 +2,12 @@
 
 ``--seat N`` judges seat N's decisions from what seat N saw (its own dice, every bid and call,
 the hands lifted at the table); without it the game is judged from what everybody saw (P-70).
-``--json`` prints the analysis as JSON (docs/analysis.md) instead of the words. A file that is
-not a game record, or a seat the game does not have, gets a clear message and exit status 1.
+``--json`` prints the analysis as JSON (docs/analysis.md) instead of the words.
+``--every-hand`` also shows, for each call, every seat's dice of its round and what the call
+met with every die known (a record holds every hand; they are shown only for a game that is
+over, as a table that agreed to show every hand at the end shows them). A file that is not a
+game record, a seat the game does not have, or ``--every-hand`` for a game not over, gets a
+clear message and exit status 1.
 """
 
 from __future__ import annotations
@@ -49,6 +53,14 @@ def analyze(
     ascii_only: Annotated[
         bool, typer.Option("--ascii", metavar="", help="Draw with plain ASCII.")
     ] = False,
+    every_hand: Annotated[
+        bool,
+        typer.Option(
+            "--every-hand",
+            metavar="",
+            help="Show every hand of each call's round and what it met (a finished game).",
+        ),
+    ] = False,
 ) -> None:
     """Judge every decision of a saved game, draw the chance of winning round by round."""
     from concurrent.futures import ProcessPoolExecutor
@@ -56,7 +68,7 @@ def analyze(
     from rich.console import Console
 
     from perudo.analysis import analyze as run_analysis
-    from perudo.core import GameRecord, IllegalActionError, NotationError
+    from perudo.core import GameRecord, IllegalActionError, NotationError, Phase
     from perudo.i18n import refusal_text
 
     from .reading import open_reading
@@ -82,6 +94,8 @@ def analyze(
         _fail(console, cat.t("replay.unreadable", path=str(file), error=e.strerror or e))
     if seat is not None and not 1 <= seat <= record.num_players:
         _fail(console, cat.t("analysis.bad_seat", n=seat, players=record.num_players))
+    if every_hand and record.replay().phase is not Phase.GAME_OVER:
+        _fail(console, cat.t("analysis.not_over"))
     viewer = None if seat is None else seat - 1
 
     def progress(done: int, total: int) -> None:
@@ -92,10 +106,18 @@ def analyze(
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             result = run_analysis(
-                record, viewer, rollouts=rollouts, seed=seed, progress=progress, executor=pool
+                record,
+                viewer,
+                rollouts=rollouts,
+                seed=seed,
+                progress=progress,
+                executor=pool,
+                show_hands=every_hand,
             )
     else:
-        result = run_analysis(record, viewer, rollouts=rollouts, seed=seed, progress=progress)
+        result = run_analysis(
+            record, viewer, rollouts=rollouts, seed=seed, progress=progress, show_hands=every_hand
+        )
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
         return
@@ -162,6 +184,12 @@ def _show(console: Console, cat: Catalog, a: Analysis, rules: object, ascii_only
         console.print(
             "  " + cat.t(key, round=c["round"], who=names[c["caller"]], kind=kind, bid=bid)
         )
+        if "hands" in c:
+            quantity = c["bid_info"]["quantity"]
+            console.print("    " + cat.t("analysis.true_count", count=c["true_count"], q=quantity))
+            for s, hand in enumerate(c["hands"]):
+                if hand:
+                    console.print(f"      {names[s]}: [{paint.dice_text(tuple(hand))}]")
     if not a.calls:
         console.print("  " + cat.t("analysis.none"))
     console.print(Text(cat.t("analysis.bluffs"), style="bold"))
@@ -233,17 +261,27 @@ def _decision(console: Console, cat: Catalog, paint: Painter, d: object) -> None
     elif d.method == "estimate" and d.loss_round is not None and not d.rollouts:
         console.print("    " + cat.t("analysis.same"))
     elif d.method == "estimate" and d.loss_round is not None:
-        console.print(
-            "    "
-            + cat.t(
-                "analysis.loss_estimate",
-                round=_pct(d.loss_round),
-                low=_pct(max(0.0, d.low or 0.0)),
-                high=_pct(max(0.0, min(1.0, d.high or 0.0))),
-                n=d.rollouts,
-            ),
-            soft_wrap=True,
-        )
+        words = {
+            "round": _pct(d.loss_round),
+            "low": _pct(_clip(d.low)),
+            "high": _pct(_clip(d.high)),
+            "n": d.rollouts,
+        }
+        if d.loss_game is not None:
+            words |= {
+                "game": _pct(d.loss_game),
+                "glow": _pct(_clip(d.game_low)),
+                "ghigh": _pct(_clip(d.game_high)),
+            }
+            text = cat.t("analysis.loss_estimate_game", **words)
+        else:
+            text = cat.t("analysis.loss_estimate", **words)
+        console.print("    " + text, soft_wrap=True)
+
+
+def _clip(x: float | None) -> float:
+    """An interval's end as shown: a chance given up, from 0% to 100%."""
+    return max(0.0, min(1.0, x or 0.0))
 
 
 def _chart(console: Console, cat: Catalog, a: Analysis, names: list[str]) -> None:

@@ -498,6 +498,15 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "analysis.bluff_caught": "Round {round}: {who} bid {bid} at {p}: caught",
     "analysis.none": "none",
     "analysis.bad_seat": "There is no seat {n} in this game: the seats are 1 to {players}.",
+    "analysis.loss_estimate_game": (
+        "Loss: {round} of the round (95% interval {low} to {high}), {game} of the game "
+        "({glow} to {ghigh}), {n} rollouts"
+    ),
+    "analysis.true_count": "With every die known: {count} (the bid said {q})",
+    "analysis.not_over": (
+        "Every hand is shown only once the game is over, and this game is not: "
+        "analyse it without --every-hand."
+    ),
     # A refusal of a recorded move is told of its player, not to the reader
     # (perudo.i18n.refusal_text, about=True): the codes whose words speak to the player.
     "of.refusal.turn.not_yours": "It is {to_act}'s turn: {seat:is/are} not to move.",

@@ -536,6 +536,15 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "analysis.bluff_caught": "Giro {round}: {who} ha puntato {bid} al {p}: scoperto",
     "analysis.none": "nessuno",
     "analysis.bad_seat": "In questa partita non c'è il posto {n}: i posti vanno da 1 a {players}.",
+    "analysis.loss_estimate_game": (
+        "Perdita: {round} del giro (intervallo al 95% da {low} a {high}), {game} della "
+        "partita (da {glow} a {ghigh}), {n} simulazioni"
+    ),
+    "analysis.true_count": "Con tutti i dadi noti: {count} (la puntata diceva {q})",
+    "analysis.not_over": (
+        "Tutte le mani si mostrano solo a partita finita, e questa non lo è: "
+        "analizzala senza --every-hand."
+    ),
     # Il rifiuto di una mossa registrata parla di chi l'ha fatta, non a chi legge.
     "of.refusal.turn.not_yours": "Tocca a {to_act}, non a {seat:obj}.",
     "of.refusal.seat.out": "{seat:è/sei} fuori dal gioco.",

@@ -495,6 +495,15 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "analysis.bluff_caught": "{round} 라운드: {who}이(가) {p} 확률로 {bid} 호출: 들킴",
     "analysis.none": "없음",
     "analysis.bad_seat": "이 게임에 {n}번 자리는 없습니다: 자리는 1부터 {players}까지입니다.",
+    "analysis.loss_estimate_game": (
+        "손실: 라운드 승리 확률 {round} (95% 구간 {low}~{high}), 게임 승리 확률 {game} "
+        "({glow}~{ghigh}), 시뮬레이션 {n}회"
+    ),
+    "analysis.true_count": "모든 주사위를 알면: {count}개 (호출은 {q}개)",
+    "analysis.not_over": (
+        "모든 손은 게임이 끝난 뒤에만 보여 줍니다. 이 게임은 끝나지 않았습니다: "
+        "--every-hand 없이 분석하세요."
+    ),
     # 기록된 수의 거절은 읽는 사람이 아니라 그 수를 둔 사람에 대해 말합니다.
     "of.refusal.turn.not_yours": "{to_act}의 차례입니다: {seat:은/는} 둘 차례가 아닙니다.",
     "of.refusal.seat.out": "{seat:은/는} 이미 탈락했습니다.",

@@ -457,10 +457,8 @@ class Lobby:
         table = self.get(table_id)
         blocked_by: frozenset[int] = frozenset()
         if player_id is not None:
-            from .social.rows import Rows
-
             try:
-                blocked_by = await Rows(self.store).blockers_of(player_id)
+                blocked_by = await self.store.blockers_of(player_id)
             except StoreError as err:
                 raise store_refused(err, "a join's blocks") from None
         return await table.join(

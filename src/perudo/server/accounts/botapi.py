@@ -11,6 +11,9 @@ message, texts}`` as the account API's are.
   ``GET /api/bot/account`` → ``{name, bot, created_at, tokens}``;
   ``GET /api/bot/tokens``; ``POST /api/bot/tokens`` ``{label?}`` → 201 ``{id, token, label}``
   (409 ``too_many_tokens``); ``DELETE /api/bot/tokens/{id}`` → 204 (its sockets close);
+  ``POST /api/bot/account/delete`` ``{password}`` → 204: the bot account is deleted as a
+  person's is (its games stay, its name becomes "deleted player"), every token is revoked and
+  its sockets close (403 ``wrong_password``, under the sign-in's limits);
   ``POST /api/bot/tables`` (the lobby's create-table form, no ``player``) and
   ``POST /api/bot/tables/{id}/join`` → ``{table_id, seat, token, …}`` as the page's are, the
   seat the bot account's (refused past ``PERUDO_BOT_TABLES`` seats: 429 ``bot_tables``).
@@ -27,6 +30,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+
+from perudo.i18n import load_catalog
 
 from ..routes.common import error_response, settings_of, store_of
 from ..routes.tables import CreateTable, create_for, join_for
@@ -63,6 +68,23 @@ def _label(label: str) -> str:
     return label.strip() or time.strftime("token of %Y-%m-%d", time.gmtime())
 
 
+async def _password_checked(request: Request, name: str, password: str) -> PlayerRow | JSONResponse:
+    """The account ``name`` if ``password`` is its password, checked under the sign-in's
+    limits (per name and per address); else the refusal, the failure counted."""
+    store = store_of(request)
+    key = names.name_key(name)
+    keys = ("name:" + key[:100], _address(request))
+    if await _limited(request, *keys):
+        return refused("too_many_attempts", "sign_in.limited", 429)
+    player = await store.player_by_key(key)
+    stored = player.password_hash if player is not None else None
+    right = await passwords.check_password(_hasher(request), stored, password)
+    if not right or player is None:
+        await store.note_sign_in_failure(keys, time.time() - WINDOW)
+        return refused("sign_in_failed", "sign_in.failed", 401)
+    return player
+
+
 @router.post("/api/bot/account/upgrade", status_code=201, response_model=None)
 async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
@@ -70,17 +92,10 @@ async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
     if passwords.busy():
         raise passwords.Busy
     store = store_of(request)
-    key = names.name_key(body.name)
-    keys = ("name:" + key[:100], _address(request))
-    if await _limited(request, *keys):
-        return refused("too_many_attempts", "sign_in.limited", 429)
-    player = await store.player_by_key(key)
-    stored = player.password_hash if player is not None else None
-    right = await passwords.check_password(_hasher(request), stored, body.password)
-    if not right or player is None:
-        await store.note_sign_in_failure(keys, time.time() - WINDOW)
-        return refused("sign_in_failed", "sign_in.failed", 401)
-    was_bot = await bots.is_bot(store, player.id)
+    player = await _password_checked(request, body.name, body.password)
+    if isinstance(player, JSONResponse):
+        return player
+    was_bot = await store.is_bot(player.id)
     done = await bots.become_bot(store, player.id, _label(body.label))
     if done.refused == "played":
         return refused("played", "bot.played", 409)
@@ -116,7 +131,7 @@ async def account(request: Request) -> JSONResponse | dict[str, Any]:
     if isinstance(found, JSONResponse):
         return found
     player, _ = found
-    tokens = await bots.tokens_of(store_of(request), player.id)
+    tokens = await store_of(request).bot_tokens(player.id)
     return {
         "name": player.name,
         "bot": True,
@@ -125,12 +140,39 @@ async def account(request: Request) -> JSONResponse | dict[str, Any]:
     }
 
 
+class DeleteBot(BaseModel):
+    password: str = Field(min_length=1, max_length=1024)
+    """The account's password: a token alone, which a bot's program holds, deletes nothing."""
+
+
+@router.post("/api/bot/account/delete", status_code=204, response_model=None)
+async def delete_account(request: Request, body: DeleteBot) -> Response:
+    found = await _bot(request)
+    if isinstance(found, JSONResponse):
+        return found
+    player = await _password_checked(request, found[0].name, body.password)
+    if isinstance(player, JSONResponse):
+        if player.status_code == 401:
+            return refused("wrong_password", "password.wrong", 403)
+        return player
+    store = store_of(request)
+    hashes = await store.drop_bot_tokens(player.id)
+    await store.delete_player(player.id, load_catalog("en").t("account.deleted"))
+    await store.forget_social(player.id)
+    sockets = bots.sockets_of(request)
+    for hashed in hashes:
+        for conn in sockets.of(hashed):
+            conn.send(bots.revoked_message())
+            conn.send_close(1008)
+    return Response(status_code=204)
+
+
 @router.get("/api/bot/tokens", response_model=None)
 async def list_tokens(request: Request) -> JSONResponse | dict[str, Any]:
     found = await _bot(request)
     if isinstance(found, JSONResponse):
         return found
-    tokens = await bots.tokens_of(store_of(request), found[0].id)
+    tokens = await store_of(request).bot_tokens(found[0].id)
     return {"tokens": [t.to_json() for t in tokens]}
 
 
@@ -151,7 +193,7 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     found = await _bot(request)
     if isinstance(found, JSONResponse):
         return found
-    hashed = await bots.revoke_token(store_of(request), found[0].id, token_id)
+    hashed = await store_of(request).revoke_bot_token(found[0].id, token_id)
     if hashed is None:
         return refused("no_token", "bot.no_token", 404)
     for conn in bots.sockets_of(request).of(hashed):
@@ -160,12 +202,17 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     return Response(status_code=204)
 
 
-async def _seat_limit(request: Request, player: PlayerRow) -> JSONResponse | None:
-    """The refusal of one more seat for a bot account holding ``PERUDO_BOT_TABLES``."""
+async def _seating_bot(request: Request) -> PlayerRow | JSONResponse:
+    """The bot account of the request's token, with room for one more seat; else the refusal
+    (:func:`_bot`'s, or one more seat for a bot account holding ``PERUDO_BOT_TABLES``)."""
+    found = await _bot(request)
+    if isinstance(found, JSONResponse):
+        return found
+    player = found[0]
     most = settings_of(request).bot_tables
-    held = await bots.seats_held(store_of(request), player.id)
+    held = await store_of(request).bot_seats_held(player.id)
     if held < most:
-        return None
+        return player
     return error_response(
         TableError(
             "bot_tables",
@@ -178,23 +225,15 @@ async def _seat_limit(request: Request, player: PlayerRow) -> JSONResponse | Non
 
 @router.post("/api/bot/tables", response_model=None)
 async def create_table(request: Request, body: BotTable) -> JSONResponse | dict[str, Any]:
-    found = await _bot(request)
-    if isinstance(found, JSONResponse):
-        return found
-    player = found[0]
-    over = await _seat_limit(request, player)
-    if over is not None:
-        return over
+    player = await _seating_bot(request)
+    if isinstance(player, JSONResponse):
+        return player
     return await create_for(request, body, player, bot_account=True)
 
 
 @router.post("/api/bot/tables/{table_id}/join", response_model=None)
 async def join_table(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
-    found = await _bot(request)
-    if isinstance(found, JSONResponse):
-        return found
-    player = found[0]
-    over = await _seat_limit(request, player)
-    if over is not None:
-        return over
+    player = await _seating_bot(request)
+    if isinstance(player, JSONResponse):
+        return player
     return await join_for(request, table_id, player.name, player, bot_account=True)

@@ -16,7 +16,6 @@ from fastapi.responses import JSONResponse
 from perudo.ratings import display
 
 from ..routes.common import store_of
-from ..social.rows import Rows
 from .routes import refused
 from .sessions import current
 
@@ -40,7 +39,6 @@ async def export(request: Request) -> JSONResponse:
     _, games = await store.player_games(player.id, None, 0, MOST_GAMES, private_too=True)
     ratings = await store.ratings_of(player.id)
     history = await store.rating_history(player.id)
-    rows = Rows(store)
     data: dict[str, Any] = {
         "exported_at": time.time(),
         "name": player.name,
@@ -65,11 +63,11 @@ async def export(request: Request) -> JSONResponse:
             for (variant, pool), (r, n) in sorted(ratings.items())
         ],
         # Friends and push (perudo.server.social): names, and each device's choices.
-        "following": [p.name for p in await rows.following(player.id)],
-        "blocked": [p.name for p in await rows.blocked(player.id)],
+        "following": [p.name for p in await store.following(player.id)],
+        "blocked": [p.name for p in await store.blocked(player.id)],
         "push_devices": [
             {"device": s.device, "kinds": sorted(s.kinds), "lang": s.lang}
-            for s in await rows.subscriptions(player.id)
+            for s in await store.push_subscriptions(player.id)
         ],
     }
     return JSONResponse(

@@ -25,7 +25,6 @@ from perudo.core import PRESETS
 from perudo.ratings import PROVISIONAL_SIGMA, Rating, display
 
 from ..routes.common import store_of
-from .bots import is_bot
 from .routes import refused
 
 __all__ = ["ACTIVE_DAYS", "LEADERS", "PAGE", "router"]
@@ -70,7 +69,7 @@ async def profile(request: Request, name: str) -> JSONResponse | dict[str, Any]:
     _, recent = await store.player_games(player.id, None, 0, RECENT)
     return {
         "name": player.name,
-        "bot": await is_bot(store, player.id),
+        "bot": await store.is_bot(player.id),
         "created_at": player.created_at,
         "variants": variants,
         "recent": [_game(g) for g in recent],

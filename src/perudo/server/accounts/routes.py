@@ -37,9 +37,9 @@ from perudo.i18n import load_catalog
 
 from ..guard import client_key
 from ..proxy import client_host
-from ..routes.common import settings_of, social_of, store_of
+from ..routes.common import settings_of, store_of
 from ..store import SessionRow
-from . import bots, names, passwords
+from . import names, passwords
 from .ceremony import PasskeyAnswer, confirmed
 from .claims import MOST_SEATS, SeatProof, claim
 from .refusals import refused
@@ -160,7 +160,7 @@ async def sign_in(request: Request, body: Credentials) -> JSONResponse:
         await store.note_sign_in_failure(keys, time.time() - WINDOW)
         return refused("sign_in_failed", "sign_in.failed", 401)
     await store.clear_sign_in_failures(keys[0])
-    if await bots.is_bot(store, player.id):
+    if await store.is_bot(player.id):
         # Said only to whoever knows the password: a bot account plays with its tokens.
         return refused("bot_account", "bot.no_sign_in", 403)
     made = await new_session(store, request, player.id)
@@ -295,7 +295,7 @@ async def delete_account(request: Request, body: Confirm) -> Response:
         session.player.id, load_catalog("en").t("account.deleted")
     )
     # Friends and push (perudo.server.social): who they followed and blocked, and their devices.
-    await social_of(request).rows.forget_player(session.player.id)
+    await store_of(request).forget_social(session.player.id)
     response = Response(status_code=204)
     end_cookie(request, response)
     return response

@@ -22,10 +22,9 @@ from fastapi.responses import JSONResponse
 
 from perudo.core import NotationError
 
-from ..accounts.bots import bot_seats
 from ..accounts.refusals import refused
 from ..accounts.sessions import current
-from ..gamefacts import hands_shown, played_seat
+from ..gamefacts import hands_shown
 from ..payloads import ReplayData
 from ..replay import replay_frames
 from ..store import StoreError
@@ -68,7 +67,7 @@ async def replay(request: Request, game_id: str) -> JSONResponse | dict[str, Any
     shown = await hands_shown(store_of(request), game)
     try:
         frames = ReplayData.model_validate(
-            {**replay_frames(game, shown), "bots": await bot_seats(store_of(request), game.id)}
+            {**replay_frames(game, shown), "bots": await store_of(request).bot_seats(game.id)}
         ).model_dump(mode="json")
     except ValueError as err:
         return error_response(TableError("bad_record", str(err)))
@@ -124,7 +123,9 @@ async def analysis(
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
         session = await current(store, request)
         account = None if session is None else session[0].player.id
-        if not await played_seat(store, game, seat, hash_token(token) if token else None, account):
+        if not await store.played_seat(
+            game.id, seat, hash_token(token) if token else None, account
+        ):
             # The person who played the seat (their signed-in account, or a device token
             # that held it during the game), not whoever holds the seat now.
             return error_response(

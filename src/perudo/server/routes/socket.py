@@ -33,7 +33,6 @@ from ..accounts.bots import (
     bot_of_token,
     revoked_message,
     sockets_of,
-    token_stands,
 )
 from ..accounts.sessions import COOKIE, current, same_origin
 from ..cluster.bus import BusDown, NoListener
@@ -211,7 +210,7 @@ async def _bot_socket(ws: WebSocket, conn: Connection) -> bool:
 async def _token_stands(ws: WebSocket, hashed: str) -> bool:
     """Whether a bot socket's token still stands (a store that cannot say leaves it be)."""
     try:
-        return await token_stands(store_of(ws), hashed)
+        return await store_of(ws).bot_token_stands(hashed)
     except StoreError:
         return True
 

@@ -3,8 +3,8 @@ blocking one, inviting one by name to your table, who of those you follow is onl
 which public table; and Web Push for "your turn", "you are invited" and "your table is
 starting" (docs/server.md#web-push). Everything here needs an account.
 
-* :mod:`.rows`: the store's rows of it (follows, blocks, invitations, push subscriptions, the
-  server's VAPID key), on the store's engine and writer;
+* its rows (follows, blocks, invitations, push subscriptions, the server's VAPID key) are the
+  store's: :mod:`perudo.server.store.social`;
 * :mod:`.presence`: who is online in this process (their open pages), and the per-account
   channel that carries notices to them;
 * :mod:`.blocks`: what a block hides and refuses at a table (chat and reactions, a seat);

@@ -18,7 +18,6 @@ from .. import protocol as p
 from ..connection import Connection
 from ..store import StoreError
 from ..tables import LiveTable
-from .rows import Rows
 
 __all__ = ["before_hello"]
 
@@ -39,6 +38,6 @@ async def before_hello(table: LiveTable, conn: Connection, msg: p.Hello) -> None
     if not accounts:
         return
     try:
-        conn.hidden = await Rows(table.store).blocked_by(accounts)
+        conn.hidden = await table.store.blocked_by(accounts)
     except StoreError as err:
         log.warning("table %s: a socket's blocks not read: %s", table.id, err)

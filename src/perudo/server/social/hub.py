@@ -11,7 +11,6 @@ from ..settings import Settings
 from ..store import Store
 from .presence import Page, Presence
 from .push import Pusher
-from .rows import Rows
 from .shared import SharedPresence
 
 if TYPE_CHECKING:
@@ -27,11 +26,11 @@ class Social:
     """Friends and notices of one server process."""
 
     def __init__(self, store: Store, settings: Settings, node: Node | None = None) -> None:
-        self.rows = Rows(store)
+        self.store = store
         self.presence = Presence()
         self.shared = None if node is None else SharedPresence(node, self.presence)
         """Several processes: this one's presence told to the others, and theirs read."""
-        self.pusher = Pusher(self.rows, self.presence, settings, self.shared)
+        self.pusher = Pusher(self.store, self.presence, settings, self.shared)
 
     async def open(self) -> None:
         await self.pusher.open()
@@ -86,6 +85,6 @@ class Social:
     async def update_hidden(self, account: int) -> None:
         """``account`` blocked or unblocked someone: their open table sockets in this process
         hide from now on exactly the accounts they block."""
-        hidden = await self.rows.blocked_by([account])
+        hidden = await self.store.blocked_by([account])
         for conn in self.presence.connections(account):
             conn.hidden = hidden

@@ -30,8 +30,9 @@ from pywebpush import WebPushException, webpush_async
 from perudo.i18n import LANGS, load_catalog
 
 from ..settings import Settings
+from ..store import Store
+from ..store.social import Subscription
 from .presence import Presence
-from .rows import Rows, Subscription
 from .shared import SharedPresence
 
 __all__ = ["KINDS", "Pusher", "endpoint_allowed"]
@@ -95,12 +96,12 @@ class Pusher:
 
     def __init__(
         self,
-        rows: Rows,
+        store: Store,
         presence: Presence,
         settings: Settings,
         shared: SharedPresence | None = None,
     ) -> None:
-        self.rows = rows
+        self.store = store
         self.presence = presence
         self.settings = settings
         self.shared = shared
@@ -112,7 +113,7 @@ class Pusher:
     async def open(self) -> None:
         pem = self.settings.vapid_private_key
         if pem is None:
-            pem = await self.rows.kept_key("vapid", _new_key)
+            pem = await self.store.kept_key("vapid", _new_key)
         self.vapid = Vapid02.from_pem(pem.encode())
         self.public_key = _public_key(self.vapid)
 
@@ -138,7 +139,7 @@ class Pusher:
         self, account: int, kind: str, table: str, names: dict[str, str], front: set[str]
     ) -> None:
         try:
-            subs = await self.rows.subscriptions(account)
+            subs = await self.store.push_subscriptions(account)
         except Exception as err:
             log.warning("push: subscriptions not read: %s", err)
             return
@@ -172,7 +173,7 @@ class Pusher:
                 err.response, "status_code", None
             )
             if status in (404, 410):
-                await self.rows.forget_endpoint(sub.endpoint)
+                await self.store.forget_push_endpoint(sub.endpoint)
             log.info("push to a device refused (%s): %s", status, err)
             return False
         except Exception as err:  # the push service unreachable: the notice is lost

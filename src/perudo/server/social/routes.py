@@ -49,10 +49,10 @@ from ..accounts.sessions import COOKIE, csrf_ok, current, same_origin
 from ..guard import client_key
 from ..proxy import client_host
 from ..store import PlayerRow
+from ..store.social import INVITATION_SECONDS, Invitation, Subscription
 from ..tables import TableError
 from .presence import Page, Presence
 from .push import KINDS, endpoint_allowed
-from .rows import INVITATION_SECONDS, Invitation, Subscription
 
 __all__ = ["router"]
 
@@ -95,14 +95,19 @@ async def _me(request: Request, changing: bool = True) -> PlayerRow | JSONRespon
     return found[0].player
 
 
-async def _other(request: Request, me: PlayerRow, name: str) -> PlayerRow | JSONResponse:
-    """The live player called ``name`` (as names compare), not ``me``."""
+async def _me_and(request: Request, name: str) -> tuple[PlayerRow, PlayerRow] | JSONResponse:
+    """The signed-in player making a change about the live player called ``name`` (as names
+    compare, not themselves), or the refusal (:func:`_me`'s; 404 ``no_player``; 400
+    ``yourself``)."""
+    me = await _me(request)
+    if isinstance(me, JSONResponse):
+        return me
     other = await store_of(request).player_by_key(names.name_key(name))
     if other is None or other.deleted:
         return refused("no_player", "no_player", 404)
     if other.id == me.id:
         return refused("yourself", "social.yourself", 400)
-    return other
+    return me, other
 
 
 # -- friends ------------------------------------------------------------------------------
@@ -119,7 +124,7 @@ async def friends(request: Request) -> JSONResponse | dict[str, Any]:
     except TableError:
         public = {}
     following = []
-    for p in await social.rows.following(me.id):
+    for p in await social.store.following(me.id):
         online, tables = await social.whereabouts(p.id)
         at = sorted(tables & public.keys())
         following.append(
@@ -129,65 +134,55 @@ async def friends(request: Request) -> JSONResponse | dict[str, Any]:
                 "tables": [{"id": t, "name": public[t]} for t in at],
             }
         )
-    invitations = await social.rows.pending_for(me.id, time.time())
+    invitations = await social.store.invitations_for(me.id, time.time())
     return {
         "following": following,
-        "blocked": [p.name for p in await social.rows.blocked(me.id)],
+        "blocked": [p.name for p in await social.store.blocked(me.id)],
         "invitations": [i.json() for i in invitations],
     }
 
 
 @router.post("/api/friends/{name}/follow", status_code=204, response_model=None)
 async def follow(request: Request, name: str) -> Response:
-    me = await _me(request)
-    if isinstance(me, JSONResponse):
-        return me
-    other = await _other(request, me, name)
-    if isinstance(other, JSONResponse):
-        return other
-    rows = social_of(request).rows
-    if me.id in await rows.blockers_of(other.id):
+    found = await _me_and(request, name)
+    if isinstance(found, JSONResponse):
+        return found
+    me, other = found
+    store = store_of(request)
+    if me.id in await store.blockers_of(other.id):
         return refused("blocked_them", "social.blocked_them", 409)
-    await rows.follow(me.id, other.id)
+    await store.follow(me.id, other.id)
     return Response(status_code=204)
 
 
 @router.delete("/api/friends/{name}/follow", status_code=204, response_model=None)
 async def unfollow(request: Request, name: str) -> Response:
-    me = await _me(request)
-    if isinstance(me, JSONResponse):
-        return me
-    other = await _other(request, me, name)
-    if isinstance(other, JSONResponse):
-        return other
-    await social_of(request).rows.unfollow(me.id, other.id)
+    found = await _me_and(request, name)
+    if isinstance(found, JSONResponse):
+        return found
+    me, other = found
+    await social_of(request).store.unfollow(me.id, other.id)
     return Response(status_code=204)
 
 
 @router.post("/api/friends/{name}/block", status_code=204, response_model=None)
 async def block(request: Request, name: str) -> Response:
-    me = await _me(request)
-    if isinstance(me, JSONResponse):
-        return me
-    other = await _other(request, me, name)
-    if isinstance(other, JSONResponse):
-        return other
-    social = social_of(request)
-    await social.rows.block(me.id, other.id)
-    await social.update_hidden(me.id)
-    return Response(status_code=204)
+    return await _blocking(request, name, True)
 
 
 @router.delete("/api/friends/{name}/block", status_code=204, response_model=None)
 async def unblock(request: Request, name: str) -> Response:
-    me = await _me(request)
-    if isinstance(me, JSONResponse):
-        return me
-    other = await _other(request, me, name)
-    if isinstance(other, JSONResponse):
-        return other
+    return await _blocking(request, name, False)
+
+
+async def _blocking(request: Request, name: str, on: bool) -> Response:
+    """Block ``name`` (``on``) or no longer; what the player's open pages hide follows."""
+    found = await _me_and(request, name)
+    if isinstance(found, JSONResponse):
+        return found
+    me, other = found
     social = social_of(request)
-    await social.rows.unblock(me.id, other.id)
+    await (social.store.block if on else social.store.unblock)(me.id, other.id)
     await social.update_hidden(me.id)
     return Response(status_code=204)
 
@@ -213,14 +208,12 @@ async def _seated(request: Request, table_id: str, me: PlayerRow) -> tuple[str, 
 
 @router.post("/api/invitations", status_code=201, response_model=None)
 async def invite(request: Request, body: InviteBody) -> JSONResponse | dict[str, Any]:
-    me = await _me(request)
-    if isinstance(me, JSONResponse):
-        return me
-    other = await _other(request, me, body.name)
-    if isinstance(other, JSONResponse):
-        return other
+    found = await _me_and(request, body.name)
+    if isinstance(found, JSONResponse):
+        return found
+    me, other = found
     social = social_of(request)
-    if other.id in await social.rows.blockers_of(me.id):
+    if other.id in await social.store.blockers_of(me.id):
         return refused("blocked", "social.invite_blocked", 403)
     at = await _seated(request, body.table, me)
     if isinstance(at, JSONResponse):
@@ -236,14 +229,14 @@ async def invite(request: Request, body: InviteBody) -> JSONResponse | dict[str,
         "pending",
         time.time(),
     )
-    await social.rows.invite(invitation)
+    await social.store.add_invitation(invitation)
     delivered = await social.notify(other.id, {"type": "invited", "invitation": invitation.json()})
     social.pusher.notify(other.id, "invite", table_id, {"from": me.name, "table": table_name})
     return JSONResponse({"id": invitation.id, "delivered": delivered}, status_code=201)
 
 
 async def _invitation(request: Request, me: PlayerRow, invitation_id: str) -> Invitation | None:
-    found = await social_of(request).rows.invitation(invitation_id[:40])
+    found = await social_of(request).store.invitation(invitation_id[:40])
     if (
         found is None
         or found.to_id != me.id
@@ -261,7 +254,7 @@ async def accept(request: Request, invitation_id: str) -> JSONResponse | dict[st
         return me
     social = social_of(request)
     found = await _invitation(request, me, invitation_id)
-    if found is None or not await social.rows.settle(found.id, me.id, "accepted"):
+    if found is None or not await social.store.settle_invitation(found.id, me.id, "accepted"):
         return refused("no_invitation", "social.no_invitation", 404)
     try:
         seat, token = await lobby_of(request).join(
@@ -288,7 +281,7 @@ async def decline(request: Request, invitation_id: str) -> Response:
         return me
     social = social_of(request)
     found = await _invitation(request, me, invitation_id)
-    if found is None or not await social.rows.settle(found.id, me.id, "declined"):
+    if found is None or not await social.store.settle_invitation(found.id, me.id, "declined"):
         return refused("no_invitation", "social.no_invitation", 404)
     await social.notify(
         found.from_id,
@@ -311,7 +304,7 @@ async def push_state(request: Request, device: str = "") -> JSONResponse | dict[
     if isinstance(me, JSONResponse):
         return me
     social = social_of(request)
-    mine = [s for s in await social.rows.subscriptions(me.id) if s.device == device]
+    mine = [s for s in await social.store.push_subscriptions(me.id) if s.device == device]
     return {
         "key": social.pusher.public_key,
         "kinds": list(KINDS),
@@ -334,9 +327,9 @@ async def subscribe(request: Request, body: PushBody) -> Response:
     if not endpoint_allowed(body.subscription.endpoint, settings_of(request).push_service_list):
         return refused("push_service", "social.push_service", 400)
     if not body.kinds:
-        await social.rows.unsubscribe(me.id, body.device)
+        await social.store.remove_push_subscription(me.id, body.device)
         return Response(status_code=204)
-    await social.rows.subscribe(
+    await social.store.add_push_subscription(
         Subscription(
             body.subscription.endpoint,
             me.id,
@@ -355,7 +348,7 @@ async def unsubscribe(request: Request, device: str) -> Response:
     me = await _me(request)
     if isinstance(me, JSONResponse):
         return me
-    await social_of(request).rows.unsubscribe(me.id, device[:64])
+    await social_of(request).store.remove_push_subscription(me.id, device[:64])
     return Response(status_code=204)
 
 
@@ -389,7 +382,7 @@ async def notice_socket(ws: WebSocket) -> None:
 
     page = Page(me.id, send=send)
     await social.add_page(page)
-    pending = await social.rows.pending_for(me.id, time.time())
+    pending = await social.store.invitations_for(me.id, time.time())
     send(json.dumps({"type": "hello", "invitations": [i.json() for i in pending]}))
     writing = asyncio.create_task(writer(), name="perudo-notices")
     try:

@@ -14,7 +14,8 @@ import { AnalysisPage } from "./views/analysis.js";
 import "./install.js";
 import { AccountPage, loadAccount } from "./views/account.js";
 import { LeaderboardPage, ProfilePage } from "./views/profile.js";
-import { Invitations } from "./social.js";
+import "./social.js";
+import { Invitations } from "./components/friends.js";
 
 function navigate(path) {
   history.pushState({}, "", path);

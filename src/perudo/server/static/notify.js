@@ -3,7 +3,7 @@
 
 import { html, useState } from "./lib.js";
 import { t } from "./i18n.js";
-import { PushPrefs } from "./social.js";
+import { PushPrefs } from "./components/friends.js";
 
 const pref = (k) => localStorage.getItem(`perudo.${k}`) === "1";
 

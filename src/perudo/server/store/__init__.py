@@ -14,7 +14,9 @@ The package's rooms:
 * :mod:`.players`: accounts, sessions, sign-in failures, a profile's games;
 * :mod:`.ratings`: ratings, their history, the leaderboard, and a rated game's update;
 * :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games;
-* :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset.
+* :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset;
+* :mod:`.social`: follows, blocks, invitations, Web Push subscriptions, the server's kept keys;
+* :mod:`.bots`: bot accounts and the hashes of their API tokens.
 
 A game's state is the fold of :func:`perudo.core.apply` over its logged actions, so a restart
 rebuilds every table exactly (:mod:`perudo.server.tables`).
@@ -22,6 +24,7 @@ rebuilds every table exactly (:mod:`perudo.server.tables`).
 
 from __future__ import annotations
 
+from .bots import BotStore
 from .games import GameStore
 from .mail import MailStore
 from .passkeys import PasskeyStore
@@ -41,6 +44,7 @@ from .rows import (
     TooManyTables,
 )
 from .schema import game_actions_t, metadata
+from .social import SocialStore
 
 __all__ = [
     "ChallengeRow",
@@ -60,5 +64,5 @@ __all__ = [
 ]
 
 
-class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore):
+class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore, SocialStore, BotStore):
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""

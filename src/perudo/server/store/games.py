@@ -1,12 +1,14 @@
 """The store's tables, seats, games (their action logs) and chat: the writes of play and the
-reads that rebuild a table after a restart, and the replay list."""
+reads that rebuild a table after a restart, and the replay list; who played a seat of a game
+(the device tokens that held it, the account that sat in it), for a seat's own analysis."""
 
 from __future__ import annotations
 
+import hmac
 import json
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -275,6 +277,30 @@ class GameStore(StoreBase):
 
         await self._write(op)
 
+    async def remember_seat_tokens(self, game_id: int, holders: Iterable[tuple[int, str]]) -> None:
+        """Remember that each (seat, token hash) of ``holders`` held a person's seat during
+        game ``game_id`` (its internal id); one already remembered is kept once."""
+        wanted = set(holders)
+
+        async def op(conn: AsyncConnection) -> None:
+            known = {
+                (r.seat, r.token_hash)
+                for r in await conn.execute(
+                    select(game_seat_tokens_t.c.seat, game_seat_tokens_t.c.token_hash).where(
+                        game_seat_tokens_t.c.game_id == game_id
+                    )
+                )
+            }
+            for seat, token_hash in sorted(wanted - known):
+                await conn.execute(
+                    insert(game_seat_tokens_t).values(
+                        game_id=game_id, seat=seat, token_hash=token_hash
+                    )
+                )
+
+        if wanted:
+            await self._write(op)
+
     # -- reads ----------------------------------------------------------------------------
 
     async def load_tables(self, finished_since: float) -> list[TableRow]:
@@ -436,6 +462,43 @@ class GameStore(StoreBase):
             }
             for r in rows
         ]
+
+    async def table_config(self, table_id: str) -> str | None:
+        """The stored config (JSON) of a table, closed ones too."""
+        async with self._reading() as conn:
+            text = (
+                await conn.execute(select(tables_t.c.config).where(tables_t.c.id == table_id))
+            ).scalar()
+        return None if text is None else str(text)
+
+    async def played_seat(
+        self, game_id: int, seat: int, token_hash: str | None, player_id: int | None
+    ) -> bool:
+        """Whether the person asking played ``seat`` of game ``game_id``: ``player_id``
+        (their signed-in account) sat in it, or ``token_hash`` (their device's token) held it
+        during the game. A later occupant of the seat, at a later game of the table, played
+        neither."""
+        async with self._reading() as conn:
+            if player_id is not None:
+                found = (
+                    await conn.execute(
+                        select(game_players_t.c.player_id).where(
+                            game_players_t.c.game_id == game_id,
+                            game_players_t.c.seat == seat,
+                        )
+                    )
+                ).scalar()
+                if found == player_id:
+                    return True
+            if token_hash is None:
+                return False
+            result = await conn.execute(
+                select(game_seat_tokens_t.c.token_hash).where(
+                    game_seat_tokens_t.c.game_id == game_id, game_seat_tokens_t.c.seat == seat
+                )
+            )
+            hashes: list[str] = list(result.scalars())
+        return any(hmac.compare_digest(h, token_hash) for h in hashes)
 
     async def count_live_tables(self) -> int:
         """Tables waiting for players or playing: with several processes, the site's count

@@ -252,7 +252,7 @@ game_seat_tokens_t = Table(
     # Every device token (its hash) that held a person's seat during a game: at its start, and
     # a seat moved to another device during it. The device holding that token may claim the
     # seat's game for its account (perudo.server.accounts.claims), and a seat's own analysis is
-    # theirs, whoever holds the seat later (perudo.server.gamefacts.played_seat).
+    # theirs, whoever holds the seat later (Store.played_seat).
     Column("game_id", Integer, ForeignKey("games.id"), nullable=False),
     Column("seat", Integer, nullable=False),
     Column("token_hash", String(64), nullable=False),

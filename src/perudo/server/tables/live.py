@@ -45,9 +45,7 @@ from perudo.core import apply as apply_action
 from perudo.core.events import event_to_json
 from perudo.i18n import bot_name
 
-from .. import gamefacts
 from .. import protocol as p
-from ..accounts.bots import bot_ids
 from ..connection import Connection, TokenBucket
 from ..hosting import qr_svg
 from ..settings import Settings
@@ -258,7 +256,7 @@ class LiveTable:
         if not ids:
             return
         try:
-            found = await bot_ids(self.store, ids)
+            found = await self.store.bot_ids(ids)
         except StoreError as err:
             log.error("table %s: its bot accounts could not be read: %s", self.id, err)
             return
@@ -314,6 +312,13 @@ class LiveTable:
             "seat_count": len(self.seats),
             "taken": sum(1 for s in self.seats if s is not None),
             "players": [s.name for s in self.seats if s is not None],
+            # Aligned with ``players``: "level", a bot of the house; "account", a bot account
+            # playing through the bot API (docs/bot-api.md); None, a person.
+            "bots": [
+                "account" if s.bot_account else "level" if s.kind == "bot" else None
+                for s in self.seats
+                if s is not None
+            ],
             "invite": f"/t/{self.id}",
         }
 
@@ -582,7 +587,7 @@ class LiveTable:
         """Remember the device tokens holding the people's seats in this game once a seat moved
         to another device during it (those at its start are written with the game,
         :meth:`Store.start_game`): a seat's own analysis is theirs,
-        whoever holds the seat later (:func:`perudo.server.gamefacts.played_seat`). A refused
+        whoever holds the seat later (:meth:`Store.played_seat`). A refused
         write is logged; the game goes on."""
         if self.game_id is None:
             return
@@ -592,7 +597,7 @@ class LiveTable:
             if s is not None and s.kind == "human" and s.token_hash is not None
         ]
         try:
-            await gamefacts.remember_seat_tokens(self.store, self.game_id, holders)
+            await self.store.remember_seat_tokens(self.game_id, holders)
         except StoreError as err:
             log.error("the store refused the seat holders of table %s: %s", self.id, err)
 

@@ -11,7 +11,7 @@ import { html, useState, useEffect, api, setCsrf, tokenKey } from "../lib.js";
 import { t, lang } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { toast } from "../components/common.js";
-import { PushPrefs } from "../social.js";
+import { PushPrefs } from "../components/friends.js";
 
 // The session as the page knows it: null (signed out) or GET /api/account's answer.
 let account = null;

@@ -12,6 +12,8 @@ import { displayName } from "../components/common.js";
 import { refusalText } from "../refusals.js";
 
 export const pct = (x) => `${(100 * x).toFixed(1)}%`;
+// An interval's end as shown: a chance given up, from 0% to 100%.
+const clip = (x) => Math.max(0, Math.min(1, x));
 
 // An action in a word or two (a bid as spoken, dudo, calza), from its structured form.
 export function short(info, wild) {
@@ -68,7 +70,9 @@ export function Decision({ d, names }) {
       : short(d.expert_info, d.wild) })}</div>` : null}
     ${d.method === "exact" && d.loss_round !== null ? html`<div class="small">${t("analysis.loss_exact", { round: pct(d.loss_round), game: pct(d.loss_game || 0) })}</div>` : null}
     ${d.method === "exact" && d.loss_round === null && d.loss_game !== null ? html`<div class="small">${t("analysis.loss_game", { game: pct(d.loss_game) })}</div>` : null}
-    ${d.method === "estimate" && d.loss_round !== null && d.rollouts ? html`<div class="small">${t("analysis.loss_estimate", { round: pct(d.loss_round), low: pct(Math.max(0, d.interval[0])), high: pct(Math.max(0, Math.min(1, d.interval[1]))), n: d.rollouts })}</div>` : null}
+    ${d.method === "estimate" && d.loss_round !== null && d.rollouts ? html`<div class="small" data-testid="loss-estimate">${d.loss_game != null && d.game_interval
+      ? t("analysis.loss_estimate_game", { round: pct(d.loss_round), low: pct(clip(d.interval[0])), high: pct(clip(d.interval[1])), game: pct(d.loss_game), glow: pct(clip(d.game_interval[0])), ghigh: pct(clip(d.game_interval[1])), n: d.rollouts })
+      : t("analysis.loss_estimate", { round: pct(d.loss_round), low: pct(clip(d.interval[0])), high: pct(clip(d.interval[1])), n: d.rollouts })}</div>` : null}
     ${d.method === "estimate" && d.loss_round !== null && !d.rollouts ? html`<div class="small muted">${t("analysis.same")}</div>` : null}
   </li>`;
 }

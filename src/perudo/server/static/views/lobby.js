@@ -4,11 +4,11 @@
 import { html, useState, useEffect, api, tokenKey } from "../lib.js";
 import { t } from "../i18n.js";
 import { Die } from "../components/dice.js";
-import { NAME_MAX, NameInput, displayName, nameTooLong, toast } from "../components/common.js";
+import { Icon, NAME_MAX, NameInput, displayName, nameTooLong, toast } from "../components/common.js";
 import { Field, Select, oddsChoices, timerChoices, vacatedChoices } from "../components/options.js";
 import { refusalText } from "../refusals.js";
 import { PlayNow } from "../components/playnow.js";
-import { FriendsCard } from "../social.js";
+import { FriendsCard } from "../components/friends.js";
 
 function TableList({ tables }) {
   if (!tables.length) return html`<div class="empty">${t("lobby.none")}</div>`;
@@ -24,7 +24,11 @@ function TableList({ tables }) {
             <span class="pill">${t("lobby.seats_taken", { taken: tb.taken, total: tb.seat_count })}</span>
             <span class=${tb.status === "open" ? "pill teal" : "pill"}>${t(`status.${tb.status}`)}</span>
           </div>
-          <div class="players">${tb.players.map(displayName).join(" · ")}</div>
+          <div class="players">${tb.players.map((name, i) => {
+            const bot = (tb.bots || [])[i];
+            const mark = bot ? html`<span class="botmark" data-testid="lobby-bot" title=${t(bot === "account" ? "seat.bot_account_long" : "seat.bot")}><${Icon} name="bot" /><span class="sr-only">${t("seat.bot")} </span></span>` : null;
+            return html`${i ? " · " : ""}<span class="player">${mark}${displayName(name)}</span>`;
+          })}</div>
         </div>
         <a class=${full ? "btn" : "btn primary"} href=${tb.invite} data-link>${full ? t("lobby.watch") : t("lobby.join")}<span class="sr-only"> ${tb.name}</span></a>
       </li>`;

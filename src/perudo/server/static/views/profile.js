@@ -7,7 +7,7 @@ import { html, useState, useEffect, api } from "../lib.js";
 import { t } from "../i18n.js";
 import { refusalText } from "../refusals.js";
 import { Missing } from "../components/common.js";
-import { FollowButtons } from "../social.js";
+import { FollowButtons } from "../components/friends.js";
 
 const variantName = (v) => t(`preset.${v}`);
 

@@ -15,7 +15,7 @@ import { Guide } from "../components/guide.js";
 import { RatingChange } from "../components/rating.js";
 import { refusalText, ruleIds } from "../refusals.js";
 import { notifyTurn, Prefs } from "../notify.js";
-import { InviteByName } from "../social.js";
+import { InviteByName } from "../components/friends.js";
 import { TurnBanner } from "../components/turn.js";
 import { Reactions, reactionArrived } from "../components/reactions.js";
 import { OptionsSummary, TableOptions } from "../components/options.js";

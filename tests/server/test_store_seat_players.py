@@ -1,4 +1,4 @@
-"""Who played a seat of a game (perudo.server.gamefacts): the signed-in account that sat in
+"""Who played a seat of a game (the store: Store.played_seat): the signed-in account that sat in
 it, or a device token that held it during the game; never a later occupant (P-70: a seat's
 own analysis shows its dice)."""
 
@@ -8,7 +8,6 @@ import asyncio
 from pathlib import Path
 
 from perudo.core import PRESETS
-from perudo.server.gamefacts import played_seat, remember_seat_tokens
 from perudo.server.store import SeatRow, Store
 from perudo.server.tables import hash_token
 
@@ -32,27 +31,27 @@ def test_the_player_of_a_seat_is_its_account_or_a_token_that_held_it_in_that_gam
             game_id, key = await store.start_game(
                 "t1", rules, ["Ann", "Bo"], [[6, 2]], seats, 2, players={0: ann}
             )
-            await remember_seat_tokens(store, game_id, [(0, hash_token("ann-phone"))])
+            await store.remember_seat_tokens(game_id, [(0, hash_token("ann-phone"))])
             # Bo moved his seat to his laptop during the game: both of his devices held it.
-            await remember_seat_tokens(
-                store, game_id, [(1, hash_token("bo-phone")), (1, hash_token("bo-laptop"))]
+            await store.remember_seat_tokens(
+                game_id, [(1, hash_token("bo-phone")), (1, hash_token("bo-laptop"))]
             )
-            await remember_seat_tokens(store, game_id, [(1, hash_token("bo-phone"))])
+            await store.remember_seat_tokens(game_id, [(1, hash_token("bo-phone"))])
             game = await store.game(key)
             assert game is not None
-            assert await played_seat(store, game, 0, None, ann)  # her account, no token
-            assert await played_seat(store, game, 0, hash_token("ann-phone"), None)
-            assert not await played_seat(store, game, 0, None, bo)  # another account
-            assert not await played_seat(store, game, 0, hash_token("bo-phone"), None)
-            assert not await played_seat(store, game, 1, None, None)
-            assert await played_seat(store, game, 1, hash_token("bo-phone"), None)
-            assert await played_seat(store, game, 1, hash_token("bo-laptop"), None)
+            assert await store.played_seat(game.id, 0, None, ann)  # her account, no token
+            assert await store.played_seat(game.id, 0, hash_token("ann-phone"), None)
+            assert not await store.played_seat(game.id, 0, None, bo)  # another account
+            assert not await store.played_seat(game.id, 0, hash_token("bo-phone"), None)
+            assert not await store.played_seat(game.id, 1, None, None)
+            assert await store.played_seat(game.id, 1, hash_token("bo-phone"), None)
+            assert await store.played_seat(game.id, 1, hash_token("bo-laptop"), None)
             # Somebody seated after the game, in the next game of the table: not this one's.
             later, _ = await store.start_game(
                 "t1", rules, ["Cy", "Bo"], [[5, 1]], seats, 3, players={}
             )
-            await remember_seat_tokens(store, later, [(0, hash_token("cy-phone"))])
-            assert not await played_seat(store, game, 0, hash_token("cy-phone"), None)
+            await store.remember_seat_tokens(later, [(0, hash_token("cy-phone"))])
+            assert not await store.played_seat(game.id, 0, hash_token("cy-phone"), None)
         finally:
             await store.close()
 

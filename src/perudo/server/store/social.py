@@ -1,6 +1,6 @@
-"""The store's rows of friends and notifications: follows, blocks, invitations, Web Push
-subscriptions and the server's kept keys (tables defined with the store's, revisions 0005 and
-0006). Reads take a pooled connection; writes go through the store's one writer, so SQLite's
+"""The store's rows of friends and notifications (:mod:`perudo.server.social`): follows,
+blocks, invitations, Web Push subscriptions and the server's kept keys (revisions 0009 and
+0010). Reads take a pooled connection; writes go through the store's one writer, so SQLite's
 single writer is never contended."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from ..store import PlayerRow, Store
-from ..store.schema import (
+from .base import StoreBase
+from .rows import PlayerRow
+from .schema import (
     blocks_t,
     follows_t,
     invitations_t,
@@ -24,7 +25,7 @@ from ..store.schema import (
     server_keys_t,
 )
 
-__all__ = ["INVITATION_SECONDS", "Invitation", "Rows", "Subscription"]
+__all__ = ["INVITATION_SECONDS", "Invitation", "SocialStore", "Subscription"]
 
 INVITATION_SECONDS = 1800.0
 """How long an invitation stays open (then it is no longer shown nor accepted)."""
@@ -63,14 +64,11 @@ class Subscription:
     lang: str = "en"
 
 
-class Rows:
-    """The rows of :mod:`perudo.server.social` in ``store``."""
+class SocialStore(StoreBase):
+    """Follows, blocks, invitations, Web Push subscriptions and the server's kept keys."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    async def _read(self, query: Any) -> list[Any]:
-        async with self.store._reading() as conn:
+    async def _social_read(self, query: Any) -> list[Any]:
+        async with self._reading() as conn:
             return list((await conn.execute(query)).all())
 
     async def _insert_once(self, table: Any, values: dict[str, Any]) -> bool:
@@ -84,14 +82,14 @@ class Rows:
                 return False
             return True
 
-        done: bool = await self.store._write(op)
+        done: bool = await self._write(op)
         return done
 
-    async def _delete(self, where: Any) -> int:
+    async def _social_delete(self, where: Any) -> int:
         async def op(conn: AsyncConnection) -> int:
             return int((await conn.execute(delete(where.table).where(where.clause))).rowcount)
 
-        done: int = await self.store._write(op)
+        done: int = await self._write(op)
         return done
 
     # -- follows --------------------------------------------------------------------------
@@ -102,16 +100,16 @@ class Rows:
         )
 
     async def unfollow(self, who: int, whom: int) -> None:
-        await self._delete(
+        await self._social_delete(
             _Where(follows_t, and_(follows_t.c.player_id == who, follows_t.c.followed_id == whom))
         )
 
     async def following(self, who: int) -> list[PlayerRow]:
         """The live players ``who`` follows, by name."""
-        return await self._players(follows_t, follows_t.c.followed_id, who)
+        return await self._social_players(follows_t, follows_t.c.followed_id, who)
 
-    async def _players(self, table: Any, other: Any, who: int) -> list[PlayerRow]:
-        rows = await self._read(
+    async def _social_players(self, table: Any, other: Any, who: int) -> list[PlayerRow]:
+        rows = await self._social_read(
             select(players_t.c.id, players_t.c.name, players_t.c.created_at)
             .join(table, other == players_t.c.id)
             .where(table.c.player_id == who, players_t.c.deleted_at.is_(None))
@@ -152,32 +150,34 @@ class Rows:
                 .values(state="withdrawn")
             )
 
-        await self.store._write(op)
+        await self._write(op)
 
     async def unblock(self, who: int, whom: int) -> None:
-        await self._delete(
+        await self._social_delete(
             _Where(blocks_t, and_(blocks_t.c.player_id == who, blocks_t.c.blocked_id == whom))
         )
 
     async def blocked(self, who: int) -> list[PlayerRow]:
         """The live players ``who`` blocks, by name."""
-        return await self._players(blocks_t, blocks_t.c.blocked_id, who)
+        return await self._social_players(blocks_t, blocks_t.c.blocked_id, who)
 
     async def blocked_by(self, accounts: Collection[int]) -> frozenset[int]:
         """Every account that one of ``accounts`` blocks."""
         if not accounts:
             return frozenset()
-        rows = await self._read(
+        rows = await self._social_read(
             select(blocks_t.c.blocked_id).where(blocks_t.c.player_id.in_(list(accounts)))
         )
         return frozenset(int(r.blocked_id) for r in rows)
 
     async def blockers_of(self, whom: int) -> frozenset[int]:
         """Every account that blocks ``whom``."""
-        rows = await self._read(select(blocks_t.c.player_id).where(blocks_t.c.blocked_id == whom))
+        rows = await self._social_read(
+            select(blocks_t.c.player_id).where(blocks_t.c.blocked_id == whom)
+        )
         return frozenset(int(r.player_id) for r in rows)
 
-    async def forget_player(self, player_id: int) -> None:
+    async def forget_social(self, player_id: int) -> None:
         """A deleted account: its follows and blocks (either way) and its devices'
         subscriptions go, its pending invitations (either way) are withdrawn."""
 
@@ -200,11 +200,11 @@ class Rows:
                 .values(state="withdrawn")
             )
 
-        await self.store._write(op)
+        await self._write(op)
 
     # -- invitations ----------------------------------------------------------------------
 
-    async def invite(self, invitation: Invitation) -> None:
+    async def add_invitation(self, invitation: Invitation) -> None:
         await self._insert_once(
             invitations_t,
             {
@@ -218,7 +218,7 @@ class Rows:
             },
         )
 
-    def _invitations(self) -> Any:
+    def _invitations_query(self) -> Any:
         i = invitations_t
         return select(
             i.c.id,
@@ -232,13 +232,15 @@ class Rows:
         ).join(players_t, players_t.c.id == i.c.from_id)
 
     async def invitation(self, invitation_id: str) -> Invitation | None:
-        rows = await self._read(self._invitations().where(invitations_t.c.id == invitation_id))
+        rows = await self._social_read(
+            self._invitations_query().where(invitations_t.c.id == invitation_id)
+        )
         return _invitation(rows[0]) if rows else None
 
-    async def pending_for(self, to_id: int, now: float) -> list[Invitation]:
+    async def invitations_for(self, to_id: int, now: float) -> list[Invitation]:
         """``to_id``'s open invitations, newest first."""
-        rows = await self._read(
-            self._invitations()
+        rows = await self._social_read(
+            self._invitations_query()
             .where(
                 invitations_t.c.to_id == to_id,
                 invitations_t.c.state == "pending",
@@ -248,7 +250,7 @@ class Rows:
         )
         return [_invitation(r) for r in rows]
 
-    async def settle(self, invitation_id: str, to_id: int, state: str) -> bool:
+    async def settle_invitation(self, invitation_id: str, to_id: int, state: str) -> bool:
         """Mark ``to_id``'s pending invitation ``state`` (``accepted``, ``declined``); whether
         it was pending (once only: a second accept finds it settled)."""
 
@@ -264,12 +266,12 @@ class Rows:
             )
             return int(done.rowcount) == 1
 
-        settled: bool = await self.store._write(op)
+        settled: bool = await self._write(op)
         return settled
 
     # -- Web Push -------------------------------------------------------------------------
 
-    async def subscribe(self, sub: Subscription) -> None:
+    async def add_push_subscription(self, sub: Subscription) -> None:
         """Keep ``sub`` (a device's subscription, replacing what its endpoint had)."""
         s = push_subscriptions_t
 
@@ -292,21 +294,23 @@ class Rows:
                 )
             )
 
-        await self.store._write(op)
+        await self._write(op)
 
-    async def unsubscribe(self, player_id: int, device: str) -> int:
+    async def remove_push_subscription(self, player_id: int, device: str) -> int:
         s = push_subscriptions_t
-        return await self._delete(_Where(s, and_(s.c.player_id == player_id, s.c.device == device)))
+        return await self._social_delete(
+            _Where(s, and_(s.c.player_id == player_id, s.c.device == device))
+        )
 
-    async def forget_endpoint(self, endpoint: str) -> None:
+    async def forget_push_endpoint(self, endpoint: str) -> None:
         """The push service says the subscription is gone (404, 410)."""
-        await self._delete(
+        await self._social_delete(
             _Where(push_subscriptions_t, push_subscriptions_t.c.endpoint == endpoint)
         )
 
-    async def subscriptions(self, player_id: int) -> list[Subscription]:
+    async def push_subscriptions(self, player_id: int) -> list[Subscription]:
         s = push_subscriptions_t
-        rows = await self._read(select(s).where(s.c.player_id == player_id))
+        rows = await self._social_read(select(s).where(s.c.player_id == player_id))
         return [
             Subscription(
                 r.endpoint,
@@ -323,11 +327,15 @@ class Rows:
     async def kept_key(self, name: str, make: Callable[[], str]) -> str:
         """The server's key ``name``, made by ``make`` and kept the first time it is asked
         for (several processes starting at once keep the first one written)."""
-        rows = await self._read(select(server_keys_t.c.value).where(server_keys_t.c.name == name))
+        rows = await self._social_read(
+            select(server_keys_t.c.value).where(server_keys_t.c.name == name)
+        )
         if rows:
             return str(rows[0].value)
         await self._insert_once(server_keys_t, {"name": name, "value": make(), "at": time.time()})
-        rows = await self._read(select(server_keys_t.c.value).where(server_keys_t.c.name == name))
+        rows = await self._social_read(
+            select(server_keys_t.c.value).where(server_keys_t.c.name == name)
+        )
         return str(rows[0].value)
 
 
