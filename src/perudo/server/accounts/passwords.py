@@ -25,6 +25,7 @@ import asyncio
 import base64
 import binascii
 import concurrent.futures
+import contextlib
 import hmac
 import os
 import secrets
@@ -180,9 +181,12 @@ def _check(h: PasswordHasher, stored: str | None, password: str) -> bool:
 
 def _lower_priority() -> None:
     """The argon2 thread's first act: its own CPU priority down to :data:`NICE` (on Linux a
-    thread's nice value is its own, and a thread it starts inherits it)."""
+    thread's nice value is its own, and a thread it starts inherits it). Where the system
+    refuses, the thread runs at its process's priority rather than not at all (a failed
+    initializer would break every sign-in)."""
     if sys.platform == "linux":
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
 
 
 _T = TypeVar("_T")
