@@ -246,3 +246,22 @@ def test_layers_the_servers_store_and_cluster_import_only_below_them(room: str) 
             assert (
                 target in SERVER_BELOW[room]
             ), f"{path.relative_to(SRC.parent)}:{line}: perudo.server.{room} imports {module}"
+
+
+def test_layers_only_the_store_queries_the_database_through_its_writer() -> None:
+    """The store's writer and read connections (``_write``, ``_reading``, ``_engine``) are its
+    own: every query of the server is a method of a part of ``perudo.server.store``, so a newcomer
+    finds every table's reads and writes there."""
+    private = ("_write", "_reading", "_engine")
+    for name, path, _ in ALL:
+        if server_room(name) == "store":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in private:
+                base = node.value
+                held = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+                assert "store" not in held, (
+                    f"{path.relative_to(SRC.parent)}:{node.lineno}: {held}.{node.attr} is the "
+                    f"store's own: make the query a method of a part of perudo.server.store"
+                )

@@ -7,6 +7,7 @@ its open socket included."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import random
@@ -21,6 +22,8 @@ import pytest
 import websockets
 from tests.server.harness import ROOT, Client, ServerProcess, choose
 from tests.server.test_play_now import Waiting
+
+from perudo.server.play.pool import POOL_GRACE
 
 PASSWORD = "correct horse battery"
 CHEAP_ARGON2 = {"PERUDO_ARGON2_MEMORY_KIB": "8192", "PERUDO_ARGON2_TIME_COST": "1"}
@@ -376,5 +379,58 @@ def test_the_lobby_marks_bots_and_a_bot_account_deletes_itself_with_its_password
         # The name is free again: a person may take it.
         _signed_up(srv, "Leaver").close()
         await host.close()
+
+    asyncio.run(go())
+
+
+def test_the_pool_socket_tells_a_bad_token_and_a_revoked_bot_leaves_its_pool_at_once(
+    srv: ServerProcess,
+) -> None:
+    """``/ws/play`` with a token that opens nothing says ``bad_bot_token`` and closes (1008);
+    revoking a waiting bot's token closes its pool socket as it closes its table sockets, and
+    its place goes at once: a person who accepts bots is not matched with it."""
+    token = _bot_token(srv, "Quitter")
+
+    async def go() -> None:
+        async with websockets.connect(
+            srv.ws_url + "/ws/play", additional_headers=_auth("not a token")
+        ) as ws:
+            said = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert said["type"] == "error" and said["code"] == "bad_bot_token"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+        async with websockets.connect(
+            srv.ws_url + "/ws/play", additional_headers=_auth(token)
+        ) as ws:
+            join = {"type": "play_join", "preset": "perudo_calza", "seats": 2, "wait": 600}
+            await ws.send(json.dumps(join))
+            assert (await _next(ws, "pool"))["waiting"]
+            listed = httpx.get(f"{srv.url}/api/bot/tokens", headers=_auth(token)).json()
+            gone = httpx.delete(
+                f"{srv.url}/api/bot/tokens/{listed['tokens'][0]['id']}", headers=_auth(token)
+            )
+            assert gone.status_code == 204
+            assert (await _next(ws, "error"))["code"] == "bot_token_revoked"
+            with pytest.raises(websockets.ConnectionClosed):
+                await _next(ws, "never")
+            closed_at = time.monotonic()
+        person = await Waiting(srv.ws_url).open()
+        await person.send(type="play_join", preset="perudo_calza", seats=2, wait=600, bots="easy")
+        # Its place is gone well within the reconnection's grace (POOL_GRACE, 15 s), which a
+        # bot closed by a network fault keeps: the person waits alone, matched with nobody.
+        deadline = closed_at + POOL_GRACE - 2
+        while True:
+            pools = [m for m in person.messages if m["type"] == "pool"]
+            if pools and [(w["name"], w["bot"]) for w in pools[-1]["waiting"]] == [(None, False)]:
+                break
+            left = deadline - time.monotonic()
+            assert left > 0, pools[-1:] or person.messages
+            person._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(person._arrived.wait(), left)
+        assert not [m for m in person.messages if m["type"] == "play_matched"]
+        await person.close()
 
     asyncio.run(go())

@@ -9,6 +9,7 @@ serves, from a second store over the same SQLite file, as another process would.
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,13 +140,26 @@ def test_the_leaderboard_lists_established_players_best_first(client: TestClient
     assert client.get("/api/leaderboard", params={"variant": "nope"}).status_code == 404
 
 
-def test_a_deleted_player_has_no_profile(client: TestClient) -> None:
+def test_a_deleted_player_has_no_profile_and_their_games_show_deleted_player(
+    client: TestClient, db: Path
+) -> None:
+    """Issue 27: a deleted account's games stay, and show it as "deleted player" everywhere
+    (a profile's game list, the lobby's finished games, the replay), never its old name, which
+    another may take."""
+    _sign_up(client, "Bob")
     out = client.post("/api/account/signup", json={"name": "Ann", "password": "long enough pw"})
     csrf = out.json()["csrf"]
+    _play(db, [("perudo", False, False, [1, 2])])
     assert client.get("/api/players/Ann").status_code == 200
     out = client.post(
         "/api/account/delete", json={"password": "long enough pw"}, headers={"X-CSRF-Token": csrf}
     )
     assert out.status_code == 204
     assert client.get("/api/players/Ann").status_code == 404
+    game = client.get("/api/players/Bob/games").json()["games"][0]
+    assert game["names"] == ["deleted player", "Bob"]
+    listed = client.get("/api/games").json()["games"]
+    assert [g["names"] for g in listed] == [["deleted player", "Bob"]]
+    replay = client.get(f"/api/games/{game['id']}/replay").json()
+    assert "Ann" not in json.dumps(replay)
     assert display(Rating()) == 1500

@@ -32,16 +32,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from perudo.analysis import analyze
 from perudo.core import GameRecord
 
 from .store import Store, StoreError
-from .store.schema import analyses_t
+from .store.analyses import AnalysisRow
 
 __all__ = ["HEARTBEAT", "STALE", "Analyses", "Job"]
 
@@ -78,9 +73,9 @@ def _behind_the_players() -> None:
     os.nice(19)
 
 
-def _row_status(row: Any) -> dict[str, Any]:
+def _row_status(row: AnalysisRow) -> dict[str, Any]:
     if row.status == "done":
-        return {"status": "done", "analysis": json.loads(row.result)}
+        return {"status": "done", "analysis": json.loads(row.result or "null")}
     if row.status == "failed":
         return {"status": "failed", "message": row.result or ""}
     return {"status": "running", "done": row.done, "total": row.total}
@@ -166,62 +161,17 @@ class Analyses:
             while len(self._done) > self.keep:
                 self._done.popitem(last=False)
 
-    async def _row(self, slot: tuple[str, int]) -> Any:
+    async def _row(self, slot: tuple[str, int]) -> AnalysisRow | None:
         assert self.store is not None
-        async with self.store._reading() as conn:
-            return (
-                await conn.execute(
-                    select(analyses_t).where(
-                        analyses_t.c.game_key == slot[0], analyses_t.c.viewer == slot[1]
-                    )
-                )
-            ).first()
+        return await self.store.analysis_row(*slot)
 
-    async def _claim(self, slot: tuple[str, int], stale: Any) -> bool:
+    async def _claim(self, slot: tuple[str, int], stale: AnalysisRow | None) -> bool:
         """Make this process the analysis's owner: insert its row, or take over ``stale``
         (a running row whose owner stopped beating) if nobody else did first. Whether it
         did."""
         assert self.store is not None
-        now = time.time()
-        values = {
-            "game_key": slot[0],
-            "viewer": slot[1],
-            "status": "running",
-            "done": 0,
-            "total": 0,
-            "result": None,
-            "owner": self.owner,
-            "updated_at": now,
-        }
-
-        async def op(conn: AsyncConnection) -> bool:
-            if stale is None:
-                made = (
-                    pg_insert(analyses_t)
-                    if conn.dialect.name == "postgresql"
-                    else sqlite_insert(analyses_t)
-                    if conn.dialect.name == "sqlite"
-                    else None
-                )
-                if made is None:  # another database: a plain insert, a conflict refused
-                    result = await conn.execute(insert(analyses_t).values(**values))
-                else:
-                    result = await conn.execute(made.values(**values).on_conflict_do_nothing())
-            else:
-                result = await conn.execute(
-                    update(analyses_t)
-                    .where(
-                        analyses_t.c.game_key == slot[0],
-                        analyses_t.c.viewer == slot[1],
-                        analyses_t.c.owner == stale.owner,
-                        analyses_t.c.updated_at == stale.updated_at,
-                    )
-                    .values(**values)
-                )
-            return bool(result.rowcount == 1)
-
         try:
-            claimed: bool = await self.store._write(op)
+            claimed = await self.store.claim_analysis(*slot, self.owner, time.time(), stale)
         except StoreError:
             return False
         if claimed:
@@ -305,20 +255,8 @@ class Analyses:
         """Write this process's row (only while it owns it: a row taken over is the new
         owner's)."""
         assert self.store is not None
-
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(
-                update(analyses_t)
-                .where(
-                    analyses_t.c.game_key == slot[0],
-                    analyses_t.c.viewer == slot[1],
-                    analyses_t.c.owner == self.owner,
-                )
-                .values(**values)
-            )
-
         try:
-            await self.store._write(op)
+            await self.store.update_analysis(*slot, self.owner, **values)
         except StoreError as err:
             log.warning("the store refused the analysis of game %s: %s", slot[0], err)
 

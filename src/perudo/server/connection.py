@@ -119,6 +119,14 @@ class Connection:
         self._close_code = code
         self._queue.put_nowait(None)
 
+    async def close_after_sending(self, code: int, within: float = 5.0) -> None:
+        """Close once what is queued has been sent (waiting at most ``within`` seconds for
+        it), then stop: a refusal's last words reach the client before the close frame."""
+        self.send_close(code)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wait_closed(), within)
+        await self.stop()
+
     async def wait_closed(self) -> None:
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):

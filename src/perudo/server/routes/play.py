@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -22,13 +23,13 @@ from perudo.ratings import Rating, display
 from perudo.ratings import pool as rating_pool
 
 from .. import protocol as p
-from ..accounts.bots import bearer, bot_of_token
+from ..accounts.bots import RECHECK_SECONDS, bearer, bot_of_token, revoked_message, sockets_of
 from ..accounts.sessions import COOKIE, current, same_origin
 from ..cluster.bus import BusDown
 from ..connection import Connection
 from ..play import Entry, Pool, PoolKey
 from ..proxy import client_host
-from ..store import PlayerRow
+from ..store import PlayerRow, StoreError
 from ..tables import TableConfig, TableError
 from ..tables.config import server_texts
 from ..tables.text import check_person_name, clean_name
@@ -66,6 +67,7 @@ async def play_socket(ws: WebSocket) -> None:
     try:
         if not counted:
             _error(conn, "too_many_connections", "too many connections from one address")
+            await conn.close_after_sending(1008)
             return
         account: PlayerRow | None = None
         token = bearer(ws)
@@ -73,21 +75,44 @@ async def play_socket(ws: WebSocket) -> None:
             bot = await bot_of_token(store_of(ws), token)
             if bot is None:
                 _error(
-                    conn, "bad_bot_token", "that bot token is not valid (revoked, or never made)"
+                    conn,
+                    "bad_bot_token",
+                    "that bot token is not valid (revoked, or never made): closed",
                 )
+                await conn.close_after_sending(1008)
                 return
             account, is_bot = bot[0], True
+            # Revoking the token (or deleting the account) closes this socket too.
+            conn.bot_account, conn.bot_token = bot[0].id, bot[1]
+            sockets_of(ws).add(bot[1], conn)
         else:
             found = await current(store_of(ws), ws)
             account, is_bot = (None if found is None else found[0].player), False
+        checked = time.monotonic()
         while True:
             try:
                 async with asyncio.timeout(settings.ws_idle_seconds):
                     message = await ws.receive()
-            except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            except TimeoutError:
+                _error(
+                    conn,
+                    "idle",
+                    f"nothing received for {settings.ws_idle_seconds:g} s: closed (send a "
+                    "ping now and then while you wait)",
+                )
+                await conn.close_after_sending(1000)
+                return
+            except (WebSocketDisconnect, RuntimeError):
                 return
             if message["type"] == "websocket.disconnect":
                 return
+            if conn.bot_token is not None and time.monotonic() - checked > RECHECK_SECONDS:
+                # A token revoked through another process: this one learns it here.
+                checked = time.monotonic()
+                if not await store_of(ws).bot_token_stands(conn.bot_token):
+                    conn.send(revoked_message())
+                    await conn.close_after_sending(1008)
+                    return
             raw = message.get("text") or message.get("bytes") or b""
             if not conn.bucket.take():
                 _error(conn, "rate_limited", "too many messages; this one was ignored")
@@ -130,8 +155,16 @@ async def play_socket(ws: WebSocket) -> None:
                     continue
                 ticket = entry.ticket
     finally:
+        if conn.bot_token is not None:
+            sockets_of(ws).discard(conn.bot_token, conn)
         if ticket is not None:
-            pool.forget(ticket)
+            if conn.bot_token is not None and not await _token_stands(ws, conn.bot_token):
+                # A bot whose token was revoked (or account deleted) leaves its pool at once:
+                # no person is matched with it during the reconnection's grace.
+                with contextlib.suppress(BusDown, TableError):
+                    await pool.leave(ticket)
+            else:
+                pool.forget(ticket)
         if counted:
             lobby.guard.close_connection(client)
         with contextlib.suppress(Exception):
@@ -191,3 +224,11 @@ async def _entry(
         accepts_bots=msg.bots is not None and not is_bot,
         client=client,
     )
+
+
+async def _token_stands(ws: WebSocket, hashed: str) -> bool:
+    """Whether a bot token still stands (a store that cannot answer: taken to stand)."""
+    try:
+        return await store_of(ws).bot_token_stands(hashed)
+    except StoreError:
+        return True

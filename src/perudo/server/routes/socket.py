@@ -17,7 +17,6 @@ same budgets (kept in Redis, one budget over every process).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -277,10 +276,7 @@ class _Remote:
 async def _refuse(conn: Connection, code: str, message: str, close_code: int) -> None:
     """Say why, then close (once the message is sent)."""
     conn.send(p.ErrorMessage(code=code, message=message).model_dump_json())
-    conn.send_close(close_code)
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(conn.wait_closed(), 5)
-    await conn.stop()
+    await conn.close_after_sending(close_code)
 
 
 class IdleWatch:

@@ -16,7 +16,8 @@ The package's rooms:
 * :mod:`.passkeys`: passkeys, their ceremonies' challenges, and claims of a device's games;
 * :mod:`.mail`: confirmed e-mail addresses and the tokens mailed to confirm or reset;
 * :mod:`.social`: follows, blocks, invitations, Web Push subscriptions, the server's kept keys;
-* :mod:`.bots`: bot accounts and the hashes of their API tokens.
+* :mod:`.bots`: bot accounts and the hashes of their API tokens;
+* :mod:`.analyses`: analyses of finished games, shared by every process.
 
 A game's state is the fold of :func:`perudo.core.apply` over its logged actions, so a restart
 rebuilds every table exactly (:mod:`perudo.server.tables`).
@@ -24,6 +25,7 @@ rebuilds every table exactly (:mod:`perudo.server.tables`).
 
 from __future__ import annotations
 
+from .analyses import AnalysisStore
 from .bots import BotStore
 from .games import GameStore
 from .mail import MailStore
@@ -64,5 +66,14 @@ __all__ = [
 ]
 
 
-class Store(GameStore, PlayerStore, RatingStore, PasskeyStore, MailStore, SocialStore, BotStore):
+class Store(
+    GameStore,
+    PlayerStore,
+    RatingStore,
+    PasskeyStore,
+    MailStore,
+    SocialStore,
+    BotStore,
+    AnalysisStore,
+):
     """The database behind the server. ``await open()`` before use, ``await close()`` after."""

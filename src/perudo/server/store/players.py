@@ -200,10 +200,29 @@ class PlayerStore(StoreBase):
 
     async def delete_player(self, player_id: int, shown_as: str) -> None:
         """Delete an account: its sessions and passkeys go, its name becomes ``shown_as``
-        and is free again (its games stay, under its id)."""
+        and is free again; its games stay, under its id, and show it as ``shown_as`` (the
+        names kept with each game it sat in are rewritten, so no list, replay or record says
+        the old name)."""
         now = time.time()
 
         async def op(conn: AsyncConnection) -> None:
+            played = (
+                await conn.execute(
+                    select(games_t.c.id, games_t.c.names, game_players_t.c.seat)
+                    .join(game_players_t, game_players_t.c.game_id == games_t.c.id)
+                    .where(game_players_t.c.player_id == player_id)
+                )
+            ).all()
+            for row in played:
+                names = json.loads(str(row.names))
+                seat = int(row.seat)
+                if 0 <= seat < len(names):
+                    names[seat] = shown_as
+                    await conn.execute(
+                        update(games_t)
+                        .where(games_t.c.id == row.id)
+                        .values(names=json.dumps(names))
+                    )
             await conn.execute(delete(sessions_t).where(sessions_t.c.player_id == player_id))
             await conn.execute(delete(passkeys_t).where(passkeys_t.c.player_id == player_id))
             await conn.execute(delete(emails_t).where(emails_t.c.player_id == player_id))
