@@ -2,9 +2,10 @@
 (same as ``perudo bench-abuse``).
 
 Starts a fresh server on 127.0.0.1 and runs the attacks of issue 14 against it (a chat crowd,
-a spectator crowd, a table flood, slow headers, a message flood), each for ``--seconds`` while
-a normal player plays; prints the player's action→event latency under each, and checks that
-every game is still stored and replays and that the player's table still moves.
+a spectator crowd, a table flood, slow headers, a message flood, sign-in floods), each for
+``--seconds`` while a normal player plays; prints the player's action→event latency under
+each, and checks that every game is still stored and replays and that the player's table
+still moves.
 """
 
 import argparse

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.server.authenticator import Authenticator
 
-from perudo.server.accounts import routes
+from perudo.server.accounts import access
 from perudo.server.accounts.sessions import COOKIE, token_hash
 from perudo.server.app import create_app
 from perudo.server.settings import Settings
@@ -256,8 +256,8 @@ def test_the_account_is_deleted_on_a_passkeys_word_and_not_on_a_replay(client: T
 def test_passkey_sign_ins_are_limited_per_address_and_per_account(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(routes, "PER_ADDRESS", 4)
-    monkeypatch.setattr(routes, "PER_NAME", 3)
+    monkeypatch.setattr(access, "PER_ADDRESS", 4)
+    monkeypatch.setattr(access, "PER_NAME", 3)
     key = Authenticator()
     with _client(db, "198.51.100.1") as a:
         _sign_up(a, key)

@@ -394,6 +394,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.password.is_name": "A password must not be your name.",
     "account.sign_in.failed": "Wrong name or password.",
     "account.sign_in.limited": "Too many attempts. Please wait a few minutes and try again.",
+    "account.busy": "The server is busy checking passwords. Please try again in a moment.",
     "account.signed_out": "You are not signed in.",
     "account.forbidden": "This request did not come from this site's page. Please reload the page.",
     "account.no_session": "There is no such session.",

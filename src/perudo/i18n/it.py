@@ -426,6 +426,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.password.is_name": "La password non può essere il tuo nome.",
     "account.sign_in.failed": "Nome o password sbagliati.",
     "account.sign_in.limited": "Troppi tentativi. Aspetta qualche minuto e riprova.",
+    "account.busy": "Il server è occupato a verificare le password. Riprova tra un momento.",
     "account.signed_out": "Non hai effettuato l'accesso.",
     "account.forbidden": (
         "Questa richiesta non viene dalla pagina di " "questo sito. Ricarica la pagina."

@@ -399,6 +399,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     "account.password.is_name": "비밀번호는 이름과 달라야 합니다.",
     "account.sign_in.failed": "이름이나 비밀번호가 틀렸습니다.",
     "account.sign_in.limited": "시도가 너무 많습니다. 몇 분 뒤에 다시 해 주세요.",
+    "account.busy": "서버가 비밀번호를 확인하느라 바쁩니다. 잠시 뒤에 다시 해 주세요.",
     "account.signed_out": "로그인하지 않았습니다.",
     "account.forbidden": "이 사이트의 페이지에서 온 요청이 아닙니다. 페이지를 새로 고쳐 주세요.",
     "account.no_session": "그런 세션은 없습니다.",

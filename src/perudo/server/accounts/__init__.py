@@ -7,6 +7,8 @@ as a guest. Nothing here is asked of a person who just plays.
 * :mod:`.passwords`: argon2id, off the event loop;
 * :mod:`.sessions`: the session cookie, its database row, the CSRF and ``Origin`` checks, the
   player a table seat is taken for;
+* :mod:`.access`: who may act on an account: the sign-in limits, a password checked under
+  them, the session a change is made under (every account route's checks);
 * :mod:`.routes`: the ``/api/account`` routes (passwords, sessions, deletion);
 * :mod:`.ceremony` and :mod:`.passkeys`: WebAuthn's checks and the passkey routes;
 * :mod:`.claims`: a device's anonymous games claimed by its seat tokens;

@@ -38,8 +38,9 @@ from ..routes.tables import CreateTable, create_for, join_for
 from ..store import PlayerRow
 from ..tables import TableError
 from ..tables.config import server_texts
-from . import bots, names, passwords
-from .routes import WINDOW, _address, _hasher, _limited, refused
+from . import bots
+from .access import password_checked
+from .refusals import refused
 from .sessions import COOKIE, end_cookie, same_origin
 
 __all__ = ["BotTable", "router"]
@@ -68,29 +69,12 @@ def _label(label: str) -> str:
     return label.strip() or time.strftime("token of %Y-%m-%d", time.gmtime())
 
 
-async def _password_checked(request: Request, name: str, password: str) -> PlayerRow | JSONResponse:
-    """The account ``name`` if ``password`` is its password, checked under the sign-in's
-    limits (per name and per address); else the refusal, the failure counted."""
-    store = store_of(request)
-    key = names.name_key(name)
-    keys = ("name:" + key[:100], _address(request))
-    if await _limited(request, *keys):
-        return refused("too_many_attempts", "sign_in.limited", 429)
-    player = await store.player_by_key(key)
-    stored = player.password_hash if player is not None else None
-    right = await passwords.check_password(_hasher(request), stored, password)
-    if not right or player is None:
-        await store.note_sign_in_failure(keys, time.time() - WINDOW)
-        return refused("sign_in_failed", "sign_in.failed", 401)
-    return player
-
-
 @router.post("/api/bot/account/upgrade", status_code=201, response_model=None)
 async def upgrade(request: Request, body: Upgrade) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
         return refused("forbidden", "forbidden", 403)
     store = store_of(request)
-    player = await _password_checked(request, body.name, body.password)
+    player = await password_checked(request, body.name, body.password)
     if isinstance(player, JSONResponse):
         return player
     was_bot = await store.is_bot(player.id)
@@ -148,7 +132,7 @@ async def delete_account(request: Request, body: DeleteBot) -> Response:
     found = await _bot(request)
     if isinstance(found, JSONResponse):
         return found
-    player = await _password_checked(request, found[0].name, body.password)
+    player = await password_checked(request, found[0].name, body.password)
     if isinstance(player, JSONResponse):
         if player.status_code == 401:
             return refused("wrong_password", "password.wrong", 403)

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from perudo.ratings import display
 
 from ..routes.common import store_of
-from .routes import refused
+from .refusals import refused
 from .sessions import current
 
 __all__ = ["MOST_GAMES", "router"]

@@ -38,7 +38,6 @@ signature count that went back (a cloned authenticator) all get the one answer
 
 from __future__ import annotations
 
-import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -48,9 +47,10 @@ from pydantic import BaseModel, Field
 from ..routes.common import settings_of, store_of
 from ..store import PlayerRow
 from . import ceremony, names
+from .access import address_limit, changing, failed, forbidden, limited, name_limit
 from .ceremony import MAX_ID, PasskeyAnswer
 from .claims import MOST_SEATS, SeatProof, claim
-from .routes import WINDOW, _address, _changing, _forbidden, _limited, refused
+from .refusals import refused
 from .sessions import new_session, same_origin, set_cookie
 
 __all__ = ["router"]
@@ -88,18 +88,18 @@ async def _signed_in(
 @router.post("/api/account/passkey/signup/options", response_model=None)
 async def sign_up_options(request: Request, body: NewName) -> JSONResponse | dict[str, Any]:
     if not same_origin(request, settings_of(request)):
-        return _forbidden()
+        return forbidden()
     try:
         key = names.check_name(body.name)
     except names.NameRefused as err:
         return refused("name_refused", f"name.{err.code}", 400)
-    address = _address(request)
-    if await _limited(request, address):
+    address = address_limit(request)
+    if await limited(request, address):
         return refused("too_many_attempts", "sign_in.limited", 429)
     store = store_of(request)
     name = body.name.strip()
     if await store.player_by_key(key) is not None:
-        await store.note_sign_in_failure([address], time.time() - WINDOW)
+        await failed(request, address)
         return refused("name_taken", "name.taken", 409)
     made, challenge = await ceremony.attempt(request, "signup", name=name)
     return {"ceremony": made, "options": ceremony.registration(request, challenge, name, [])}
@@ -108,7 +108,7 @@ async def sign_up_options(request: Request, body: NewName) -> JSONResponse | dic
 @router.post("/api/account/passkey/signup", status_code=201, response_model=None)
 async def sign_up(request: Request, body: SignInAnswer) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
-        return _forbidden()
+        return forbidden()
     store = store_of(request)
     attempt = await store.take_challenge(body.ceremony, "signup")
     if attempt is None or attempt.name is None:
@@ -119,7 +119,7 @@ async def sign_up(request: Request, body: SignInAnswer) -> JSONResponse:
     name = attempt.name
     player_id = await store.create_passkey_player(name, names.name_key(name), *made)
     if player_id is None:
-        await store.note_sign_in_failure([_address(request)], time.time() - WINDOW)
+        await failed(request, address_limit(request))
         return refused("name_taken", "name.taken", 409)
     player = await store.player_by_key(names.name_key(name))
     assert player is not None and player.id == player_id
@@ -132,8 +132,8 @@ async def sign_up(request: Request, body: SignInAnswer) -> JSONResponse:
 @router.post("/api/account/passkey/signin/options", response_model=None)
 async def sign_in_options(request: Request) -> JSONResponse | dict[str, Any]:
     if not same_origin(request, settings_of(request)):
-        return _forbidden()
-    if await _limited(request, _address(request)):
+        return forbidden()
+    if await limited(request, address_limit(request)):
         return refused("too_many_attempts", "sign_in.limited", 429)
     made, challenge = await ceremony.attempt(request, "signin")
     return {"ceremony": made, "options": ceremony.assertion(request, challenge)}
@@ -142,12 +142,12 @@ async def sign_in_options(request: Request) -> JSONResponse | dict[str, Any]:
 @router.post("/api/account/passkey/signin", response_model=None)
 async def sign_in(request: Request, body: SignInAnswer) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
-        return _forbidden()
+        return forbidden()
     store = store_of(request)
-    address = _address(request)
+    address = address_limit(request)
     owner = await _owner_key(request, body.credential)
     keys = (address,) if owner is None else (address, owner)
-    if await _limited(request, *keys):
+    if await limited(request, *keys):
         return refused("too_many_attempts", "sign_in.limited", 429)
     attempt = await store.take_challenge(body.ceremony, "signin")
     key = (
@@ -156,7 +156,7 @@ async def sign_in(request: Request, body: SignInAnswer) -> JSONResponse:
         else await ceremony.asserted(request, attempt.challenge, body.credential)
     )
     if key is None:
-        await store.note_sign_in_failure(keys, time.time() - WINDOW)
+        await failed(request, *keys)
         return refused("sign_in_failed", "passkey.sign_in_failed", 401)
     if owner is not None:
         await store.clear_sign_in_failures(owner)
@@ -169,7 +169,7 @@ async def _owner_key(request: Request, credential: dict[str, Any]) -> str | None
     if not isinstance(credential_id, str) or not 0 < len(credential_id) <= MAX_ID:
         return None
     key = await store_of(request).passkey(credential_id)
-    return None if key is None else "name:" + names.name_key(key.player.name)[:100]
+    return None if key is None else name_limit(key.player.name)
 
 
 # -- a signed-in player's passkeys ---------------------------------------------------------
@@ -177,7 +177,7 @@ async def _owner_key(request: Request, credential: dict[str, Any]) -> str | None
 
 @router.post("/api/account/passkeys/options", response_model=None)
 async def add_options(request: Request) -> JSONResponse | dict[str, Any]:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     player = found[0].player
@@ -191,7 +191,7 @@ async def add_options(request: Request) -> JSONResponse | dict[str, Any]:
 
 @router.post("/api/account/passkeys", status_code=201, response_model=None)
 async def add(request: Request, body: PasskeyAnswer) -> JSONResponse:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     player = found[0].player
@@ -209,7 +209,7 @@ async def add(request: Request, body: PasskeyAnswer) -> JSONResponse:
 
 @router.delete("/api/account/passkeys/{credential_id}", status_code=204, response_model=None)
 async def remove(request: Request, credential_id: str) -> Response:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     answer = await store_of(request).remove_passkey(found[0].player.id, credential_id)
@@ -231,7 +231,7 @@ class ConfirmFor(BaseModel):
 async def confirm_options(
     request: Request, body: ConfirmFor | None = None
 ) -> JSONResponse | dict[str, Any]:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     player = found[0].player

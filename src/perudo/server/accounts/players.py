@@ -25,7 +25,7 @@ from perudo.core import PRESETS
 from perudo.ratings import PROVISIONAL_SIGMA, Rating, display
 
 from ..routes.common import store_of
-from .routes import refused
+from .refusals import refused
 
 __all__ = ["ACTIVE_DAYS", "LEADERS", "PAGE", "router"]
 

@@ -35,6 +35,7 @@ import re
 import secrets
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from fastapi import APIRouter, Request, Response
@@ -48,7 +49,8 @@ from ..routes.common import settings_of, store_of
 from ..settings import Settings
 from ..store import Store
 from . import mail, names, passwords
-from .routes import _address, _changing, _forbidden, _hasher, refused
+from .access import address_limit, changing, forbidden, hasher_of
+from .refusals import refused
 from .sessions import current, same_origin, token_hash
 
 __all__ = [
@@ -76,6 +78,8 @@ MAILS_PER_CLIENT: Final = 20
 _ADDRESS: Final = re.compile(r"[^@\s<>\"',;:()\[\]\\]{1,64}@[A-Za-z0-9.-]+\.[A-Za-z0-9-]{2,63}")
 
 _locks: weakref.WeakKeyDictionary[Store, asyncio.Lock] = weakref.WeakKeyDictionary()
+_Answer = JSONResponse | dict[str, Any]
+"""A route's answer: a refusal, or the JSON body of a success."""
 _sending: set[asyncio.Task[None]] = set()
 """Mails being looked up and sent after their request was answered."""
 
@@ -188,7 +192,7 @@ async def add_email(request: Request, body: NewAddress) -> JSONResponse:
     settings = settings_of(request)
     if not settings.mail:
         return _no_mail()
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     player = found[0].player
@@ -196,7 +200,7 @@ async def add_email(request: Request, body: NewAddress) -> JSONResponse:
     if _ADDRESS.fullmatch(address) is None:
         return refused("email_refused", "email.refused", 400)
     store = store_of(request)
-    if not await _allowed(store, "mailaddr:" + _address(request), MAILS_PER_CLIENT):
+    if not await _allowed(store, "mailaddr:" + address_limit(request), MAILS_PER_CLIENT):
         return refused("too_many_mails", "mail.limited", 429)
     link = _link(request, "confirm", "{token}")
     _later(
@@ -209,26 +213,37 @@ async def add_email(request: Request, body: NewAddress) -> JSONResponse:
 async def remove_email(request: Request) -> Response:
     if not settings_of(request).mail:
         return _no_mail()
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     await store_of(request).remove_email(found[0].player.id)
     return Response(status_code=204)
 
 
-@router.post("/api/account/email/confirm", response_model=None)
-async def confirm_email(request: Request, body: Token) -> JSONResponse | dict[str, Any]:
+async def _token_used(
+    request: Request, token: str, use: Callable[[Store, str], Awaitable[_Answer | None]]
+) -> _Answer:
+    """A mailed link's ``token`` (of a confirmation or a reset) given to ``use`` with the
+    store and the token's hash, where mail is on and the request comes from this site's page;
+    ``use``'s ``None`` (a token unknown, used, expired or not the latest): 400 ``bad_token``."""
     settings = settings_of(request)
     if not settings.mail:
         return _no_mail()
     if not same_origin(request, settings):
-        return _forbidden()
-    store = store_of(request)
-    hashed = token_hash(body.token)
-    done = await store.confirm_email(hashed)
+        return forbidden()
+    done = await use(store_of(request), token_hash(token))
     if done is None:
         return refused("bad_token", "token.bad", 400)
-    return {"name": done[0], "address": done[1]}
+    return done
+
+
+@router.post("/api/account/email/confirm", response_model=None)
+async def confirm_email(request: Request, body: Token) -> _Answer:
+    async def use(store: Store, hashed: str) -> _Answer | None:
+        done = await store.confirm_email(hashed)
+        return None if done is None else {"name": done[0], "address": done[1]}
+
+    return await _token_used(request, body.token, use)
 
 
 async def _forgotten(settings: Settings, store: Store, who: str, link: str, lang: str) -> None:
@@ -244,9 +259,9 @@ async def forgot(request: Request, body: Forgot) -> JSONResponse:
     if not settings.mail:
         return _no_mail()
     if not same_origin(request, settings):
-        return _forbidden()
+        return forbidden()
     store = store_of(request)
-    if not await _allowed(store, "mailaddr:" + _address(request), MAILS_PER_CLIENT):
+    if not await _allowed(store, "mailaddr:" + address_limit(request), MAILS_PER_CLIENT):
         return refused("too_many_mails", "mail.limited", 429)
     link = _link(request, "reset", "{token}")
     _later(_forgotten(settings, store, body.who.strip(), link, _lang(body.lang)))
@@ -254,22 +269,16 @@ async def forgot(request: Request, body: Forgot) -> JSONResponse:
 
 
 @router.post("/api/account/reset", response_model=None)
-async def reset(request: Request, body: Reset) -> JSONResponse | dict[str, Any]:
-    settings = settings_of(request)
-    if not settings.mail:
-        return _no_mail()
-    if not same_origin(request, settings):
-        return _forbidden()
-    store = store_of(request)
-    hashed = token_hash(body.token)
-    name = await store.mail_token_name(hashed, "reset")
-    if name is None:
-        return refused("bad_token", "token.bad", 400)
-    why = passwords.refusal(body.password, name)
-    if why is not None:
-        return refused("password_refused", f"password.{why}", 400)
-    new_hash = await passwords.hash_password(_hasher(request), body.password)
-    done = await store.reset_password(hashed, new_hash)
-    if done is None:
-        return refused("bad_token", "token.bad", 400)
-    return {"name": done}
+async def reset(request: Request, body: Reset) -> _Answer:
+    async def use(store: Store, hashed: str) -> _Answer | None:
+        name = await store.mail_token_name(hashed, "reset")
+        if name is None:
+            return None
+        why = passwords.refusal(body.password, name)
+        if why is not None:
+            return refused("password_refused", f"password.{why}", 400)
+        new_hash = await passwords.hash_password(hasher_of(request), body.password)
+        done = await store.reset_password(hashed, new_hash)
+        return None if done is None else {"name": done}
+
+    return await _token_used(request, body.token, use)

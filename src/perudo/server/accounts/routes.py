@@ -19,43 +19,45 @@ texts}`` (``texts``: the reason in English, Korean and Italian), as the lobby's 
 
 Sign-in attempts are limited per account and per address (:data:`PER_NAME`,
 :data:`PER_ADDRESS` failures in :data:`WINDOW` seconds, counted in the database, so over every
-process); a wrong password, an unknown name and a name without a password get the same answer
-after the same argon2 work.
+process: :mod:`.access`); a wrong password, an unknown name and a name without a password get
+the same answer after the same argon2 work.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Any, Final
+from typing import Any
 
-from argon2 import PasswordHasher
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from perudo.i18n import load_catalog
 
-from ..guard import client_key
-from ..proxy import client_host
 from ..routes.common import settings_of, store_of
-from ..store import SessionRow
 from . import names, passwords
+from .access import (
+    PER_ADDRESS,
+    PER_NAME,
+    WINDOW,
+    address_limit,
+    changing,
+    failed,
+    forbidden,
+    hasher_of,
+    limited,
+    name_limit,
+    password_checked,
+    session_of,
+    signed_out,
+)
 from .ceremony import PasskeyAnswer, confirmed
 from .claims import MOST_SEATS, SeatProof, claim
 from .refusals import refused
-from .sessions import csrf_ok, current, end_cookie, new_session, same_origin, set_cookie
+from .sessions import end_cookie, new_session, same_origin, set_cookie
 
-__all__ = ["PER_ADDRESS", "PER_NAME", "WINDOW", "refused", "router"]
+__all__ = ["PER_ADDRESS", "PER_NAME", "WINDOW", "router"]
 
 router = APIRouter()
-
-WINDOW: Final = 900.0
-PER_NAME: Final = 10
-"""Failed sign-ins under one name in :data:`WINDOW` before that name's sign-ins are refused
-for the rest of the window (whoever tries, from wherever)."""
-PER_ADDRESS: Final = 50
-"""Failed sign-ins (and sign-ups refused for a taken name) from one client in
-:data:`WINDOW` before its sign-ins and sign-ups are refused for the rest of the window."""
 
 
 class Credentials(BaseModel):
@@ -87,34 +89,12 @@ class Confirm(BaseModel):
     passkey: PasskeyAnswer | None = None
 
 
-def _signed_out() -> JSONResponse:
-    return refused("signed_out", "signed_out", 401)
-
-
-def _forbidden() -> JSONResponse:
-    return refused("forbidden", "forbidden", 403)
-
-
-def _hasher(request: Request) -> PasswordHasher:
-    settings = settings_of(request)
-    return passwords.hasher(settings.argon2_memory_kib, settings.argon2_time_cost)
-
-
-async def _limited(request: Request, *keys: str) -> bool:
-    counts = await store_of(request).sign_in_failures(keys, time.time() - WINDOW)
-    return any(
-        counts.get(k, 0) >= (PER_NAME if k.startswith("name:") else PER_ADDRESS) for k in keys
-    )
-
-
-def _address(request: Request) -> str:
-    return "addr:" + client_key(client_host(request))
-
-
 @router.post("/api/account/signup", status_code=201, response_model=None)
 async def sign_up(request: Request, body: Credentials) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
-        return _forbidden()
+        return forbidden()
+    if passwords.busy():
+        raise passwords.Busy
     try:
         key = names.check_name(body.name)
     except names.NameRefused as err:
@@ -123,13 +103,13 @@ async def sign_up(request: Request, body: Credentials) -> JSONResponse:
     if why is not None:
         return refused("password_refused", f"password.{why}", 400)
     store = store_of(request)
-    address = _address(request)
-    if await _limited(request, address):
+    address = address_limit(request)
+    if await limited(request, address):
         return refused("too_many_attempts", "sign_in.limited", 429)
-    hashed = await passwords.hash_password(_hasher(request), body.password)
+    hashed = await passwords.hash_password(hasher_of(request), body.password)
     player_id = await store.create_player(body.name.strip(), key, hashed)
     if player_id is None:
-        await store.note_sign_in_failure([address], time.time() - WINDOW)
+        await failed(request, address)
         return refused("name_taken", "name.taken", 409)
     made = await new_session(store, request, player_id)
     claimed = await claim(store, player_id, body.seats)
@@ -143,19 +123,12 @@ async def sign_up(request: Request, body: Credentials) -> JSONResponse:
 @router.post("/api/account/signin", response_model=None)
 async def sign_in(request: Request, body: Credentials) -> JSONResponse:
     if not same_origin(request, settings_of(request)):
-        return _forbidden()
+        return forbidden()
     store = store_of(request)
-    key = names.name_key(body.name)
-    keys = ("name:" + key[:100], _address(request))
-    if await _limited(request, *keys):
-        return refused("too_many_attempts", "sign_in.limited", 429)
-    player = await store.player_by_key(key)
-    stored = player.password_hash if player is not None else None
-    right = await passwords.check_password(_hasher(request), stored, body.password)
-    if not right or player is None:
-        await store.note_sign_in_failure(keys, time.time() - WINDOW)
-        return refused("sign_in_failed", "sign_in.failed", 401)
-    await store.clear_sign_in_failures(keys[0])
+    player = await password_checked(request, body.name, body.password)
+    if isinstance(player, JSONResponse):
+        return player
+    await store.clear_sign_in_failures(name_limit(body.name))
     if await store.is_bot(player.id):
         # Said only to whoever knows the password: a bot account plays with its tokens.
         return refused("bot_account", "bot.no_sign_in", 403)
@@ -166,26 +139,11 @@ async def sign_in(request: Request, body: Credentials) -> JSONResponse:
     return response
 
 
-async def _session(request: Request) -> tuple[SessionRow, str] | None:
-    return await current(store_of(request), request)
-
-
-async def _changing(request: Request) -> tuple[SessionRow, str] | JSONResponse:
-    """The session a change is made under, or the refusal: no live session (401), or no
-    CSRF token / another site's ``Origin`` (403)."""
-    found = await _session(request)
-    if found is None:
-        return _signed_out()
-    if not csrf_ok(request, settings_of(request), found[0]):
-        return _forbidden()
-    return found
-
-
 @router.get("/api/account", response_model=None)
 async def account(request: Request) -> JSONResponse | dict[str, Any]:
-    found = await _session(request)
+    found = await session_of(request)
     if found is None:
-        return _signed_out()
+        return signed_out()
     session, hashed = found
     store = store_of(request)
     sessions = await store.sessions_of(session.player.id)
@@ -211,7 +169,7 @@ async def account(request: Request) -> JSONResponse | dict[str, Any]:
 
 @router.post("/api/account/signout", status_code=204, response_model=None)
 async def sign_out(request: Request) -> Response:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     session, hashed = found
@@ -223,7 +181,7 @@ async def sign_out(request: Request) -> Response:
 
 @router.delete("/api/account/sessions/{session_id}", status_code=204, response_model=None)
 async def revoke(request: Request, session_id: str) -> Response:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     session, _ = found
@@ -235,16 +193,18 @@ async def revoke(request: Request, session_id: str) -> Response:
 
 @router.post("/api/account/password", status_code=204, response_model=None)
 async def change_password(request: Request, body: NewPassword) -> Response:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     session, hashed = found
-    if not await passwords.check_password(_hasher(request), session.player.password_hash, body.old):
+    if not await passwords.check_password(
+        hasher_of(request), session.player.password_hash, body.old
+    ):
         return refused("wrong_password", "password.wrong", 403)
     why = passwords.refusal(body.new, session.player.name)
     if why is not None:
         return refused("password_refused", f"password.{why}", 400)
-    new_hash = await passwords.hash_password(_hasher(request), body.new)
+    new_hash = await passwords.hash_password(hasher_of(request), body.new)
     await store_of(request).set_password(session.player.id, new_hash, keeping=hashed)
     await store_of(request).end_resets(session.player.id)
     return Response(status_code=204)
@@ -256,7 +216,7 @@ async def set_password(request: Request, body: FirstPassword) -> Response:
     confirmation made for ``action`` ``"password"``), so that a session's cookie and CSRF
     token alone cannot add a way in; refused once the account has a password (the change
     route then)."""
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     session, hashed = found
@@ -267,7 +227,7 @@ async def set_password(request: Request, body: FirstPassword) -> Response:
         return refused("password_refused", f"password.{why}", 400)
     if not await confirmed(request, session.player, body.passkey, "password"):
         return refused("passkey_failed", "passkey.failed", 403)
-    new_hash = await passwords.hash_password(_hasher(request), body.new)
+    new_hash = await passwords.hash_password(hasher_of(request), body.new)
     store = store_of(request)
     if not await store.set_password(session.player.id, new_hash, keeping=hashed, first=True):
         return refused("has_password", "password.exists", 409)
@@ -277,7 +237,7 @@ async def set_password(request: Request, body: FirstPassword) -> Response:
 
 @router.post("/api/account/delete", status_code=204, response_model=None)
 async def delete_account(request: Request, body: Confirm) -> Response:
-    found = await _changing(request)
+    found = await changing(request)
     if isinstance(found, JSONResponse):
         return found
     session, _ = found
@@ -285,7 +245,7 @@ async def delete_account(request: Request, body: Confirm) -> Response:
     if body.passkey is not None:
         if not await confirmed(request, session.player, body.passkey):
             return refused("passkey_failed", "passkey.failed", 403)
-    elif not await passwords.check_password(_hasher(request), stored, body.password or ""):
+    elif not await passwords.check_password(hasher_of(request), stored, body.password or ""):
         return refused("wrong_password", "password.wrong", 403)
     await store_of(request).delete_player(
         session.player.id, load_catalog("en").t("account.deleted")

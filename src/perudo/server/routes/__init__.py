@@ -37,6 +37,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from ..accounts.passwords import Busy
+from ..accounts.refusals import refused
 from ..store import StoreError
 from ..tables.config import store_refused
 from . import games, health, pages, play, socket, tables, webapp, wire
@@ -74,6 +76,14 @@ def register_routes(app: FastAPI) -> None:
         # The database is unreachable (restarting): a clear 503 the client may retry, never a
         # bare 500. The socket's refusals carry the same code (``store_error``).
         return error_response(store_refused(exc, "a request's data"))
+
+    @app.exception_handler(Busy)
+    async def _argon2_busy(_request: Request, _exc: Busy) -> JSONResponse:
+        # Too many passwords wait for the argon2 thread (accounts.passwords): refused at once,
+        # before anything changed, in the player's words; a moment later it may pass.
+        answer = refused("busy", "busy", 429)
+        answer.headers["Retry-After"] = "1"
+        return answer
 
     for module in (health, tables, games, pages, webapp, socket, wire, play):
         app.include_router(module.router)

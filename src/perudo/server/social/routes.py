@@ -44,7 +44,7 @@ from perudo.server.routes.common import (
 )
 
 from ..accounts import names
-from ..accounts.routes import refused
+from ..accounts.refusals import refused
 from ..accounts.sessions import COOKIE, csrf_ok, current, same_origin
 from ..guard import client_key
 from ..proxy import client_host
