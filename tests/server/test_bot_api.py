@@ -442,3 +442,36 @@ def test_the_pool_socket_tells_a_bad_token_and_a_revoked_bot_leaves_its_pool_at_
         await person.close()
 
     asyncio.run(go())
+
+
+def test_a_bot_accounts_seat_is_never_played_by_a_stand_in_a_bot_gone_concedes(
+    srv: ServerProcess,
+) -> None:
+    """A person's seat left without a connection is played by a stand-in after the drop grace;
+    a bot account's never is (its record is its program's, docs/bot-api.md): a bot that is
+    gone past the grace concedes (P-24), so the person wins and the bot's record says a loss
+    it took itself, not a stand-in's game."""
+    token = _bot_token(srv, "Absent")
+    t = srv.create_table(seats=2, dice=2)
+    seat = httpx.post(f"{srv.url}/api/bot/tables/{t['table_id']}/join", headers=_auth(token))
+    assert seat.status_code == 200, seat.text
+
+    async def go() -> None:
+        person = await Client(srv, t["table_id"], t["token"]).connect()
+        await person.send({"type": "start"})
+        # The bot never connects: once the grace is over it is out of the game, conceding.
+        await person.until(lambda: bool(person.view and person.view["phase"] == "game_over"))
+        assert person.view is not None and person.view["winner"] == person.seat
+        await person.until(lambda: bool(person.table and person.table["status"] == "finished"))
+        assert person.table is not None
+        # Nobody acted for the bot's seat: its one move is its concession (P-24).
+        events = [e for m in person.messages if m["type"] == "update" for e in m["events"]]
+        assert not [e for e in events if e["type"] == "action" and e["seat"] == 1], events
+        ends = [(e["kind"], e["caller"]) for e in events if e["type"] == "round_resolved"]
+        assert ends[-1] == ("concede", 1), events
+        await person.close()
+
+    asyncio.run(go())
+    profile = httpx.get(f"{srv.url}/api/players/Absent").json()
+    assert profile["variants"]["perudo"]["played"] == 1
+    assert profile["variants"]["perudo"]["won"] == 0

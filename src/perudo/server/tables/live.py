@@ -715,21 +715,24 @@ class LiveTable:
             self.seating.watch_host()
             self.changed()
 
-    async def vacate(self, seat: int, reason: Literal["left", "removed"]) -> None:
+    async def vacate(
+        self, seat: int, reason: Literal["left", "removed"], concede: bool = False
+    ) -> None:
         """The person leaves ``seat`` (or the host removes them). During a game, as the table
         chose: a bot plays the seat to the end (the person's name stays on it), or nobody: the
-        person concedes (P-24, through the one action path) and the seat stays out. Before or
-        after a game the seat is emptied. The seat's token dies and its connections become
-        spectators."""
+        person concedes (P-24, through the one action path) and the seat stays out; with
+        ``concede`` (a forfeit), they concede whatever the table chose. Before or after a game
+        the seat is emptied. The seat's token dies and its connections become spectators."""
         playing = self.status == "playing" and self.state is not None
         in_game = playing and self.state is not None and self.state.dice_counts[seat] > 0
-        nobody = playing and (self.config.vacated == "nobody" or not in_game)
+        concede = concede or self.config.vacated == "nobody"
+        nobody = playing and (concede or not in_game)
         undo = self.seating.vacate(seat, playing, standin=not nobody)
 
         # The seats are stored first: a concession (below) never stands while the seat keeps
         # its person; a refused concession puts the seats back.
         await self._save_or_undo(undo)
-        if in_game and self.config.vacated == "nobody":
+        if in_game and concede:
             try:
                 await self.apply_move(seat, Concede())
             except TableError:

@@ -145,6 +145,11 @@ class Scheduler:
             if s is not who or s.connections or s.away or table.status != "playing":
                 return
             s.drop_timer = None
+            if s.bot_account:
+                # A bot account's seat is never played by a stand-in (its record is its
+                # program's): a bot gone past the grace concedes (docs/bot-api.md).
+                await self._forfeit(seat)
+                return
             if table.config.rated:
                 # No bot plays a rated game: the seat waits for its person, whose turn timer
                 # runs (:meth:`_run_timeout`).
@@ -339,7 +344,7 @@ class Scheduler:
             s = table.seats[seat]
             if s is None or s.kind != "human" or s.away:
                 return
-            if table.config.rated:
+            if table.config.rated or s.bot_account:
                 await self._forfeit(seat)
                 return
             s.away = True
@@ -347,10 +352,11 @@ class Scheduler:
             self.plan()
 
     async def _forfeit(self, seat: int) -> None:
-        """A person timed out of a rated game: they leave it (conceding, P-24), so they finish
-        last among those still in (docs/ratings.md)."""
+        """A person timed out of a rated game, or a bot account out of time or gone: they
+        leave it conceding (P-24), so they finish last among those still in
+        (docs/ratings.md, docs/bot-api.md)."""
         try:
-            await self.table.vacate(seat, "left")
+            await self.table.vacate(seat, "left", concede=True)
         except TableError as err:
             self.retry("a timed-out seat's concession", err)
 
