@@ -1,16 +1,21 @@
 """A bot of perudo.bots, or any function from a view to an action, at a table of a server.
 
-    .venv/bin/python examples/botclient.py http://127.0.0.1:8000 TOKEN medium --table ID
+    .venv/bin/python examples/botclient.py http://127.0.0.1:8000 TOKEN medium --table=ID
     .venv/bin/python examples/botclient.py http://127.0.0.1:8000 TOKEN medium --play-now perudo
 
-The bot account's token (docs/bot-api.md) sits it at the table, or waits in a Play-now pool
-for people who accept bots; a level, a bot name or ``module:Class`` plays it, seeing the very
-view it sees in the arena (``view_from_json``).
+The bot account's token (docs/bot-api.md) sits it at the table (again, if it sits there
+already: its seat comes back), or waits in a Play-now pool for people who accept bots; a
+level, a bot name or ``module:Class`` (looked up from the current folder too) plays it, seeing
+the very view it sees in the arena (``view_from_json``). At a table it hosts, it starts the
+game once every seat is taken.
 """
 
 import argparse
 import asyncio
 import json
+import os
+import sys
+import urllib.error
 import urllib.request
 
 import websockets
@@ -52,9 +57,15 @@ def merged(before, update):
 async def play(url, token, table, decide, calza=lambda view: False, seat=None):
     """Play ``table`` with ``decide(view) -> action`` until its game ends; its last view."""
     auth = {"Authorization": f"Bearer {token}"}
-    if seat is None:  # not seated yet: take a seat
-        join = f"{url}/api/bot/tables/{table}/join"
-        seat = json.loads(urllib.request.urlopen(urllib.request.Request(join, b"{}", auth)).read())
+    if seat is None:  # take a seat (the bot's own again, where it sits already)
+        info = json.loads(urllib.request.urlopen(f"{url.rstrip('/')}/api/tables/{table}").read())
+        if info["memory"]:  # P-40: a memory-mode view is no PlayerView
+            raise RuntimeError("this client plays tables without memory mode")
+        join = urllib.request.Request(f"{url.rstrip('/')}/api/bot/tables/{table}/join", b"{}", auth)
+        try:
+            seat = json.loads(urllib.request.urlopen(join).read())
+        except urllib.error.HTTPError as err:  # refused: the server says why, in words
+            raise RuntimeError(json.loads(err.read()).get("message", str(err))) from None
     socket = f"ws{url[4:]}/ws/tables/{table}"  # http://… → ws://…, https://… → wss://…
     async with websockets.connect(socket, additional_headers=auth) as ws:
         await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
@@ -64,10 +75,16 @@ async def play(url, token, table, decide, calza=lambda view: False, seat=None):
             msg = json.loads(text)
             version = max(version, msg.get("version") or 0)
             kind, new = msg["type"], msg.get("view")
+            if kind in ("snapshot", "table"):  # the host starts its table once it is full
+                me, tb = msg.get("seat", seat.get("seat")), msg["table"]
+                if tb["status"] == "open" and tb["host"] == me and all(tb["seats"]):
+                    await ws.send('{"type": "start"}')
             if kind == "snapshot" or (kind == "update" and new and new["actions"] is not None):
                 data = new
             elif kind == "update" and new:  # a move: what you hold already comes once
                 data = merged(data, msg)
+            elif kind == "error" and msg["code"] in ("bad_bot_token", "bot_token_revoked"):
+                raise RuntimeError(msg["message"])
             elif kind == "error":  # refused (the bid changed…): catch up, decide again
                 done = None
                 await ws.send(json.dumps({"type": "sync", "last_version": version}))
@@ -91,6 +108,7 @@ async def play_now(url, token, decide, calza=lambda view: False, preset="perudo"
     auth = {"Authorization": f"Bearer {token}"}
     async with websockets.connect(f"ws{url[4:]}/ws/play", additional_headers=auth) as ws:
         await ws.send(json.dumps({"type": "play_join", "preset": preset, "seats": seats}))
+        pings = asyncio.create_task(ping(ws))  # the pool's socket too, however long the wait
         async for text in ws:
             if (msg := json.loads(text))["type"] == "play_matched":
                 break
@@ -98,6 +116,7 @@ async def play_now(url, token, decide, calza=lambda view: False, preset="perudo"
                 raise RuntimeError(msg["message"])
         else:
             raise RuntimeError("the pool socket closed before a table was made")
+        pings.cancel()
     return await play(url, token, msg["table_id"], decide, calza, seat=msg)
 
 
@@ -108,9 +127,14 @@ if __name__ == "__main__":
     where.add_argument("--table", help="the table's id (its invite: /t/ID)")
     where.add_argument("--play-now", metavar="PRESET", help="wait in this rule set's pool")
     args = cli.parse_args()
+    sys.path.insert(1, os.getcwd())  # module:Class from the folder it is run in
     bot = make_bot(args.bot)
     if args.table:
-        end = asyncio.run(play(args.url, args.token, args.table, bot.act, bot.call_calza))
+        game = play(args.url, args.token, args.table, bot.act, bot.call_calza)
     else:
-        end = asyncio.run(play_now(args.url, args.token, bot.act, bot.call_calza, args.play_now))
-    print("game over: seat", end["winner"], "won")
+        game = play_now(args.url, args.token, bot.act, bot.call_calza, args.play_now)
+    try:
+        end = asyncio.run(game)
+    except (RuntimeError, OSError, websockets.ConnectionClosed) as err:
+        sys.exit(f"stopped: {err}")
+    print("game over:", "the bot won" if end["winner"] == end["seat"] else "the bot lost")

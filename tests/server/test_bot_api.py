@@ -475,3 +475,49 @@ def test_a_bot_accounts_seat_is_never_played_by_a_stand_in_a_bot_gone_concedes(
     profile = httpx.get(f"{srv.url}/api/players/Absent").json()
     assert profile["variants"]["perudo"]["played"] == 1
     assert profile["variants"]["perudo"]["won"] == 0
+
+
+def test_the_example_client_hosts_a_table_its_bot_made_and_starts_it_when_full(
+    srv: ServerProcess,
+) -> None:
+    """`examples/botclient.py --table=ID` at a table the bot account made (it sits there
+    already: the join gives its seat back with a new token), run from the clone's root with a
+    ``module:Class`` bot; it starts the game once a person has sat down and plays it to the
+    end. A bad token stops it in words, exit status 1, with no traceback."""
+    import subprocess
+    import sys
+
+    token = _bot_token(srv, "Hostbot")
+    made = httpx.post(
+        f"{srv.url}/api/bot/tables", json={"name": "hosted", "seats": 2, "dice": 1},
+        headers=_auth(token),
+    )  # fmt: skip
+    assert made.status_code == 200, made.text
+    table = made.json()["table_id"]
+    client = [sys.executable, "examples/botclient.py", srv.url]
+    bot = subprocess.Popen(
+        [*client, token, "examples.mybot:MyBot", f"--table={table}"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+
+        async def go() -> None:
+            joined = srv.join(table, "Pat")
+            person = await Client(srv, table, joined["token"]).connect()
+            await person.until(lambda: bool(person.table and person.table["status"] != "open"))
+            await _person_plays(person, random.Random(8))
+            await person.close()
+
+        asyncio.run(go())
+        out, err = bot.communicate(timeout=60)
+    finally:
+        bot.kill()
+    assert bot.returncode == 0, err
+    assert "game over: the bot" in out and "Traceback" not in err
+
+    bad = subprocess.run(
+        [*client, "not-a-token", "medium", f"--table={table}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr, bad.stderr
+    assert bad.stderr.startswith("stopped: ") and "token" in bad.stderr, bad.stderr

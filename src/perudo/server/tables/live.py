@@ -557,8 +557,18 @@ class LiveTable:
     ) -> tuple[int, str]:
         """Take the first empty seat under ``name`` (``player_id``: the signed-in person's
         account, or the bot account's: ``bot_account``; the accounts ``blocked_by`` block it:
-        none of them may sit here); returns (seat, token)."""
+        none of them may sit here); returns (seat, token). A bot account that sits here
+        already gets its seat back, with a new token, during a game too."""
         async with self.lock:
+            back = (
+                None
+                if not bot_account or player_id is None
+                else (self.seating.bot_account_back(player_id))
+            )
+            if back is not None:
+                seat, token, undo = back
+                await self._save_or_undo(undo)
+                return seat, token
             self._require_open("joining")
             if blocked_by and any(s is not None and s.player_id in blocked_by for s in self.seats):
                 raise TableError(

@@ -272,6 +272,27 @@ class Seating:
 
         return seat, token, undo
 
+    def bot_account_back(self, player_id: int) -> tuple[int, str, Undo] | None:
+        """The bot account ``player_id`` asks to sit where it sits already (its program
+        restarted, or it made the table): its seat with a new token (the old one dies: a bot
+        account's seat is held by its account's sockets anyway), and how to undo it; ``None``
+        where it holds no seat here."""
+        mine = [
+            (i, s)
+            for i, s in enumerate(self.seats)
+            if s is not None and s.bot_account and s.player_id == player_id and not s.vacated
+        ]
+        if not mine:
+            return None
+        seat, held = mine[0]
+        token, was = secrets.token_urlsafe(24), held.token_hash
+        held.token_hash = hash_token(token)
+
+        def undo() -> None:
+            held.token_hash = was
+
+        return seat, token, undo
+
     def seat_bots(self, seats: list[int], level: str) -> Undo:
         """A bot of ``level`` in each of ``seats``, each named apart from the others at the
         table; how to undo it."""
