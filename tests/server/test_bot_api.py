@@ -199,6 +199,8 @@ def test_a_bot_account_is_made_before_any_game_and_never_signs_in_on_the_page(
     person = _signed_up(srv, "Person")
     refused = person.get("/api/bot/account")
     assert refused.status_code == 401 and refused.json()["error"] == "bot_token_needed"
+    assert "Authorization: Bearer <token>" in refused.json()["message"]
+    assert refused.headers["www-authenticate"].startswith("Bearer ")
     assert person.post("/api/bot/tables", json={"name": "t"}).status_code == 401
     # An account that has played (here: sits at a table) cannot become a bot account.
     csrf = person.get("/api/account").json()["csrf"]

@@ -422,7 +422,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "Only an account that has played no game, and sits at no table, can become a bot account."
     ),
     "account.bot.token_needed": (
-        "The bot API takes a bot account's token (Authorization: Bearer), not a signed-in session."
+        "The bot API needs a bot account's token, sent as the header "
+        '"Authorization: Bearer <token>"; a signed-in session opens nothing of it.'
     ),
     "account.bot.bad_token": "That bot token is not valid: it was revoked, or never existed.",
     "account.bot.no_token": "There is no such token.",

@@ -455,8 +455,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "diventare un account bot."
     ),
     "account.bot.token_needed": (
-        "L'API dei bot vuole il token di un account bot (Authorization: Bearer), non una "
-        "sessione di accesso."
+        "L'API dei bot vuole il token di un account bot, nell'intestazione "
+        '"Authorization: Bearer <token>"; una sessione di accesso non apre niente.'
     ),
     "account.bot.bad_token": (
         "Questo token bot non è valido: è stato " "revocato, o non è mai esistito."

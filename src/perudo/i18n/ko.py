@@ -425,7 +425,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
         "계정만 봇 계정이 될 수 있습니다."
     ),
     "account.bot.token_needed": (
-        "봇 API는 로그인 세션이 아니라 봇 계정의 " "토큰(Authorization: Bearer)을 받습니다."
+        "봇 API에는 봇 계정의 토큰이 필요합니다. 헤더 "
+        '"Authorization: Bearer <토큰>"으로 보내세요. 로그인 세션으로는 열리지 않습니다.'
     ),
     "account.bot.bad_token": "유효하지 않은 봇 토큰입니다. 취소되었거나 존재하지 않습니다.",
     "account.bot.no_token": "그런 토큰은 없습니다.",

@@ -100,11 +100,19 @@ async def _bot(request: Request) -> tuple[PlayerRow, str] | JSONResponse:
     cookie is no way into the bot API), or one that opens nothing."""
     token = bots.bearer(request)
     if token is None:
-        return refused("bot_token_needed", "bot.token_needed", 401)
+        return _challenge(refused("bot_token_needed", "bot.token_needed", 401))
     found = await bots.bot_of_token(store_of(request), token)
     if found is None:
-        return refused("bad_bot_token", "bot.bad_token", 401)
+        return _challenge(refused("bad_bot_token", "bot.bad_token", 401), "invalid_token")
     return found
+
+
+def _challenge(answer: JSONResponse, error: str | None = None) -> JSONResponse:
+    """A 401 of the bot API names the scheme it takes (RFC 6750)."""
+    answer.headers["WWW-Authenticate"] = 'Bearer realm="perudo bot API"' + (
+        "" if error is None else f', error="{error}"'
+    )
+    return answer
 
 
 @router.get("/api/bot/account", response_model=None)
