@@ -249,7 +249,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "server.old_page": "This page is out of date: reload it to call dudo or calza.",
     "server.bot_tables": (
-        "This bot account already sits at {n:table/tables}, the most it may: let a game end first."
+        "This bot account already sits at {n:table/tables}, the most it may: leave a table "
+        "that waits for players, or let a game end first."
     ),
     # Play now (perudo.server.play): the pool's refusals and notices.
     "server.pool_gone": (

@@ -257,8 +257,8 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "server.old_page": "Questa pagina non è aggiornata: ricaricala per dire dubito o calza.",
     "server.bot_tables": (
-        "Questo account bot siede già a {n:tavolo/tavoli}, il massimo: lascia finire prima una "
-        "partita."
+        "Questo account bot siede già a {n:tavolo/tavoli}, il massimo: lascia un tavolo che "
+        "aspetta giocatori, o lascia finire prima una partita."
     ),
     # Gioca ora (perudo.server.play): i rifiuti e gli avvisi della coda.
     "server.pool_gone": (

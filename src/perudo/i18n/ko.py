@@ -249,7 +249,7 @@ MESSAGES: Final[dict[str, str | list[str]]] = {
     ),
     "server.bot_tables": (
         "이 봇 계정은 이미 {n}개 테이블에 앉아 있어, 더 앉을 수 없습니다. "
-        "먼저 게임 하나를 끝내세요."
+        "기다리는 테이블에서 나오거나, 먼저 게임 하나를 끝내세요."
     ),
     # 바로 플레이 (perudo.server.play): 대기열의 거절과 알림.
     "server.pool_gone": (

@@ -203,7 +203,7 @@ async def _seating_bot(request: Request) -> PlayerRow | JSONResponse:
         TableError(
             "bot_tables",
             f"this bot account already sits at {held} tables, the most it may "
-            f"(PERUDO_BOT_TABLES); let a game end first",
+            f"(PERUDO_BOT_TABLES); leave a table that waits for players, or let a game end first",
             texts=server_texts("bot_tables", n=held),
         )
     )
