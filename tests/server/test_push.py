@@ -198,3 +198,34 @@ def test_a_push_reaches_the_devices_endpoint_only_when_not_in_front_and_carries_
         == 204
     )
     assert ann.http.get("/api/push", params={"device": "ann-phone-1"}).json()["subscribed"] == []
+
+
+def test_a_turn_notice_reads_an_accounts_subscriptions_once_in_a_while_not_every_turn() -> None:
+    """A signed-in person's every turn asks for a push; their subscriptions are read from the
+    store once and kept for ``SUBSCRIPTIONS_FRESH`` (a bench-load of signed-in people read them
+    10,558 times where nobody had any), read again at once after a change made here."""
+    import asyncio
+
+    from perudo.server.settings import Settings
+    from perudo.server.social.presence import Presence
+    from perudo.server.social.push import Pusher
+
+    reads: list[int] = []
+
+    class Store:
+        async def push_subscriptions(self, account: int) -> list[Any]:
+            reads.append(account)
+            return []
+
+    pusher = Pusher(Store(), Presence(), Settings())  # type: ignore[arg-type]
+
+    async def go() -> None:
+        for _ in range(5):
+            await pusher._notify(7, "turn", "t1", {}, set())
+        assert reads == [7]
+        pusher.forget(7)  # a subscription made or dropped through this process
+        await pusher._notify(7, "turn", "t1", {}, set())
+        await pusher._notify(8, "turn", "t1", {}, set())
+        assert reads == [7, 7, 8]
+
+    asyncio.run(go())

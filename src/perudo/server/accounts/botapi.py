@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 
 from perudo.i18n import load_catalog
 
-from ..routes.common import error_response, settings_of, store_of
+from ..routes.common import error_response, settings_of, social_of, store_of
 from ..routes.tables import CreateTable, create_for, join_for
 from ..store import PlayerRow
 from ..tables import TableError
@@ -148,7 +148,7 @@ async def delete_account(request: Request, body: DeleteBot) -> Response:
     store = store_of(request)
     hashes = await store.drop_bot_tokens(player.id)
     await store.delete_player(player.id, load_catalog("en").t("account.deleted"))
-    await store.forget_social(player.id)
+    await social_of(request).forget_account(player.id)
     sockets = bots.sockets_of(request)
     for hashed in hashes:
         await sockets.revoke(hashed)

@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 
 from perudo.i18n import load_catalog
 
-from ..routes.common import settings_of, store_of
+from ..routes.common import settings_of, social_of, store_of
 from . import names, passwords
 from .access import (
     PER_ADDRESS,
@@ -251,7 +251,7 @@ async def delete_account(request: Request, body: Confirm) -> Response:
         session.player.id, load_catalog("en").t("account.deleted")
     )
     # Friends and push (perudo.server.social): who they followed and blocked, and their devices.
-    await store_of(request).forget_social(session.player.id)
+    await social_of(request).forget_account(session.player.id)
     response = Response(status_code=204)
     end_cookie(request, response)
     return response

@@ -32,6 +32,12 @@ class Social:
         """Several processes: this one's presence told to the others, and theirs read."""
         self.pusher = Pusher(self.store, self.presence, settings, self.shared)
 
+    async def forget_account(self, account: int) -> None:
+        """A deleted account: its follows, blocks and devices go, its invitations are
+        withdrawn, and nothing is pushed to it any more."""
+        await self.store.forget_social(account)
+        self.pusher.forget(account)
+
     async def open(self) -> None:
         await self.pusher.open()
         if self.shared is not None:

@@ -19,6 +19,7 @@ import base64
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -44,6 +45,11 @@ KINDS: Final = ("turn", "invite", "start")
 
 TTL: Final = 600
 """Seconds a push service keeps a notice for a device that is off (then it is stale)."""
+SUBSCRIPTIONS_FRESH: Final = 30.0
+"""Seconds an account's subscriptions, as read, serve its notices (a change made through this
+process is seen at once; one made through another process within this time)."""
+SUBSCRIPTIONS_KEPT: Final = 10_000
+"""Accounts whose subscriptions are kept so (the least lately read go first)."""
 
 
 def endpoint_allowed(endpoint: str, services: list[str]) -> bool:
@@ -109,6 +115,25 @@ class Pusher:
         self.public_key = ""
         """The key a page subscribes with (``applicationServerKey``, base64url)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._subs: dict[int, tuple[float, list[Subscription]]] = {}
+        """Each account's subscriptions as read lately (:data:`SUBSCRIPTIONS_FRESH`): a turn
+        notice of a person with none reads nothing."""
+
+    def forget(self, account: int) -> None:
+        """``account``'s subscriptions changed here: read them again at the next notice."""
+        self._subs.pop(account, None)
+
+    async def _subscriptions(self, account: int) -> list[Subscription]:
+        now = time.monotonic()
+        held = self._subs.get(account)
+        if held is not None and now - held[0] < SUBSCRIPTIONS_FRESH:
+            return held[1]
+        subs = await self.store.push_subscriptions(account)
+        self._subs.pop(account, None)
+        self._subs[account] = (now, subs)
+        while len(self._subs) > SUBSCRIPTIONS_KEPT:
+            del self._subs[next(iter(self._subs))]
+        return subs
 
     async def open(self) -> None:
         pem = self.settings.vapid_private_key
@@ -139,7 +164,7 @@ class Pusher:
         self, account: int, kind: str, table: str, names: dict[str, str], front: set[str]
     ) -> None:
         try:
-            subs = await self.store.push_subscriptions(account)
+            subs = await self._subscriptions(account)
         except Exception as err:
             log.warning("push: subscriptions not read: %s", err)
             return
@@ -174,6 +199,7 @@ class Pusher:
             )
             if status in (404, 410):
                 await self.store.forget_push_endpoint(sub.endpoint)
+                self.forget(sub.player_id)
             log.info("push to a device refused (%s): %s", status, err)
             return False
         except Exception as err:  # the push service unreachable: the notice is lost

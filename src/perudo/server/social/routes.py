@@ -326,6 +326,7 @@ async def subscribe(request: Request, body: PushBody) -> Response:
     social = social_of(request)
     if not endpoint_allowed(body.subscription.endpoint, settings_of(request).push_service_list):
         return refused("push_service", "social.push_service", 400)
+    social.pusher.forget(me.id)
     if not body.kinds:
         await social.store.remove_push_subscription(me.id, body.device)
         return Response(status_code=204)
@@ -348,7 +349,9 @@ async def unsubscribe(request: Request, device: str) -> Response:
     me = await _me(request)
     if isinstance(me, JSONResponse):
         return me
-    await social_of(request).store.remove_push_subscription(me.id, device[:64])
+    social = social_of(request)
+    social.pusher.forget(me.id)
+    await social.store.remove_push_subscription(me.id, device[:64])
     return Response(status_code=204)
 
 
