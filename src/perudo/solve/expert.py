@@ -35,9 +35,11 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Literal
 
 from perudo.bots.balanced_bot import BalancedBot
 from perudo.bots.base import Bot, BotBase
+from perudo.bots.mixing import MixedPlay, load_mixed_play
 from perudo.bots.openings import OpeningTrust
 from perudo.bots.prob_bot import sample_policy
 from perudo.bots.strong_bot import StrongBot, StrongSettings
@@ -49,7 +51,14 @@ from .packed import PackedRound
 from .shipped import BOOK_DIR, BookEntry, read_book
 from .solution import Solution, round_key
 
-__all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book", "robust_strong"]
+__all__ = [
+    "AnchoredBot",
+    "ExpertBot",
+    "StrategyBook",
+    "default_book",
+    "robust_strong",
+    "shipped_mixed_play",
+]
 
 _ON_DEMAND_TOTAL = 2
 """Rounds with at most this many dice in play are solved when first met."""
@@ -226,11 +235,35 @@ def default_book() -> StrategyBook:
         return _DEFAULT
 
 
-def robust_strong(seed: int | None = None) -> StrongBot:
+_MIXED: MixedPlay | None = None
+
+
+def shipped_mixed_play() -> MixedPlay:
+    """The shipped fit of :mod:`perudo.bots.mixing` (read and hash-checked once a process).
+
+    :raises ValueError: if the shipped file does not match its manifest's SHA-256.
+    """
+    global _MIXED
+    with _DEFAULT_LOCK:
+        if _MIXED is None:
+            _MIXED = load_mixed_play()
+        return _MIXED
+
+
+def robust_strong(
+    seed: int | None = None, *, mixing: MixedPlay | Literal["shipped"] | None = "shipped"
+) -> StrongBot:
     """``expert``'s fallback: ``strong`` reading each opponent's openings with the
     opening-bluff rate it learns from the hands revealed at calls, from three seats up
-    (:mod:`perudo.bots.openings`: the shipped :class:`~perudo.bots.openings.OpeningTrust`)."""
-    return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
+    (:mod:`perudo.bots.openings`), and mixing its opening bluff and its calls there at the
+    frequencies fitted by self-play (:mod:`perudo.bots.mixing`: ``"shipped"``, the package's
+    fit; a :class:`~perudo.bots.mixing.MixedPlay`; ``None``, deterministic, every opening read
+    from the prior 0, as before the fit)."""
+    play = shipped_mixed_play() if mixing == "shipped" else mixing
+    if play is None:
+        return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
+    trust = OpeningTrust(prior=play.reading_prior)
+    return StrongBot(seed, settings=StrongSettings(openings=trust, mixing=play))
 
 
 class ExpertBot(BotBase):
