@@ -29,7 +29,9 @@ from perudo.solve.expert import robust_strong
 from perudo.testing import check_bot
 
 FOUR = [[2, 2, 2, 5, 6], [1, 3, 4, 4, 6], [2, 3, 3, 5, 5], [1, 1, 4, 6, 6]]
-PLAY = MixedPlay(opening_bluff=0.4, call_temperature=0.1, call_shift=0.02, reading_prior=0.1)
+PLAY = MixedPlay(
+    opening_bluff=0.4, call_temperature=0.1, call_shift=0.02, call_window=0.25, reading_prior=0.1
+)
 
 
 def test_the_shipped_fit_loads_and_a_changed_file_is_refused(tmp_path: Path) -> None:
@@ -58,6 +60,7 @@ def test_a_saved_fit_round_trips(tmp_path: Path) -> None:
         {"call_temperature": -0.1},
         {"reading_prior": 1.0},
         {"call_shift": 2.0},
+        {"call_window": -0.1},
         {"min_seats": 2},
     ],
 )
@@ -73,11 +76,13 @@ def test_numbers_out_of_range_are_refused(bad: dict[str, float]) -> None:
     st.floats(-0.5, 0.5),
 )
 def test_the_doubt_chance_is_a_chance_and_grows_with_the_dudos_value(a, b, tau, shift):
-    play = MixedPlay(call_temperature=tau, call_shift=shift)
+    play = MixedPlay(call_temperature=tau, call_shift=shift, call_window=0.3)
     pa, pb = doubt_chance(a, play), doubt_chance(b, play)
     assert 0.0 <= pa <= 1.0
     if a <= b:
         assert pa <= pb
+    if abs(a - shift) >= 0.3:  # outside the window: strong's step at c
+        assert pa == (1.0 if a > shift else 0.0)
 
 
 def test_the_opening_mixes_the_chosen_bid_with_the_weakest_face() -> None:
@@ -103,7 +108,8 @@ def test_a_call_mixes_dudo_with_the_best_raise() -> None:
     )
     state, _ = apply(state, Bid(6, 3))
     v = view(state, 1)
-    bot = StrongBot(1, settings=StrongSettings(mixing=MixedPlay(call_temperature=5.0)))
+    mixing = MixedPlay(call_temperature=5.0, call_window=0.99)
+    bot = StrongBot(1, settings=StrongSettings(mixing=mixing))
     policy = bot.policy(v)
     assert Dudo() in policy and len(policy) == 2
     assert sum(policy.values()) == pytest.approx(1.0)
@@ -112,7 +118,7 @@ def test_a_call_mixes_dudo_with_the_best_raise() -> None:
 
 def test_heads_up_and_without_mixing_the_choice_stays_strongs() -> None:
     heads_up = start_round(PERUDO, [[2, 2, 2, 5, 6], [1, 3, 4, 4, 6]])
-    mixed = StrongBot(3, settings=StrongSettings(mixing=MixedPlay(1.0, 5.0)))
+    mixed = StrongBot(3, settings=StrongSettings(mixing=MixedPlay(1.0, 5.0, 0.0, 0.99)))
     plain = StrongBot(3)
     assert mixed.policy(view(heads_up, 0)) == plain.policy(view(heads_up, 0))
     four = start_round(PERUDO, FOUR)

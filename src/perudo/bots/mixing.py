@@ -16,8 +16,9 @@ never set by hand:
 * **the call**: where its best action is a dudo or a raise and both are open, it doubts with
   chance ``σ((Δ − c) / τ)``, ``Δ`` the dudo's value less the best raise's, ``c`` =
   :attr:`MixedPlay.call_shift` the indifference point measured in self-play and ``τ`` =
-  :attr:`MixedPlay.call_temperature`: near the indifference point it mixes, far from it it does
-  what ``strong`` does (``τ`` = 0: it doubts exactly when ``Δ > c``).
+  :attr:`MixedPlay.call_temperature`, where ``|Δ − c|`` is under :attr:`MixedPlay.call_window`
+  (the range the fit measured); elsewhere, or with ``τ`` = 0, it doubts exactly when
+  ``Δ > c``, as ``strong`` does when ``c`` = 0.
 
 With fewer than :attr:`MixedPlay.min_seats` seats holding dice it plays as ``strong`` (heads-up,
 ``expert`` plays the exact equilibrium or an abstraction table; elsewhere its fallback is
@@ -72,6 +73,9 @@ class MixedPlay:
     """``τ`` of the dudo/raise mixture, in the bot's value units (dice)."""
     call_shift: float = 0.0
     """``c``: the value difference at which the dudo and the best raise did equally well."""
+    call_window: float = 0.0
+    """The mixture is played only where ``|Δ − c|`` is under this (the range the fit measured);
+    elsewhere the call is the step at ``c``."""
     reading_prior: float = 0.0
     """The opening-bluff rate every opponent's openings are read with at first."""
     min_seats: int = 3
@@ -86,6 +90,8 @@ class MixedPlay:
             raise ValueError(
                 f"call_temperature must be finite and >= 0, not {self.call_temperature}"
             )
+        if not 0.0 <= self.call_window < 1.0:
+            raise ValueError(f"call_window must lie in [0, 1), not {self.call_window}")
         if not 0.0 <= self.reading_prior < 1.0:
             raise ValueError(f"reading_prior must lie in [0, 1), not {self.reading_prior}")
         if self.min_seats < 3:
@@ -96,9 +102,9 @@ class MixedPlay:
 
 def doubt_chance(delta: float, play: MixedPlay) -> float:
     """The chance of the dudo over the best raise when the dudo's value is ``delta`` above it:
-    ``σ((Δ − c) / τ)``, a step at ``c`` when ``τ`` = 0."""
+    ``σ((Δ − c) / τ)`` within the window, a step at ``c`` outside it or when ``τ`` = 0."""
     x = delta - play.call_shift
-    if play.call_temperature <= 0.0:
+    if play.call_temperature <= 0.0 or abs(x) >= play.call_window:
         return 1.0 if x > 0.0 else 0.0
     z = x / play.call_temperature
     if z < -700.0:
@@ -172,6 +178,7 @@ def load_mixed_play(path: Path | None = None) -> MixedPlay:
         opening_bluff=float(data["opening_bluff"]),
         call_temperature=float(data["call_temperature"]),
         call_shift=float(data["call_shift"]),
+        call_window=float(data["call_window"]),
         reading_prior=float(data["reading_prior"]),
         min_seats=int(data["min_seats"]),
     )

@@ -8,8 +8,10 @@ A heads-up round the book does not hold but an abstraction equilibrium covers (2
 :mod:`perudo.solve.abstract_book`, a player remembering the last few bids) is played from that
 table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
 its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
-rate it learns from the hands revealed at calls (:func:`robust_strong`,
-:mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback.
+rate it learns from the hands revealed at calls, and from three seats up mixing its opening bluff
+and its calls at frequencies fitted by self-play (:func:`robust_strong`,
+:mod:`perudo.bots.openings`, :mod:`perudo.bots.mixing`). The order is exact book, abstraction
+table, fallback.
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)

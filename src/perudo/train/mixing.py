@@ -16,7 +16,8 @@ them, as ``strong`` values a round):
   values (difference ``Δ``): the gain of the dudo over the raise. Where the fitted line of
   the gain on ``Δ`` crosses 0 is the indifference point ``c``; the call response mixes
   ``σ((Δ − c) / τ)`` with the widest ``τ`` whose value lost against the step at ``c`` the
-  forks cannot tell from 0 (:func:`call_fit`);
+  forks cannot tell from 0 (:func:`call_fit`), within the window it was measured on
+  (:attr:`~perudo.bots.mixing.MixedPlay.call_window`);
 * from the hands revealed at calls: the maximum-likelihood opening-bluff rate of the
   population's own openings (:func:`~perudo.bots.openings.fixed_point`), the rate a table
   of them should read openings with.
@@ -134,7 +135,7 @@ def call_fit(pairs: list[tuple[float, float]], default: MixedPlay) -> tuple[floa
     for t in TEMPERATURES:
         mix = 1.0 / (1.0 + np.exp(-np.clip((d - shift) / t, -700.0, 700.0)))
         lost = (step - mix) * g
-        if lost.mean() > 2.0 * lost.std() / math.sqrt(len(lost)):
+        if lost.mean() > 2.0 * lost.std() / math.sqrt(len(lost)):  # the data tells: stop
             break
         tau = float(t)
     return shift, tau
@@ -157,7 +158,7 @@ def fit_mixed_play(
             "fitting needs players >= 3, iterations >= 1, games >= 1 and window > 0, "
             f"not players={players}, iterations={iterations}, games={games}, window={window}"
         )
-    avg = MixedPlay()
+    avg = MixedPlay(call_window=window)
     steps: list[FitStep] = []
     for k in range(iterations):
         bluffs: list[float] = []
@@ -191,6 +192,7 @@ def fit_mixed_play(
             opening_bluff=avg.opening_bluff + w * (response_bluff - avg.opening_bluff),
             call_temperature=avg.call_temperature + w * (tau - avg.call_temperature),
             call_shift=avg.call_shift + w * (shift - avg.call_shift),
+            call_window=window,
             reading_prior=min(0.8, avg.reading_prior + w * (rate - avg.reading_prior)),
         )
         step = FitStep(
