@@ -4,10 +4,11 @@ play in self-play (:func:`perudo.train.mixing.fit_mixed_play`), and write the sh
 Run (nicely, on a shared machine; an iteration of 30 four-seat games with its forks takes a few
 minutes of one core)::
 
-    nice -n 19 .venv/bin/python benchmarks/mixed_fit.py --iterations 6 --games 30 --seed 1 --write
+    nice -n 19 .venv/bin/python benchmarks/mixed_fit.py --iterations 4 --games 12 --seed 1 --write
 
-Prints each iteration's measurements (the opening bluff's mean gain over the chosen opening
-with its standard error, the call forks' indifference point and mixing temperature, the
+Prints each iteration's measurements per table (the population's own, and one of ``--against``
+levels: the opening bluff's mean gain over the chosen opening with its standard error, the call
+forks' mixing temperature), the call forks' indifference point, the
 population's revealed openings' maximum-likelihood bluff rate) and the average mixture after
 it. ``--write`` stores
 the final average in ``src/perudo/bots/weights/mixed-play.json`` with its SHA-256 manifest
@@ -34,6 +35,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=30, help="self-play games an iteration")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--window", type=float, default=0.25, help="call forks: |Δ| under this")
+    parser.add_argument(
+        "--against", default="hard", help="levels whose tables a response must hold at too"
+    )
     parser.add_argument("--write", action="store_true", help="store the fit (default: print)")
     parser.add_argument("--out", type=Path, default=MIXED_PATH)
     args = parser.parse_args(argv)
@@ -42,14 +46,16 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     def show(step: FitStep) -> None:
         p = step.play
+        tables = "; ".join(
+            f"{t}: {n} opening forks, bluff gain {g:+.3f} ± {se:.3f}, {step.calls[t]} call "
+            f"forks, τ {step.call_temperatures[t]:.4f}"
+            for t, (g, se, n) in step.gains.items()
+        )
         print(
-            f"iteration {step.iteration}: {step.openings} opening forks, bluff gain "
-            f"{step.bluff_gain:+.3f} ± {step.bluff_gain_se:.3f}; {step.calls} call forks, "
-            f"c {step.call_shift:+.3f}, τ {step.call_temperature:.4f}; "
-            f"{step.revealed} revealed openings, rate "
-            f"{step.reading_rate:.3f} → average bluff {p.opening_bluff:.3f}, τ "
-            f"{p.call_temperature:.4f}, c {p.call_shift:+.3f}, prior {p.reading_prior:.3f} "
-            f"[{time.monotonic() - start:.0f} s]",
+            f"iteration {step.iteration}: {tables}; c {step.call_shift:+.3f}; "
+            f"{step.revealed} revealed openings, rate {step.reading_rate:.3f} → average bluff "
+            f"{p.opening_bluff:.3f}, τ {p.call_temperature:.4f}, c {p.call_shift:+.3f}, prior "
+            f"{p.reading_prior:.3f} [{time.monotonic() - start:.0f} s]",
             flush=True,
         )
 
@@ -60,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         games=args.games,
         seed=args.seed,
         window=args.window,
+        against=tuple(a for a in args.against.split(",") if a),
         progress=show,
     )
     print(play)
@@ -67,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         command = (
             f"benchmarks/mixed_fit.py --rules {args.rules} --players {args.players} "
             f"--iterations {args.iterations} --games {args.games} --seed {args.seed} "
-            f"--window {args.window} --write"
+            f"--window {args.window} --against {args.against} --write"
         )
         digest = save_mixed_play(play, args.out, {"command": command})
         print(f"wrote {args.out} (sha256 {digest[:16]}…)")

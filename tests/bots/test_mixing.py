@@ -25,7 +25,7 @@ from perudo.bots.mixing import (
 )
 from perudo.bots.strong_bot import StrongBot, StrongSettings
 from perudo.core import PERUDO, Bid, Dudo, apply, start_round, view
-from perudo.solve.expert import robust_strong
+from perudo.solve.expert import mixed_expert, robust_strong
 from perudo.testing import check_bot
 
 FOUR = [[2, 2, 2, 5, 6], [1, 3, 4, 4, 6], [2, 3, 3, 5, 5], [1, 1, 4, 6, 6]]
@@ -122,8 +122,10 @@ def test_heads_up_and_without_mixing_the_choice_stays_strongs() -> None:
     plain = StrongBot(3)
     assert mixed.policy(view(heads_up, 0)) == plain.policy(view(heads_up, 0))
     four = start_round(PERUDO, FOUR)
-    unmixed = robust_strong(3, mixing=None)
-    assert unmixed.policy(view(four, 0)) == plain.policy(view(four, 0))
+    expert_fallback = robust_strong(3)  # expert's: no mixing unless asked
+    assert expert_fallback.settings.mixing is None
+    assert expert_fallback.policy(view(four, 0)) == plain.policy(view(four, 0))
+    assert mixed_expert(3).fallback.settings.mixing == load_mixed_play()  # type: ignore[attr-defined]
 
 
 def test_the_mixed_expert_fallback_conforms_and_replays() -> None:

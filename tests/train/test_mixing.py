@@ -22,6 +22,7 @@ def test_a_tiny_fit_gives_a_valid_mixture_and_replays() -> None:
         SMALL, players=3, iterations=2, games=1, seed=2, progress=seen.append
     )
     assert seen == steps and len(steps) == 2
+    assert set(steps[0].gains) == {"expert", "hard"}  # every fork at both tables
     assert steps[-1].play == play
     assert 0.0 <= play.opening_bluff <= 1.0 and play.call_temperature >= 0.0
     # fictitious play: the average moves by 1/(k + 2) towards each pure opening response
@@ -48,3 +49,4 @@ def test_a_fork_is_valued_from_the_deciding_seat() -> None:
     state, _ = apply(state, Bid(8, 6))  # seat 0 bids eight 6s: false (one 6, one ace… none)
     # seat 1 doubts: the bidder loses a die, shared gain for seat 1 is 1/2
     assert branch_value(state, 1, Dudo(), MixedPlay(), 1) == pytest.approx(0.5)
+    assert branch_value(state, 1, Dudo(), MixedPlay(), 1, "hard") == pytest.approx(0.5)

@@ -8,10 +8,10 @@ A heads-up round the book does not hold but an abstraction equilibrium covers (2
 :mod:`perudo.solve.abstract_book`, a player remembering the last few bids) is played from that
 table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
 its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
-rate it learns from the hands revealed at calls, and from three seats up mixing its opening bluff
-and its calls at frequencies fitted by self-play (:func:`robust_strong`,
-:mod:`perudo.bots.openings`, :mod:`perudo.bots.mixing`). The order is exact book, abstraction
-table, fallback.
+rate it learns from the hands revealed at calls (:func:`robust_strong`,
+:mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback.
+(:func:`mixed_expert` adds the mixed play fitted by self-play, :mod:`perudo.bots.mixing`; it is
+not the default: it loses to ``hard`` where ``expert`` does not, ``docs/bots.md``.)
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
@@ -58,6 +58,7 @@ __all__ = [
     "ExpertBot",
     "StrategyBook",
     "default_book",
+    "mixed_expert",
     "robust_strong",
     "shipped_mixed_play",
 ]
@@ -253,19 +254,26 @@ def shipped_mixed_play() -> MixedPlay:
 
 
 def robust_strong(
-    seed: int | None = None, *, mixing: MixedPlay | Literal["shipped"] | None = "shipped"
+    seed: int | None = None, *, mixing: MixedPlay | Literal["shipped"] | None = None
 ) -> StrongBot:
     """``expert``'s fallback: ``strong`` reading each opponent's openings with the
     opening-bluff rate it learns from the hands revealed at calls, from three seats up
-    (:mod:`perudo.bots.openings`), and mixing its opening bluff and its calls there at the
-    frequencies fitted by self-play (:mod:`perudo.bots.mixing`: ``"shipped"``, the package's
-    fit; a :class:`~perudo.bots.mixing.MixedPlay`; ``None``, deterministic, every opening read
-    from the prior 0, as before the fit)."""
+    (:mod:`perudo.bots.openings`, every opening read from the prior 0). With ``mixing``
+    (``"shipped"``: the package's fit; or a :class:`~perudo.bots.mixing.MixedPlay`) it also
+    mixes its opening bluff and its calls there at frequencies fitted by self-play and reads
+    openings from the fit's prior (:mod:`perudo.bots.mixing`, :func:`mixed_expert`)."""
     play = shipped_mixed_play() if mixing == "shipped" else mixing
     if play is None:
         return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
     trust = OpeningTrust(prior=play.reading_prior)
     return StrongBot(seed, settings=StrongSettings(openings=trust, mixing=play))
+
+
+def mixed_expert(seed: int | None = None) -> ExpertBot:
+    """``expert`` with the shipped mixed play from three seats up (:mod:`perudo.bots.mixing`):
+    not the ``expert`` level, which it loses to against ``hard`` (``docs/bots.md``); a bot
+    spec for the benchmarks, ``perudo.solve.expert:mixed_expert``."""
+    return ExpertBot(seed, fallback=robust_strong(seed, mixing="shipped"))
 
 
 class ExpertBot(BotBase):

@@ -1,23 +1,26 @@
 """Fit ``expert``'s mixed play from three seats up (:mod:`perudo.bots.mixing`) by fictitious play.
 
-The population is a table of ``expert``\\ s all playing the current average mixture
-:math:`\\bar m_k` = (opening-bluff rate, call temperature, reading prior). Iteration ``k`` plays
-``games`` self-play games of that population and, at decisions with three or more seats holding
-dice, forks the round (:func:`branch_value`: the round played out twice from the same state by
-fresh bots of the population, the same dice and seeds, the two alternatives taken first) to
-measure, from the deciding seat's side (dice it keeps, the others' dice lost shared among
+The population is a table of ``expert`` bots all playing the current average mixture
+``m̄_k`` = (opening-bluff rate, call temperature and shift, reading prior). Iteration
+``k`` plays ``games`` self-play games of that population and, at decisions with three or more
+seats holding dice, forks the round (:func:`branch_value`: the round played out twice from the
+same state, the same dice and seeds, the two alternatives taken first, the deciding seat then
+playing the population) at each of its *tables*: the population's own, and a table where
+every other seat is a level of ``against`` (by default ``hard``: a mixture fitted against
+``expert`` bots alone learned to bluff four openings in five, which ``hard`` punished). It
+measures, from the deciding seat's side (dice it keeps, the others' dice lost shared among
 them, as ``strong`` values a round):
 
 * at an opening where the weakest-face bluff is open (:func:`~perudo.bots.deviations.
   weakest_face_opening`): the gain of the bluff over the chosen opening. The opener's best
-  response to a table reading openings at the average rate is pure: bluff (rate 1) when the
-  mean gain is positive, else never (rate 0);
+  response is pure: bluff (rate 1) when the mean gain is positive at every table, else never
+  (rate 0): a safe response, one no table punishes;
 * at a call whose dudo and best raise are within ``window`` of each other by the bot's
   values (difference ``Δ``): the gain of the dudo over the raise. Where the fitted line of
   the gain on ``Δ`` crosses 0 is the indifference point ``c``; the call response mixes
   ``σ((Δ − c) / τ)`` with the widest ``τ`` whose value lost against the step at ``c`` the
-  forks cannot tell from 0 (:func:`call_fit`), within the window it was measured on
-  (:attr:`~perudo.bots.mixing.MixedPlay.call_window`);
+  forks cannot tell from 0 at any table (:func:`call_fit`, the least ``τ`` of the tables),
+  within the window it was measured on (:attr:`~perudo.bots.mixing.MixedPlay.call_window`);
 * from the hands revealed at calls: the maximum-likelihood opening-bluff rate of the
   population's own openings (:func:`~perudo.bots.openings.fixed_point`), the rate a table
   of them should read openings with.
@@ -52,11 +55,12 @@ from perudo.core import (
     apply,
     view,
 )
+from perudo.registry import make_bot
 from perudo.sim.driver import play_out_round
 from perudo.sim.match import play_game
 from perudo.solve.expert import ExpertBot, robust_strong
 
-__all__ = ["FitStep", "branch_value", "call_fit", "fit_mixed_play"]
+__all__ = ["POPULATION", "FitStep", "branch_value", "call_fit", "fit_mixed_play"]
 
 TEMPERATURES = np.geomspace(0.002, 2.0, 61)
 """The call temperatures the maximum-likelihood search considers."""
@@ -68,17 +72,15 @@ class FitStep:
 
     iteration: int
     games: int
-    openings: int
-    """Opening forks (bluff against the chosen bid)."""
-    bluff_gain: float
-    """Their mean gain of the bluff, in dice (the opener's side)."""
-    bluff_gain_se: float
-    calls: int
-    """Call forks."""
+    gains: dict[str, tuple[float, float, int]]
+    """Per table: the opening bluff's mean gain over the chosen opening (the opener's side, in
+    dice), its standard error and the forks it rests on."""
+    calls: dict[str, int]
+    """Per table: the call forks."""
     call_shift: float
-    """This iteration's indifference point ``c`` of the call forks."""
-    call_temperature: float
-    """This iteration's ``τ`` of the call forks."""
+    """This iteration's indifference point ``c`` of the call forks (every table's)."""
+    call_temperatures: dict[str, float]
+    """Per table: this iteration's ``τ`` of the call forks (the response is the least)."""
     revealed: int
     """Revealed openings the reading prior rests on."""
     reading_rate: float
@@ -91,14 +93,26 @@ def _population(seed: int, play: MixedPlay) -> StrongBot:
 
 
 def branch_value(
-    state: GameState, seat: int, first: PlayerAction, play: MixedPlay, seed: int
+    state: GameState,
+    seat: int,
+    first: PlayerAction,
+    play: MixedPlay,
+    seed: int,
+    others: str | None = None,
 ) -> float:
-    """``seat``'s value of the round under way when it plays ``first`` now and every seat then
-    plays the population ``play`` (fresh bots seeded from ``seed``, dice re-rolls from
-    ``seed``): its dice change, plus the other seats' dice lost shared among them."""
+    """``seat``'s value of the round under way when it plays ``first`` now and then plays the
+    population ``play``, every other seat the population too or, with ``others``, that bot
+    level (fresh bots seeded from ``seed``, dice re-rolls from ``seed``): its dice change, plus
+    the other seats' dice lost shared among them."""
     rng = random.Random(seed)
     n = len(state.dice_counts)
-    bots = [_population(rng.getrandbits(62), play) for _ in range(n)]
+    bots: list[Bot] = []
+    for s in range(n):
+        bot_seed = rng.getrandbits(62)
+        if others is None or s == seat:
+            bots.append(_population(bot_seed, play))
+        else:
+            bots.append(make_bot(others, bot_seed))
 
     def act(s: GameState, who: int) -> PlayerAction:
         return bots[who].act(view(s, who))
@@ -111,8 +125,16 @@ def branch_value(
     end = after if after.round != state.round else play_out_round(after, rng, act, calza)
     before = state.dice_counts
     change = [end.dice_counts[s] - before[s] for s in range(n)]
-    others = [s for s in range(n) if s != seat and before[s]]
-    return change[seat] - sum(change[s] for s in others) / max(1, len(others))
+    rest = [s for s in range(n) if s != seat and before[s]]
+    return change[seat] - sum(change[s] for s in rest) / max(1, len(rest))
+
+
+def _mean_se(xs: list[float]) -> tuple[float, float, int]:
+    """Mean, standard error and count of ``xs`` (0, inf, 0 when empty)."""
+    if not xs:
+        return 0.0, math.inf, 0
+    se = float(np.std(xs) / math.sqrt(len(xs))) if len(xs) > 1 else math.inf
+    return float(np.mean(xs)), se, len(xs)
 
 
 def call_fit(pairs: list[tuple[float, float]], default: MixedPlay) -> tuple[float, float]:
@@ -149,20 +171,24 @@ def fit_mixed_play(
     games: int = 30,
     seed: int = 1,
     window: float = 0.25,
+    against: tuple[str, ...] = ("hard",),
     progress: Callable[[FitStep], None] | None = None,
 ) -> tuple[MixedPlay, list[FitStep]]:
     """Fictitious play over the mixture (see the module docstring): the average after
-    ``iterations`` iterations of ``games`` games each, and every iteration's figures."""
+    ``iterations`` iterations of ``games`` games each, and every iteration's figures. Each
+    fork is played at the population's own table and at a table of each level of
+    ``against`` (bot names); a response must hold at every one of them."""
     if players < 3 or iterations < 1 or games < 1 or window <= 0.0:
         raise ValueError(
             "fitting needs players >= 3, iterations >= 1, games >= 1 and window > 0, "
             f"not players={players}, iterations={iterations}, games={games}, window={window}"
         )
+    tables = (POPULATION, *against)
     avg = MixedPlay(call_window=window)
     steps: list[FitStep] = []
     for k in range(iterations):
-        bluffs: list[float] = []
-        calls: list[tuple[float, float]] = []
+        bluffs: Measured = {t: [] for t in tables}
+        calls: Calls = {t: [] for t in tables}
         revealed: list[tuple[float, float]] = []
         for g in range(games):
             rng = random.Random((seed * 1_000_003 + k) * 1_000_003 + g)
@@ -174,7 +200,7 @@ def fit_mixed_play(
                 fallbacks.append(fb)
                 bots.append(ExpertBot(s, fallback=fb))
             fork_rng = random.Random(rng.getrandbits(62))
-            ask = _forking(fallbacks, avg, window, fork_rng, bluffs, calls)
+            ask = _forking(fallbacks, avg, window, fork_rng, tables, bluffs, calls)
             result = play_game(rules, bots, rng, ask=ask)
             final = view(result.record.replay(), None)
             temperature = fallbacks[0].settings.model.temperature
@@ -182,10 +208,11 @@ def fit_mixed_play(
                 got = opening_evidence(rules, record, counts, temperature)
                 if got is not None:
                     revealed.append(got[1:])
-        gain = float(np.mean(bluffs)) if bluffs else 0.0
-        se = float(np.std(bluffs) / math.sqrt(len(bluffs))) if len(bluffs) > 1 else math.inf
-        response_bluff = 1.0 if bluffs and gain > 0.0 else 0.0
-        shift, tau = call_fit(calls, avg)
+        gains = {t: _mean_se(g) for t, g in bluffs.items()}
+        response_bluff = 1.0 if all(g[2] and g[0] > 0.0 for g in gains.values()) else 0.0
+        shift, _ = call_fit([p for t in tables for p in calls[t]], avg)
+        taus = {t: call_fit(calls[t], avg)[1] for t in tables}
+        tau = min(taus.values())
         rate = fixed_point(revealed) if revealed else avg.reading_prior
         w = 1.0 / (k + 2)
         avg = MixedPlay(
@@ -198,12 +225,10 @@ def fit_mixed_play(
         step = FitStep(
             iteration=k,
             games=games,
-            openings=len(bluffs),
-            bluff_gain=gain,
-            bluff_gain_se=se,
-            calls=len(calls),
+            gains=gains,
+            calls={t: len(c) for t, c in calls.items()},
             call_shift=shift,
-            call_temperature=tau,
+            call_temperatures=taus,
             revealed=len(revealed),
             reading_rate=rate,
             play=avg,
@@ -214,19 +239,28 @@ def fit_mixed_play(
     return avg, steps
 
 
+POPULATION = "expert"
+"""The name the population's own table goes by in :attr:`FitStep.gains` and ``against``."""
+
+
+Measured = dict[str, list[float]]
+Calls = dict[str, list[tuple[float, float]]]
+
+
 def _forking(
     fallbacks: list[StrongBot],
     play: MixedPlay,
     window: float,
     rng: random.Random,
-    bluffs: list[float],
-    calls: list[tuple[float, float]],
+    tables: tuple[str, ...],
+    bluffs: Measured,
+    calls: Calls,
 ) -> Callable[[GameState, int, Bot, PlayerView], PlayerAction]:
     """The game's ``ask``: fork where the fit learns (three seats up), then play as usual."""
 
     def ask(state: GameState, seat: int, bot: Bot, seat_view: PlayerView) -> PlayerAction:
         if sum(1 for c in state.dice_counts if c) >= 3:
-            _fork(state, seat, seat_view, fallbacks[seat], play, window, rng, bluffs, calls)
+            _fork(state, seat, seat_view, fallbacks[seat], play, window, rng, tables, bluffs, calls)
         return bot.act(seat_view)
 
     return ask
@@ -240,11 +274,12 @@ def _fork(
     play: MixedPlay,
     window: float,
     rng: random.Random,
-    bluffs: list[float],
-    calls: list[tuple[float, float]],
+    tables: tuple[str, ...],
+    bluffs: Measured,
+    calls: Calls,
 ) -> None:
     """Fork the round at ``seat``'s decision where the fit learns from it (see
-    :func:`fit_mixed_play`), appending what it measured."""
+    :func:`fit_mixed_play`), once per table, appending what it measured."""
     if state.phase is not Phase.BIDDING or state.to_act != seat:
         return
     values = bot.values(seat_view)
@@ -258,10 +293,12 @@ def _fork(
         bluff = weakest_face_opening(seat_view, best, BLUFF_FLOOR)
         if bluff == best:
             return
-        bluffs.append(
-            branch_value(state, seat, bluff, play, seed)
-            - branch_value(state, seat, best, play, seed)
-        )
+        for table in tables:
+            others = None if table == POPULATION else table
+            gain = branch_value(state, seat, bluff, play, seed, others) - branch_value(
+                state, seat, best, play, seed, others
+            )
+            bluffs.setdefault(table, []).append(gain)
         return
     dudo = values.get(Dudo())
     raises = [a for a in seat_view.legal if isinstance(a, Bid) and a in values]
@@ -271,7 +308,9 @@ def _fork(
     delta = dudo - values[top]
     if abs(delta) >= window:
         return
-    gain = branch_value(state, seat, Dudo(), play, seed) - branch_value(
-        state, seat, top, play, seed
-    )
-    calls.append((delta, gain))
+    for table in tables:
+        others = None if table == POPULATION else table
+        gain = branch_value(state, seat, Dudo(), play, seed, others) - branch_value(
+            state, seat, top, play, seed, others
+        )
+        calls.setdefault(table, []).append((delta, gain))
