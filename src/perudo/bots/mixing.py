@@ -24,6 +24,10 @@ With fewer than :attr:`MixedPlay.min_seats` seats holding dice it plays as ``str
 ``expert`` plays the exact equilibrium or an abstraction table; elsewhere its fallback is
 unchanged).
 
+Who plays it: :func:`perudo.solve.expert.mixed_expert` (``expert`` with this fallback), not the
+``expert`` level: against three ``hard`` at four seats of Perudo it won 41.0% of 800 games where
+``expert`` won 45.5% (``docs/bots.md``).
+
 The fitted numbers ship in ``weights/mixed-play.json`` beside this module, with the file's
 SHA-256 in ``weights/mixed-play.manifest.json``; :func:`load_mixed_play` checks the hash as the
 solver's tables are checked, and refuses a file that does not match.

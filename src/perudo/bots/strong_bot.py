@@ -23,7 +23,7 @@ Two parts:
 
 All of it reads the seat's :class:`~perudo.core.PlayerView` only (P-70). The choice is the
 best value (ties: the earlier legal action), so the bot is deterministic; :meth:`StrongBot.policy`
-states it as a point mass. ``expert``'s fallback adds a fitted mixture from three seats up
+states it as a point mass. ``mixed_expert``'s fallback adds a fitted mixture from three seats up
 (:attr:`StrongSettings.mixing`, :mod:`perudo.bots.mixing`). Cost: a few milliseconds a
 decision at six players of five dice (``perudo bench-bots`` prints the figures).
 """
@@ -75,7 +75,8 @@ class StrongSettings:
     opening as the model's honest opener (``strong``)."""
     mixing: MixedPlay | None = None
     """From three seats up, mix the opening bluff and the call at the fitted frequencies
-    (:mod:`perudo.bots.mixing`; ``expert``'s fallback); ``None``: deterministic (``strong``)."""
+    (:mod:`perudo.bots.mixing`; ``mixed_expert``'s fallback, not ``expert``'s); ``None``:
+    deterministic (``strong``, ``expert``)."""
 
 
 class StrongBot(BotBase):
