@@ -160,3 +160,21 @@ def test_random_seed_independence_of_the_search() -> None:
     random.seed(2)
     b = ex.play_one("perudo", 3, "none", 2, 0)  # type: ignore[attr-defined]
     assert a == b
+
+
+def test_the_search_seats_the_mixed_expert_and_extends_a_cell_from_a_game_index(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ex = _exploiters()
+    won = ex.play_one("perudo", 3, "none", 7, 4, "mixed")  # type: ignore[attr-defined]
+    ex.main(  # type: ignore[attr-defined]
+        [
+            "--rules", "perudo", "--players", "3", "--deviations", "none",
+            "--games", "1", "--start", "4", "--seed", "7", "--expert", "expert,mixed",
+        ]
+    )  # fmt: skip
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("perudo")]
+    assert len(rows) == 2 and "expert" in rows[0] and "mixed" in rows[1]
+    assert f" {int(won)}/1 " in rows[1]
+    with pytest.raises(SystemExit):
+        ex.main(["--expert", "nobody"])  # type: ignore[attr-defined]

@@ -13,9 +13,10 @@ wrong by the whole table. Here an opening's likelihood is a mixture of two playe
   (:func:`~perudo.bots.beliefs.opening_choice`).
 
 The share of the face-blind opener is the opponent's **opening-bluff rate** ``β``. Each opponent
-is one of two types: *honest*, opening at the rate :attr:`OpeningTrust.prior` (fitted by
-self-play, ``benchmarks/openings_fit.py``: the maximum-likelihood rate of ``expert``'s own
-openings at four seats of Perudo, 0: read as the honest opener's, as ``strong`` reads them), or
+is one of two types: *honest*, opening at the rate :attr:`OpeningTrust.prior` (``expert``'s is
+fitted by self-play with its mixed play, :mod:`perudo.bots.mixing`: the maximum-likelihood rate
+of the fitted population's own openings; the default 0 reads an opening as the honest opener's,
+as ``strong`` reads them), or
 a *bluffer*, opening at the rate :attr:`OpeningTrust.ceiling`; a bluffer is a priori
 :attr:`OpeningTrust.bluffers` of the players. Each opening whose hand was revealed at the call
 that ended the round (P-21) multiplies the odds of the bluffer by the ratio of the two types'
@@ -77,9 +78,9 @@ class OpeningTrust:
     """The prior, weight and bound of the opening-bluff rates (see the module docstring)."""
 
     prior: float = 0.0
-    """The rate every opponent starts at, and the floor of the estimate (fitted by
-    ``benchmarks/openings_fit.py``: the maximum-likelihood rate of ``expert``'s openings in
-    self-play at four seats of Perudo)."""
+    """The rate every opponent starts at, and the floor of the estimate (``expert``'s:
+    :attr:`perudo.bots.mixing.MixedPlay.reading_prior`, fitted by self-play; 0 reads openings
+    as ``strong`` does)."""
     ceiling: float = 0.8
     """The bluffer's rate: the most face-blindness any opponent's openings are read with."""
     bluffers: float = 0.05

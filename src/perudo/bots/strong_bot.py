@@ -23,8 +23,9 @@ Two parts:
 
 All of it reads the seat's :class:`~perudo.core.PlayerView` only (P-70). The choice is the
 best value (ties: the earlier legal action), so the bot is deterministic; :meth:`StrongBot.policy`
-states it as a point mass. Cost: a few milliseconds a decision at six players of five dice
-(``perudo bench-bots`` prints the figures).
+states it as a point mass. ``mixed_expert``'s fallback adds a fitted mixture from three seats up
+(:attr:`StrongSettings.mixing`, :mod:`perudo.bots.mixing`). Cost: a few milliseconds a
+decision at six players of five dice (``perudo bench-bots`` prints the figures).
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ from perudo.core import (
 
 from .base import BotBase
 from .beliefs import Beliefs, BidModel, FloatArray, lowest_raises
+from .mixing import MixedPlay, mixed_policy
 from .openings import OpeningReader, OpeningTrust
-from .prob_bot import ProbBot
+from .prob_bot import ProbBot, sample_policy
 
 __all__ = ["StrongBot", "StrongSettings"]
 
@@ -71,6 +73,10 @@ class StrongSettings:
     """Read each opponent's openings with its own opening-bluff rate, learned from the hands
     revealed at calls (:mod:`perudo.bots.openings`; ``expert``'s fallback); ``None``: every
     opening as the model's honest opener (``strong``)."""
+    mixing: MixedPlay | None = None
+    """From three seats up, mix the opening bluff and the call at the fitted frequencies
+    (:mod:`perudo.bots.mixing`; ``mixed_expert``'s fallback, not ``expert``'s); ``None``:
+    deterministic (``strong``, ``expert``)."""
 
 
 class StrongBot(BotBase):
@@ -253,21 +259,31 @@ class StrongBot(BotBase):
                 out[bid] = -lose + weight * win + (1.0 - p_chal) * self._net(view, r_cont)
         return out
 
-    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
-        """The action it takes, with probability 1 (the bot is deterministic)."""
-        return {self.act(view): 1.0}
-
-    def act(self, view: PlayerView) -> PlayerAction:
-        values = self.values(view)
+    def best_action(self, view: PlayerView, values: dict[PlayerAction, float]) -> PlayerAction:
+        """The best-valued action (ties: the earlier legal one)."""
         best: PlayerAction | None = None
         best_value = -np.inf
         for action in view.legal:
             v = values.get(action)
             if v is not None and v > best_value:
                 best, best_value = action, v
-        if best is None:
-            return view.legal[0]
-        return best
+        return best if best is not None else view.legal[0]
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The action it takes with probability 1 (``strong`` is deterministic); with
+        :attr:`StrongSettings.mixing`, the fitted mixture around it from three seats up."""
+        values = self.values(view)
+        best = self.best_action(view, values)
+        mixing = self.settings.mixing
+        if mixing is None:
+            return {best: 1.0}
+        return mixed_policy(view, values, best, mixing)
+
+    def act(self, view: PlayerView) -> PlayerAction:
+        policy = self.policy(view)
+        if len(policy) == 1:
+            return next(iter(policy))
+        return sample_policy(policy, self.rng.random())
 
     def call_calza(self, view: PlayerView) -> bool:
         """Out of turn (P-50): call when the posterior chance of an exact bid makes it worth

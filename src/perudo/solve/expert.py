@@ -10,6 +10,8 @@ table. Everywhere else (more players, a round not solved, rules the solver canno
 its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
 rate it learns from the hands revealed at calls (:func:`robust_strong`,
 :mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback.
+(:func:`mixed_expert` adds the mixed play fitted by self-play, :mod:`perudo.bots.mixing`; it is
+not the default: it loses to ``hard`` where ``expert`` does not, ``docs/bots.md``.)
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
@@ -35,9 +37,11 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Literal
 
 from perudo.bots.balanced_bot import BalancedBot
 from perudo.bots.base import Bot, BotBase
+from perudo.bots.mixing import MixedPlay, load_mixed_play
 from perudo.bots.openings import OpeningTrust
 from perudo.bots.prob_bot import sample_policy
 from perudo.bots.strong_bot import StrongBot, StrongSettings
@@ -49,7 +53,15 @@ from .packed import PackedRound
 from .shipped import BOOK_DIR, BookEntry, read_book
 from .solution import Solution, round_key
 
-__all__ = ["AnchoredBot", "ExpertBot", "StrategyBook", "default_book", "robust_strong"]
+__all__ = [
+    "AnchoredBot",
+    "ExpertBot",
+    "StrategyBook",
+    "default_book",
+    "mixed_expert",
+    "robust_strong",
+    "shipped_mixed_play",
+]
 
 _ON_DEMAND_TOTAL = 2
 """Rounds with at most this many dice in play are solved when first met."""
@@ -226,11 +238,42 @@ def default_book() -> StrategyBook:
         return _DEFAULT
 
 
-def robust_strong(seed: int | None = None) -> StrongBot:
+_MIXED: MixedPlay | None = None
+
+
+def shipped_mixed_play() -> MixedPlay:
+    """The shipped fit of :mod:`perudo.bots.mixing` (read and hash-checked once a process).
+
+    :raises ValueError: if the shipped file does not match its manifest's SHA-256.
+    """
+    global _MIXED
+    with _DEFAULT_LOCK:
+        if _MIXED is None:
+            _MIXED = load_mixed_play()
+        return _MIXED
+
+
+def robust_strong(
+    seed: int | None = None, *, mixing: MixedPlay | Literal["shipped"] | None = None
+) -> StrongBot:
     """``expert``'s fallback: ``strong`` reading each opponent's openings with the
     opening-bluff rate it learns from the hands revealed at calls, from three seats up
-    (:mod:`perudo.bots.openings`: the shipped :class:`~perudo.bots.openings.OpeningTrust`)."""
-    return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
+    (:mod:`perudo.bots.openings`, every opening read from the prior 0). With ``mixing``
+    (``"shipped"``: the package's fit; or a :class:`~perudo.bots.mixing.MixedPlay`) it also
+    mixes its opening bluff and its calls there at frequencies fitted by self-play and reads
+    openings from the fit's prior (:mod:`perudo.bots.mixing`, :func:`mixed_expert`)."""
+    play = shipped_mixed_play() if mixing == "shipped" else mixing
+    if play is None:
+        return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
+    trust = OpeningTrust(prior=play.reading_prior)
+    return StrongBot(seed, settings=StrongSettings(openings=trust, mixing=play))
+
+
+def mixed_expert(seed: int | None = None) -> ExpertBot:
+    """``expert`` with the shipped mixed play from three seats up (:mod:`perudo.bots.mixing`):
+    not the ``expert`` level, which it loses to against ``hard`` (``docs/bots.md``); a bot
+    spec for the benchmarks, ``perudo.solve.expert:mixed_expert``."""
+    return ExpertBot(seed, fallback=robust_strong(seed, mixing="shipped"))
 
 
 class ExpertBot(BotBase):
