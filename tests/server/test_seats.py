@@ -510,3 +510,28 @@ def test_a_refused_transfer_link_leaves_the_seated_device_its_seat(server: Serve
         await bo.close()
 
     run(go())
+
+
+def test_a_waiting_table_its_last_person_leaves_leaves_the_lobby_at_once(
+    server: ServerProcess,
+) -> None:
+    """Nobody can start a waiting table with no person at it (bots of the house alone): once
+    its last person leaves, it is closed and leaves the lobby at once, not after
+    ``PERUDO_WAITING_TABLE_SECONDS`` (it stood there for 30 minutes with no one seated)."""
+
+    async def go() -> None:
+        t = server.create_table(seats=3, dice=1, name="left alone")
+        ann = await Client(server, t["table_id"], t["token"]).connect()
+        await ann.send({"type": "add_bot", "level": "easy"})
+        await ann.until(lambda: _table(ann)["seats"][1] is not None)
+        listed = [x["id"] for x in server.http("GET", "/api/tables")["tables"]]
+        assert t["table_id"] in listed
+        await ann.send({"type": "leave"})
+        # Ann watches on as a spectator: she is told the table closed (and disconnected).
+        assert (await ann.error())["code"] == "table_closed"
+        listed = [x["id"] for x in server.http("GET", "/api/tables")["tables"]]
+        assert t["table_id"] not in listed
+        assert server.http("GET", f"/api/tables/{t['table_id']}")["error"] == "no_table"
+        await ann.close()
+
+    run(go())

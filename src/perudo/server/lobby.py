@@ -12,6 +12,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -113,6 +114,10 @@ class Lobby:
         if table.creator is not None and (table.status != "open" or table.closed):
             creator, table.creator = table.creator, None
             self._spawn(self.guard.waiting.release(creator, table.id))
+        if table.status == "open" and not table.closed and deserted(table):
+            # The last person left a table that waits for players: nobody can start it, so
+            # it leaves the lobby now, not when it would expire.
+            self._spawn(self._close(table, deserted))
         if self.node is None:
             return
         public = not table.private and not table.closed and table.status != "finished"
@@ -149,34 +154,36 @@ class Lobby:
         ``waiting_table_seconds``: they leave the lobby and the store marks them ``closed``
         (never restored). Their spectators are told and disconnected."""
         limit = self.settings.waiting_table_seconds
-        stale = [
-            t
-            for t in self.tables.values()
-            if t.status == "open"
-            and t.unattended_since is not None
-            and now - t.unattended_since > limit
-        ]
-        for t in stale:
-            async with t.lock:
-                if t.status != "open" or t.unattended_since is None:
-                    continue
-                try:
-                    await self.store.set_status(t.id, "closed", t.version + 1)
-                except StoreError as err:
-                    log.warning("table %s could not be closed (will retry): %s", t.id, err)
-                    continue
-                del self.tables[t.id]
-                t.expire()
-                self.changed(t)
-                if self.node is not None:  # its lease goes with it
-                    self.node.owned.pop(t.id, None)
-                    try:
-                        await self.node.leases.forget(t.id)
-                    except Exception as err:
-                        log.warning("table %s: lease not deleted: %s", t.id, err)
+
+        def stale(t: LiveTable) -> bool:
+            return t.unattended_since is not None and now - t.unattended_since > limit
+
+        closed = [t for t in list(self.tables.values()) if stale(t) and await self._close(t, stale)]
         self.guard.sweep(now)
         await self.keep_waiting()
-        return len(stale)
+        return len(closed)
+
+    async def _close(self, t: LiveTable, still: Callable[[LiveTable], bool]) -> bool:
+        """Close the waiting table ``t`` if it ``still`` should be, under its lock: whether
+        it was."""
+        async with t.lock:
+            if t.status != "open" or t.closed or not still(t):
+                return False
+            try:
+                await self.store.set_status(t.id, "closed", t.version + 1)
+            except StoreError as err:
+                log.warning("table %s could not be closed (will retry): %s", t.id, err)
+                return False
+            self.tables.pop(t.id, None)
+            t.expire()
+            self.changed(t)
+            if self.node is not None:  # its lease goes with it
+                self.node.owned.pop(t.id, None)
+                try:
+                    await self.node.leases.forget(t.id)
+                except Exception as err:
+                    log.warning("table %s: lease not deleted: %s", t.id, err)
+        return True
 
     async def keep_waiting(self) -> None:
         """Tell the count of waiting tables (:class:`~perudo.server.guard.WaitingTables`)
@@ -464,3 +471,9 @@ class Lobby:
         return await table.join(
             clean_name(player, "your name", 24), player_id, bot_account, blocked_by
         )
+
+
+def deserted(table: LiveTable) -> bool:
+    """Whether no person (nor bot account) sits at ``table``: bots of the house alone, or
+    nobody."""
+    return not any(s is not None and s.kind == "human" for s in table.seats)
