@@ -523,3 +523,47 @@ def test_the_example_client_hosts_a_table_its_bot_made_and_starts_it_when_full(
     )  # fmt: skip
     assert bad.returncode == 1 and "Traceback" not in bad.stderr, bad.stderr
     assert bad.stderr.startswith("stopped: ") and "token" in bad.stderr, bad.stderr
+
+
+def test_a_bot_that_leaves_a_game_concedes_and_its_seat_limit_spares_its_own_seat(
+    tmp_path: Path,
+) -> None:
+    """A bot account that leaves during a game concedes (P-24), whatever the table chose for
+    people who leave (a stand-in, by default); and at its ``PERUDO_BOT_TABLES`` limit it may
+    still ask for its own seat again (its program restarted), not for another table's."""
+    srv = ServerProcess(tmp_path, PERUDO_BOT_TABLES="1", **CHEAP_ARGON2).start()
+    try:
+        token = _bot_token(srv, "Quitbot")
+        t = srv.create_table(seats=2, dice=2)
+        join = f"{srv.url}/api/bot/tables/{t['table_id']}/join"
+        seat = httpx.post(join, headers=_auth(token))
+        assert seat.status_code == 200, seat.text
+        again = httpx.post(join, headers=_auth(token))  # at its limit: its own seat, back
+        assert again.status_code == 200 and again.json()["seat"] == seat.json()["seat"]
+        other = srv.create_table(seats=2, dice=2, player="Cy")
+        more = httpx.post(
+            f"{srv.url}/api/bot/tables/{other['table_id']}/join", headers=_auth(token)
+        )
+        assert more.status_code == 429 and more.json()["error"] == "bot_tables"
+
+        async def go() -> None:
+            person = await Client(srv, t["table_id"], t["token"]).connect()
+            url = f"{srv.ws_url}/ws/tables/{t['table_id']}"
+            async with websockets.connect(url, additional_headers=_auth(token)) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": again.json()["token"]}))
+                await _next(ws, "snapshot")
+                await person.send({"type": "start"})
+                await person.until(lambda: bool(person.view and person.view["phase"] == "bidding"))
+                await ws.send(json.dumps({"type": "leave"}))
+                await person.until(
+                    lambda: bool(person.view and person.view["phase"] == "game_over")
+                )
+            events = [e for m in person.messages if m["type"] == "update" for e in m["events"]]
+            assert not [e for e in events if e["type"] == "action" and e["seat"] == 1], events
+            ends = [(e["kind"], e["caller"]) for e in events if e["type"] == "round_resolved"]
+            assert ends[-1] == ("concede", 1), events
+            await person.close()
+
+        asyncio.run(go())
+    finally:
+        srv.stop()

@@ -223,9 +223,40 @@ def test_a_turn_notice_reads_an_accounts_subscriptions_once_in_a_while_not_every
         for _ in range(5):
             await pusher._notify(7, "turn", "t1", {}, set())
         assert reads == [7]
-        pusher.forget(7)  # a subscription made or dropped through this process
+        pusher.forget()  # a subscription made or dropped through this process
         await pusher._notify(7, "turn", "t1", {}, set())
         await pusher._notify(8, "turn", "t1", {}, set())
         assert reads == [7, 7, 8]
+
+    asyncio.run(go())
+
+
+def test_a_subscription_read_that_a_change_overtook_is_not_kept() -> None:
+    """A turn notice reading an account's subscriptions while a change is made through this
+    process (a device moved to another account on a shared browser, a deletion) does not keep
+    what it read: the next notice reads again."""
+    import asyncio
+
+    from perudo.server.settings import Settings
+    from perudo.server.social.presence import Presence
+    from perudo.server.social.push import Pusher
+
+    reads: list[int] = []
+    pusher: Any = None
+
+    class Store:
+        async def push_subscriptions(self, account: int) -> list[Any]:
+            reads.append(account)
+            if len(reads) == 1:
+                pusher.forget()  # the change lands while this read is under way
+            return []
+
+    pusher = Pusher(Store(), Presence(), Settings())  # type: ignore[arg-type]
+
+    async def go() -> None:
+        await pusher._notify(7, "turn", "t1", {}, set())
+        await pusher._notify(7, "turn", "t1", {}, set())
+        await pusher._notify(7, "turn", "t1", {}, set())
+        assert reads == [7, 7]
 
     asyncio.run(go())

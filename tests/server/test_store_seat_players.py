@@ -56,3 +56,33 @@ def test_the_player_of_a_seat_is_its_account_or_a_token_that_held_it_in_that_gam
             await store.close()
 
     asyncio.run(go())
+
+
+def test_a_game_started_after_a_seated_account_was_deleted_keeps_the_new_name(
+    tmp_path: Path,
+) -> None:
+    """An account deleted while it sits at a table: a game started there afterwards is kept
+    under the name the account has now, never the old one (another person may take it)."""
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'perudo.db'}")
+        await store.open()
+        try:
+            ann = await store.create_player("Ann", "ann", None)
+            assert ann is not None
+            seats = [
+                SeatRow(0, "human", "Ann", hash_token("ann"), None, True, ann),
+                SeatRow(1, "human", "Bo", hash_token("bo"), None, False, None),
+            ]
+            await store.create_table("t1", "T", {}, False, seats, 1)
+            await store.delete_player(ann, "deleted player")
+            rules = PRESETS["perudo"].to_dict()
+            _, key = await store.start_game(
+                "t1", rules, ["Ann", "Bo"], [[6, 2]], seats, 2, players={0: ann}
+            )
+            game = await store.game(key)
+            assert game is not None and list(game.names) == ["deleted player", "Bo"]
+        finally:
+            await store.close()
+
+    asyncio.run(go())

@@ -188,15 +188,16 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     return Response(status_code=204)
 
 
-async def _seating_bot(request: Request) -> PlayerRow | JSONResponse:
-    """The bot account of the request's token, with room for one more seat; else the refusal
-    (:func:`_bot`'s, or one more seat for a bot account holding ``PERUDO_BOT_TABLES``)."""
+async def _seating_bot(request: Request, table_id: str | None = None) -> PlayerRow | JSONResponse:
+    """The bot account of the request's token, with room for one more seat (its seat at
+    ``table_id``, where it sits already, is none); else the refusal (:func:`_bot`'s, or one
+    more seat for a bot account holding ``PERUDO_BOT_TABLES``)."""
     found = await _bot(request)
     if isinstance(found, JSONResponse):
         return found
     player = found[0]
     most = settings_of(request).bot_tables
-    held = await store_of(request).bot_seats_held(player.id)
+    held = await store_of(request).bot_seats_held(player.id, besides=table_id)
     if held < most:
         return player
     return error_response(
@@ -219,7 +220,7 @@ async def create_table(request: Request, body: BotTable) -> JSONResponse | dict[
 
 @router.post("/api/bot/tables/{table_id}/join", response_model=None)
 async def join_table(request: Request, table_id: str) -> JSONResponse | dict[str, Any]:
-    player = await _seating_bot(request)
+    player = await _seating_bot(request, table_id)
     if isinstance(player, JSONResponse):
         return player
     return await join_for(request, table_id, player.name, player, bot_account=True)

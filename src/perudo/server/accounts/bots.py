@@ -17,6 +17,7 @@ tokens' making and reading, and this process's sockets opened with them.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ __all__ = [
     "sockets_of",
     "token_hash",
 ]
+
+log = logging.getLogger("perudo.server")
 
 MAX_TOKENS: Final = 10
 """Tokens a bot account may hold at once."""
@@ -141,7 +144,10 @@ class Sockets:
         is told so and closed."""
         for conn, farewell in list(self.by_token.get(hashed, {}).items()):
             if farewell is not None:
-                await farewell()
+                try:
+                    await farewell()
+                except Exception as err:  # the socket is closed all the same
+                    log.warning("a revoked bot socket's farewell failed: %s", err)
             conn.send(revoked_message())
             conn.send_close(1008)
 

@@ -29,7 +29,7 @@ from ..cluster.bus import BusDown
 from ..connection import Connection
 from ..play import Entry, Pool, PoolKey
 from ..proxy import client_host
-from ..store import PlayerRow
+from ..store import PlayerRow, StoreError
 from ..tables import TableConfig, TableError
 from ..tables.config import server_texts
 from ..tables.text import check_person_name, clean_name
@@ -64,13 +64,19 @@ async def play_socket(ws: WebSocket) -> None:
     conn.start()
     counted = await lobby.guard.open_connection(client)
     ticket: str | None = None
+    revoked = False
 
     async def leave_pool() -> None:
-        nonlocal ticket
-        if ticket is not None:
+        """The bot's token was revoked: its place leaves the pool, and the socket takes no
+        new place (a join under way is left at its end, below)."""
+        nonlocal ticket, revoked
+        revoked = True
+        left = ticket
+        if left is not None:
             with contextlib.suppress(BusDown, TableError):
-                await pool.leave(ticket)
-            ticket = None
+                await pool.leave(left)
+            if ticket == left:
+                ticket = None
 
     try:
         if not counted:
@@ -80,7 +86,12 @@ async def play_socket(ws: WebSocket) -> None:
         account: PlayerRow | None = None
         token = bearer(ws)
         if token is not None:
-            bot = await bot_of_token(store_of(ws), token)
+            try:
+                bot = await bot_of_token(store_of(ws), token)
+            except StoreError:
+                _error(conn, "unavailable", "the server cannot check bot tokens now; try again")
+                await conn.close_after_sending(1013)
+                return
             if bot is None:
                 _error(
                     conn,
@@ -113,12 +124,16 @@ async def play_socket(ws: WebSocket) -> None:
                 return
             except (WebSocketDisconnect, RuntimeError):
                 return
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or revoked:
                 return
             if conn.bot_token is not None and time.monotonic() - checked > RECHECK_SECONDS:
                 # A token revoked through another process: this one learns it here.
                 checked = time.monotonic()
-                if not await store_of(ws).bot_token_stands(conn.bot_token):
+                try:
+                    stands = await store_of(ws).bot_token_stands(conn.bot_token)
+                except StoreError:  # the database cannot say now: asked again later
+                    stands = True
+                if not stands:
                     await leave_pool()
                     conn.send(revoked_message())
                     await conn.close_after_sending(1008)
@@ -164,6 +179,9 @@ async def play_socket(ws: WebSocket) -> None:
                     _error(conn, "unavailable", "the queue cannot be reached now; try again soon")
                     continue
                 ticket = entry.ticket
+                if revoked:  # revoked while joining: the place it just took goes too
+                    await leave_pool()
+                    return
     finally:
         if conn.bot_token is not None:
             sockets_of(ws).discard(conn.bot_token, conn)

@@ -35,8 +35,9 @@ class Social:
     async def forget_account(self, account: int) -> None:
         """A deleted account: its follows, blocks and devices go, its invitations are
         withdrawn, and nothing is pushed to it any more."""
+        self.pusher.forget()
         await self.store.forget_social(account)
-        self.pusher.forget(account)
+        self.pusher.forget()
 
     async def open(self) -> None:
         await self.pusher.open()

@@ -118,17 +118,26 @@ class Pusher:
         self._subs: dict[int, tuple[float, list[Subscription]]] = {}
         """Each account's subscriptions as read lately (:data:`SUBSCRIPTIONS_FRESH`): a turn
         notice of a person with none reads nothing."""
+        self._changes = 0
+        """Subscription changes made through this process: a read that one overtook is not
+        kept."""
 
-    def forget(self, account: int) -> None:
-        """``account``'s subscriptions changed here: read them again at the next notice."""
-        self._subs.pop(account, None)
+    def forget(self) -> None:
+        """A subscription changed here (made, dropped, moved from one account to another on a
+        shared browser, an account deleted): read every account's again at its next notice.
+        Called before the change is written and after."""
+        self._changes += 1
+        self._subs.clear()
 
     async def _subscriptions(self, account: int) -> list[Subscription]:
         now = time.monotonic()
         held = self._subs.get(account)
         if held is not None and now - held[0] < SUBSCRIPTIONS_FRESH:
             return held[1]
+        changes = self._changes
         subs = await self.store.push_subscriptions(account)
+        if changes != self._changes:  # a change came while it was read: not kept
+            return subs
         self._subs.pop(account, None)
         self._subs[account] = (now, subs)
         while len(self._subs) > SUBSCRIPTIONS_KEPT:
@@ -198,8 +207,9 @@ class Pusher:
                 err.response, "status_code", None
             )
             if status in (404, 410):
+                self.forget()
                 await self.store.forget_push_endpoint(sub.endpoint)
-                self.forget(sub.player_id)
+                self.forget()
             log.info("push to a device refused (%s): %s", status, err)
             return False
         except Exception as err:  # the push service unreachable: the notice is lost

@@ -326,9 +326,10 @@ async def subscribe(request: Request, body: PushBody) -> Response:
     social = social_of(request)
     if not endpoint_allowed(body.subscription.endpoint, settings_of(request).push_service_list):
         return refused("push_service", "social.push_service", 400)
-    social.pusher.forget(me.id)
+    social.pusher.forget()
     if not body.kinds:
         await social.store.remove_push_subscription(me.id, body.device)
+        social.pusher.forget()
         return Response(status_code=204)
     await social.store.add_push_subscription(
         Subscription(
@@ -341,6 +342,7 @@ async def subscribe(request: Request, body: PushBody) -> Response:
             body.lang if body.lang in LANGS else "en",
         )
     )
+    social.pusher.forget()
     return Response(status_code=204)
 
 
@@ -350,8 +352,9 @@ async def unsubscribe(request: Request, device: str) -> Response:
     if isinstance(me, JSONResponse):
         return me
     social = social_of(request)
-    social.pusher.forget(me.id)
+    social.pusher.forget()
     await social.store.remove_push_subscription(me.id, device[:64])
+    social.pusher.forget()
     return Response(status_code=204)
 
 

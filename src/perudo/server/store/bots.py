@@ -237,18 +237,19 @@ class BotStore(StoreBase):
             ).all()
         return {int(r.id) for r in rows}
 
-    async def bot_seats_held(self, player_id: int) -> int:
-        """Seats ``player_id`` holds at tables waiting or playing (over every process)."""
+    async def bot_seats_held(self, player_id: int, besides: str | None = None) -> int:
+        """Seats ``player_id`` holds at tables waiting or playing (over every process), but for
+        the table ``besides`` (one it sits at already takes no new seat)."""
+        where = [seats_t.c.player_id == player_id, tables_t.c.status.in_(("open", "playing"))]
+        if besides is not None:
+            where.append(seats_t.c.table_id != besides)
         async with self._reading() as conn:
             return int(
                 (
                     await conn.execute(
                         select(func.count())
                         .select_from(seats_t.join(tables_t, tables_t.c.id == seats_t.c.table_id))
-                        .where(
-                            seats_t.c.player_id == player_id,
-                            tables_t.c.status.in_(("open", "playing")),
-                        )
+                        .where(*where)
                     )
                 ).scalar_one()
             )

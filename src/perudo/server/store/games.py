@@ -24,6 +24,7 @@ from .schema import (
     game_players_t,
     game_seat_tokens_t,
     games_t,
+    players_t,
     seats_t,
     tables_t,
 )
@@ -156,13 +157,29 @@ class GameStore(StoreBase):
                 .where(tables_t.c.id == table_id)
                 .values(status="playing", version=version, fence=fence, creator=None)
             )
+            # A seat whose account was deleted while it sat here is kept under the name the
+            # account has now ("deleted player"), never its old one (another may take it).
+            stored = list(names)
+            if players:
+                gone = {
+                    int(r.id): str(r.name)
+                    for r in await conn.execute(
+                        select(players_t.c.id, players_t.c.name).where(
+                            players_t.c.id.in_(sorted(set(players.values()))),
+                            players_t.c.deleted_at.is_not(None),
+                        )
+                    )
+                }
+                for seat, player_id in players.items():
+                    if player_id in gone and 0 <= seat < len(stored):
+                        stored[seat] = gone[player_id]
             result = await conn.execute(
                 insert(games_t).values(
                     key=game_key,
                     table_id=table_id,
                     rules=json.dumps(rules),
                     players=len(names),
-                    names=json.dumps(list(names)),
+                    names=json.dumps(stored),
                     rolloff=json.dumps([list(t) for t in rolloff]),
                     started_at=now,
                     rated=rated,

@@ -560,6 +560,8 @@ class LiveTable:
         none of them may sit here); returns (seat, token). A bot account that sits here
         already gets its seat back, with a new token, during a game too."""
         async with self.lock:
+            if self.closed:
+                raise TableError("table_closed", CLOSED)
             back = (
                 None
                 if not bot_account or player_id is None
@@ -735,7 +737,9 @@ class LiveTable:
         the seat is emptied. The seat's token dies and its connections become spectators."""
         playing = self.status == "playing" and self.state is not None
         in_game = playing and self.state is not None and self.state.dice_counts[seat] > 0
-        concede = concede or self.config.vacated == "nobody"
+        held = self.seats[seat]
+        # A bot account's seat is never played by a stand-in (docs/bot-api.md): it concedes.
+        concede = concede or self.config.vacated == "nobody" or bool(held and held.bot_account)
         nobody = playing and (concede or not in_game)
         undo = self.seating.vacate(seat, playing, standin=not nobody)
 

@@ -147,8 +147,11 @@ class Scheduler:
             s.drop_timer = None
             if s.bot_account:
                 # A bot account's seat is never played by a stand-in (its record is its
-                # program's): a bot gone past the grace concedes (docs/bot-api.md).
-                await self._forfeit(seat)
+                # program's): a bot gone past the grace concedes (docs/bot-api.md); one out
+                # of the game already keeps its seat for the next game.
+                in_game = table.state is not None and table.state.dice_counts[seat] > 0
+                if in_game:
+                    await self._forfeit(seat)
                 return
             if table.config.rated:
                 # No bot plays a rated game: the seat waits for its person, whose turn timer
