@@ -528,7 +528,7 @@ def test_a_waiting_table_its_last_person_leaves_leaves_the_lobby_at_once(
         assert t["table_id"] in listed
         await ann.send({"type": "leave"})
         # Ann watches on as a spectator: she is told the table closed (and disconnected).
-        assert (await ann.error())["code"] == "table_closed"
+        assert (await ann.error())["code"] == "table_deserted"
         listed = [x["id"] for x in server.http("GET", "/api/tables")["tables"]]
         assert t["table_id"] not in listed
         assert server.http("GET", f"/api/tables/{t['table_id']}")["error"] == "no_table"

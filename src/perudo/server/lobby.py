@@ -23,6 +23,7 @@ from .settings import Settings
 from .store import Store, StoreError, TooManyTables
 from .tables import LiveTable, Seat, TableConfig, TableError, hash_token
 from .tables.config import server_texts, store_refused
+from .tables.live import DESERTED
 from .tables.text import clean_name
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ class Lobby:
         if table.status == "open" and not table.closed and deserted(table):
             # The last person left a table that waits for players: nobody can start it, so
             # it leaves the lobby now, not when it would expire.
-            self._spawn(self._close(table, deserted))
+            self._spawn(self._close(table, deserted, deserted=True))
         if self.node is None:
             return
         public = not table.private and not table.closed and table.status != "finished"
@@ -163,9 +164,12 @@ class Lobby:
         await self.keep_waiting()
         return len(closed)
 
-    async def _close(self, t: LiveTable, still: Callable[[LiveTable], bool]) -> bool:
-        """Close the waiting table ``t`` if it ``still`` should be, under its lock: whether
-        it was."""
+    async def _close(
+        self, t: LiveTable, still: Callable[[LiveTable], bool], deserted: bool = False
+    ) -> bool:
+        """Close the waiting table ``t`` if it ``still`` should be, under its lock (its
+        spectators told it waited too long, or, ``deserted``, that everyone left): whether it
+        was."""
         async with t.lock:
             if t.status != "open" or t.closed or not still(t):
                 return False
@@ -175,7 +179,10 @@ class Lobby:
                 log.warning("table %s could not be closed (will retry): %s", t.id, err)
                 return False
             self.tables.pop(t.id, None)
-            t.expire()
+            if deserted:
+                t.expire("table_deserted", DESERTED)
+            else:
+                t.expire()
             self.changed(t)
             if self.node is not None:  # its lease goes with it
                 self.node.owned.pop(t.id, None)

@@ -62,6 +62,7 @@ __all__ = ["LiveTable"]
 log = logging.getLogger("perudo.server")
 
 CLOSED = "this table waited too long with nobody at it and was closed; create a new one"
+DESERTED = "everyone left this table before its game, so it was closed; create a new one"
 """Why a closed table refuses (``table_closed``)."""
 
 
@@ -1076,12 +1077,12 @@ class LiveTable:
 
     # -- shutting down ----------------------------------------------------------------------
 
-    def expire(self) -> None:
-        """The lobby let this waiting table go (nobody attended it): its spectators are told
-        and disconnected."""
+    def expire(self, code: str = "table_closed", message: str = CLOSED) -> None:
+        """The lobby let this waiting table go (nobody attended it, or everyone left it): its
+        spectators are told why (``code``, ``message``) and disconnected."""
         self.closed = True
         self.schedule.cancel()
-        text = presenter.error("table_closed", CLOSED, self.version)
+        text = presenter.error(code, message, self.version)
         for c in self.conns:
             c.send(text)
             c.send_close(1000)

@@ -306,7 +306,7 @@ export function TablePage({ id }) {
         }
         // No such table (an old or cut link), or the table was let go: the answer will not
         // change, so the socket stops rather than asking again and again.
-        if (m.type === "error" && (m.code === "no_table" || m.code === "table_closed")) socket.close();
+        if (m.type === "error" && (m.code === "no_table" || m.code === "table_closed" || m.code === "table_deserted")) socket.close();
         if (m.type === "error" && m.code === "bad_token") {
           localStorage.removeItem(tokenKey(id));
           token.current = null;
