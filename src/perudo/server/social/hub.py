@@ -35,9 +35,8 @@ class Social:
     async def forget_account(self, account: int) -> None:
         """A deleted account: its follows, blocks and devices go, its invitations are
         withdrawn, and nothing is pushed to it any more."""
-        self.pusher.forget()
-        await self.store.forget_social(account)
-        self.pusher.forget()
+        with self.pusher.changing():
+            await self.store.forget_social(account)
 
     async def open(self) -> None:
         await self.pusher.open()

@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -124,10 +124,19 @@ class Pusher:
 
     def forget(self) -> None:
         """A subscription changed here (made, dropped, moved from one account to another on a
-        shared browser, an account deleted): read every account's again at its next notice.
-        Called before the change is written and after."""
+        shared browser, an account deleted): read every account's again at its next notice."""
         self._changes += 1
         self._subs.clear()
+
+    @contextlib.contextmanager
+    def changing(self) -> Iterator[None]:
+        """Around a write of subscriptions: what is kept is dropped before it and after it (a
+        read under way meanwhile is not kept either)."""
+        self.forget()
+        try:
+            yield
+        finally:
+            self.forget()
 
     async def _subscriptions(self, account: int) -> list[Subscription]:
         now = time.monotonic()
@@ -207,9 +216,8 @@ class Pusher:
                 err.response, "status_code", None
             )
             if status in (404, 410):
-                self.forget()
-                await self.store.forget_push_endpoint(sub.endpoint)
-                self.forget()
+                with self.changing():
+                    await self.store.forget_push_endpoint(sub.endpoint)
             log.info("push to a device refused (%s): %s", status, err)
             return False
         except Exception as err:  # the push service unreachable: the notice is lost

@@ -249,50 +249,50 @@ async def _invitation(request: Request, me: PlayerRow, invitation_id: str) -> In
 
 @router.post("/api/invitations/{invitation_id}/accept", response_model=None)
 async def accept(request: Request, invitation_id: str) -> JSONResponse | dict[str, Any]:
-    me = await _me(request)
-    if isinstance(me, JSONResponse):
-        return me
-    social = social_of(request)
-    found = await _invitation(request, me, invitation_id)
-    if found is None or not await social.store.settle_invitation(found.id, me.id, "accepted"):
-        return refused("no_invitation", "social.no_invitation", 404)
+    settled = await _settle(request, invitation_id, "accepted")
+    if isinstance(settled, JSONResponse):
+        return settled
+    me, found = settled
     try:
         seat, token = await lobby_of(request).join(
             found.table_id, me.name, client_key(client_host(request)), me.id
         )
     except TableError as err:
         return error_response(err)
-    await social.notify(
-        found.from_id,
-        {
-            "type": "accepted",
-            "by": me.name,
-            "table": found.table_id,
-            "table_name": found.table_name,
-        },
-    )
+    await _tell_inviter(request, me, found, "accepted")
     return {"table": found.table_id, "seat": seat, "token": token}
 
 
 @router.post("/api/invitations/{invitation_id}/decline", status_code=204, response_model=None)
 async def decline(request: Request, invitation_id: str) -> Response:
+    settled = await _settle(request, invitation_id, "declined")
+    if isinstance(settled, JSONResponse):
+        return settled
+    me, found = settled
+    await _tell_inviter(request, me, found, "declined")
+    return Response(status_code=204)
+
+
+async def _settle(
+    request: Request, invitation_id: str, state: str
+) -> tuple[PlayerRow, Invitation] | JSONResponse:
+    """The signed-in player and their open invitation, marked ``state`` (once only); else the
+    refusal (:func:`_me`'s, or 404 ``no_invitation``)."""
     me = await _me(request)
     if isinstance(me, JSONResponse):
         return me
-    social = social_of(request)
     found = await _invitation(request, me, invitation_id)
-    if found is None or not await social.store.settle_invitation(found.id, me.id, "declined"):
+    if found is None or not await store_of(request).settle_invitation(found.id, me.id, state):
         return refused("no_invitation", "social.no_invitation", 404)
-    await social.notify(
+    return me, found
+
+
+async def _tell_inviter(request: Request, me: PlayerRow, found: Invitation, how: str) -> None:
+    """Tell the inviter, live, that ``me`` ``accepted`` or ``declined``."""
+    await social_of(request).notify(
         found.from_id,
-        {
-            "type": "declined",
-            "by": me.name,
-            "table": found.table_id,
-            "table_name": found.table_name,
-        },
+        {"type": how, "by": me.name, "table": found.table_id, "table_name": found.table_name},
     )
-    return Response(status_code=204)
 
 
 # -- Web Push -----------------------------------------------------------------------------
@@ -326,23 +326,21 @@ async def subscribe(request: Request, body: PushBody) -> Response:
     social = social_of(request)
     if not endpoint_allowed(body.subscription.endpoint, settings_of(request).push_service_list):
         return refused("push_service", "social.push_service", 400)
-    social.pusher.forget()
-    if not body.kinds:
-        await social.store.remove_push_subscription(me.id, body.device)
-        social.pusher.forget()
-        return Response(status_code=204)
-    await social.store.add_push_subscription(
-        Subscription(
-            body.subscription.endpoint,
-            me.id,
-            body.device,
-            body.subscription.keys.p256dh,
-            body.subscription.keys.auth,
-            frozenset(body.kinds),
-            body.lang if body.lang in LANGS else "en",
-        )
-    )
-    social.pusher.forget()
+    with social.pusher.changing():
+        if not body.kinds:
+            await social.store.remove_push_subscription(me.id, body.device)
+        else:
+            await social.store.add_push_subscription(
+                Subscription(
+                    body.subscription.endpoint,
+                    me.id,
+                    body.device,
+                    body.subscription.keys.p256dh,
+                    body.subscription.keys.auth,
+                    frozenset(body.kinds),
+                    body.lang if body.lang in LANGS else "en",
+                )
+            )
     return Response(status_code=204)
 
 
@@ -352,9 +350,8 @@ async def unsubscribe(request: Request, device: str) -> Response:
     if isinstance(me, JSONResponse):
         return me
     social = social_of(request)
-    social.pusher.forget()
-    await social.store.remove_push_subscription(me.id, device[:64])
-    social.pusher.forget()
+    with social.pusher.changing():
+        await social.store.remove_push_subscription(me.id, device[:64])
     return Response(status_code=204)
 
 
