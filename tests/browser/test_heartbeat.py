@@ -297,6 +297,8 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         _, hello, _ = back.sent[0]
         assert hello == {"type": "hello", "token": t["token"], "last_version": seen}
         assert back.got[0]["type"] == "update" and back.got[0]["version"] > seen
+        # The watcher (another socket) may hear the last of those moves after the page does.
+        watcher.wait(lambda: watcher.version >= back.got[0]["version"], "the watcher caught up")
         missed = [e for v, e in watcher.events if seen < v <= back.got[0]["version"]]
         public = [e for e in back.got[0]["events"] if e["type"] != "dice_dealt"]
         assert public == [e for e in missed if e["type"] != "dice_dealt"]
