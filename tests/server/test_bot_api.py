@@ -504,6 +504,11 @@ def test_the_example_client_hosts_a_table_its_bot_made_and_starts_it_when_full(
     try:
 
         async def go() -> None:
+            # The bot is connected (and still the host: the harness's drop grace is 1 s)
+            # before Pat sits down.
+            watch = await Client(srv, table).connect()
+            await watch.until(lambda: bool(watch.table and watch.table["seats"][0]["connected"]))
+            await watch.close()
             joined = srv.join(table, "Pat")
             person = await Client(srv, table, joined["token"]).connect()
             await person.until(lambda: bool(person.table and person.table["status"] != "open"))
