@@ -117,9 +117,13 @@ class Link:
 
 
 def _until(page: Any, cond: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    """Wait for ``cond`` (about the routed messages, which Playwright delivers only while it
-    is called: hence the short poll, which decides nothing; the condition does, with a
-    generous deadline)."""
+    """Wait for ``cond`` (about the routed messages, or the watcher's socket), polling through
+    Playwright. Playwright forwards a routed socket's messages only while it is called, so
+    every wait of these tests goes through here and not ``Watcher.wait``: waiting outside it
+    for more than a heartbeat's timeout would leave the page's pings unanswered, and the page
+    would rightly take its live socket for dead (a CI run saw the page open a third socket
+    that way, and Ann's move went out on it). The short poll decides nothing; the condition
+    does, with a generous deadline."""
     deadline = time.monotonic() + timeout
     while not cond():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -172,7 +176,7 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
     page, links = _open_seat(browser, server, t)
     watcher = start_with_bots(page, server, t)
     try:
-        watcher.wait(_ann_to_act(watcher, ann), "Ann's turn")
+        _until(page, _ann_to_act(watcher, ann), "Ann's turn")
         page.get_by_test_id("your-turn").wait_for(timeout=10_000)
         (link,) = links
         quiet = watcher.version
@@ -198,7 +202,7 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
         # its own version, and the server's answer brings the line.
         link.drop_one = lambda m: m["type"] == "chat"
         watcher.ws.send(json.dumps({"type": "chat", "text": "psst, Ann"}))
-        watcher.wait(lambda: watcher.version > quiet, "the chat line")
+        _until(page, lambda: watcher.version > quiet, "the chat line")
         said = watcher.version
         _until(page, lambda: bool(link.sent_of("sync")), "a sync from the page")
         assert [m["type"] for m in link.dropped] == ["chat"]
@@ -221,7 +225,8 @@ def test_pings_flow_while_healthy_and_a_pong_ahead_brings_what_was_missed(
         first = page.locator("[data-testid=actions] [data-action]").first
         action = first.get_attribute("data-action")
         first.click()
-        watcher.wait(
+        _until(
+            page,
             lambda: any(v > said and e.get("seat") == ann for v, e in watcher.events),
             f"Ann's {action}",
         )
@@ -257,7 +262,7 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
     watcher = start_with_bots(page, server, t)
     fresh = None
     try:
-        watcher.wait(_ann_to_act(watcher, ann), "Ann's turn")
+        _until(page, _ann_to_act(watcher, ann), "Ann's turn")
         page.get_by_test_id("your-turn").wait_for(timeout=10_000)
         (link,) = links
         _until(page, lambda: link.version() >= watcher.version, "the page at the server's")
@@ -272,7 +277,8 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         cut_at = link.cut_at
         assert cut_at is not None
         seen = link.version()
-        watcher.wait(
+        _until(
+            page,
             lambda: any(v > seen and e.get("seat") == ann for v, e in watcher.events),
             f"Ann's {action}",
         )
@@ -298,7 +304,7 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         assert hello == {"type": "hello", "token": t["token"], "last_version": seen}
         assert back.got[0]["type"] == "update" and back.got[0]["version"] > seen
         # The watcher (another socket) may hear the last of those moves after the page does.
-        watcher.wait(lambda: watcher.version >= back.got[0]["version"], "the watcher caught up")
+        _until(page, lambda: watcher.version >= back.got[0]["version"], "the watcher caught up")
         missed = [e for v, e in watcher.events if seen < v <= back.got[0]["version"]]
         public = [e for e in back.got[0]["events"] if e["type"] != "dice_dealt"]
         assert public == [e for e in missed if e["type"] != "dice_dealt"]
@@ -306,7 +312,7 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
 
         # The game waits for Ann (her seat never looked empty to the server: no stand-in); the
         # page then equals the server and a fresh load of the same seat.
-        watcher.wait(_ann_to_act(watcher, ann), "Ann's turn after the cut")
+        _until(page, _ann_to_act(watcher, ann), "Ann's turn after the cut")
         quiet = watcher.version
         _until(page, lambda: back.version() >= quiet, "the page at the server's version")
         fresh, _ = _open_seat(browser, server, t, routed=False)
@@ -322,7 +328,8 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         link.route.close()
         choice = on_page["actions"][0]
         page.click(f"[data-testid=actions] [data-action='{choice}']")
-        watcher.wait(
+        _until(
+            page,
             lambda: any(v > quiet and e.get("seat") == ann for v, e in watcher.events),
             f"Ann's {choice} after the reconnect",
         )
@@ -330,7 +337,8 @@ def test_a_silent_loss_is_noticed_and_the_page_resumes_where_the_server_is(
         on = [v["round"], v["bid"]]
         assert through and act == {"type": "act", "action": choice, "version": quiet, "on": on}
         mine = next(v for v, e in watcher.events if v > quiet and e.get("seat") == ann)
-        watcher.wait(
+        _until(
+            page,
             lambda: any(v > mine and e.get("seat") != ann for v, e in watcher.events),
             "a move after Ann's",
         )
