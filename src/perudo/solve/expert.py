@@ -47,7 +47,9 @@ from perudo.bots.prob_bot import sample_policy
 from perudo.bots.strong_bot import StrongBot, StrongSettings
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
+from .abstract import AbstractStrategy
 from .abstract_book import AbstractBook, default_abstract_book
+from .gate import ExploitGate, GateSettings
 from .match import MatchSolution, Position, solve_match
 from .packed import PackedRound
 from .shipped import BOOK_DIR, BookEntry, read_book
@@ -289,11 +291,15 @@ class ExpertBot(BotBase):
         book: StrategyBook | None = None,
         fallback: Bot | None = None,
         abstract: AbstractBook | None = None,
+        gate: GateSettings | None = None,
     ) -> None:
         super().__init__(seed)
         self.book = book if book is not None else default_book()
         self.abstract = abstract if abstract is not None else default_abstract_book()
         """Abstraction equilibria of heads-up rounds the book does not hold (2v2 and up)."""
+        self.gate = ExploitGate(self.abstract, gate) if gate is not None else None
+        """Where set, the fallback plays a table's round against an opponent whose revealed
+        decisions read as a chance player's (:mod:`perudo.solve.gate`)."""
         self.fallback: Bot = fallback if fallback is not None else robust_strong(seed)
         """Who plays where the book has nothing (default: :func:`robust_strong` with the same
         seed)."""
@@ -311,7 +317,7 @@ class ExpertBot(BotBase):
                     probs = sol.policy(view)
                     # In the order of view.legal, so that a seeded game replays exactly.
                     return {a: probs[a] for a in view.legal if a in probs}
-                strat = self.abstract.find(view)
+                strat = self._table(view)
                 if strat is not None:
                     return strat.policy(view)
         stated = getattr(self.fallback, "policy", None)
@@ -324,7 +330,15 @@ class ExpertBot(BotBase):
         an abstraction equilibrium's (:mod:`perudo.solve.abstract_book`)."""
         if view.phase is Phase.CHOOSE_PALIFICO:
             return self.book.choose(view) is not None
-        return self.book.find(view) is not None or self.abstract.find(view) is not None
+        return self.book.find(view) is not None or self._table(view) is not None
+
+    def _table(self, view: PlayerView) -> AbstractStrategy | None:
+        """The abstraction equilibrium ``view`` is a turn of, unless the gate hands the round
+        to the fallback."""
+        strat = self.abstract.find(view)
+        if strat is not None and self.gate is not None and self.gate.exploit(view):
+            return None
+        return strat
 
     def act(self, view: PlayerView) -> PlayerAction:
         if view.my_turn and self.solved(view):

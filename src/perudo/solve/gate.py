@@ -1,0 +1,196 @@
+"""Safe exploitation heads-up: the equilibrium until an opponent shows it bids by chances.
+
+``expert`` plays a heads-up round from an abstraction equilibrium where one is shipped
+(:mod:`perudo.solve.abstract_book`): against an opponent it knows nothing about, that is the
+play no opponent can read. But most opponents are not equilibrium players. Many (people
+counting their dice, and the ``medium``, ``hard`` and ``strong`` levels) bid by the chances
+their own hand gives them, and ``strong`` is built to punish exactly that player: it reads the
+hand from the bids (:mod:`perudo.bots.beliefs`) and answers the calls it expects. Against
+``hard``, ``strong`` in the rounds the tables cover wins about five points more of the whole
+heads-up matches than the tables do (``docs/bots.md``). The gate decides, opponent by
+opponent, which of the two plays.
+
+**The evidence.** Every heads-up round that ended with both hands lifted (P-21) is replayed
+from those hands through the core, and each decision the opponent took where a table covers its
+turn is scored with the log of a likelihood ratio:
+
+* the *chance player*: a softmax of each action's chance as the opponent's own hand gives it
+  (:meth:`~perudo.bots.prob_bot.ProbBot.utilities`: a raise's chance of being true, dudo's of
+  the bid being false), at :attr:`GateSettings.temperature`, with a share
+  :attr:`GateSettings.bluff` spread evenly over the legal actions (the ``strong`` bot's model
+  of a bidder, :class:`~perudo.bots.beliefs.BidModel`, as a player who reads no bids);
+* the *equilibrium player*: the table's own strategy at that turn.
+
+The sum over the opponent's revealed decisions in this game is its *evidence*; ``expert``
+plays ``strong`` in a round a table covers once the evidence reaches
+:attr:`GateSettings.threshold`, and the table otherwise (a new game starts from nothing).
+
+**The bound, and how it is kept.** Against an opponent who plays the equilibrium, the
+likelihood ratio of its decisions is a non-negative martingale of mean 1 (each decision's
+ratio has expectation ``Σ p_table · p_chance / p_table = 1`` under the table's own play; the
+floor on ``p_table`` only lowers it), so by Ville's inequality the chance that its evidence
+*ever* reaches the threshold ``c`` in a game is at most ``e^(−c)``: with the default ``c = 3``,
+under 5% of games, and in the others ``expert`` never leaves the equilibrium. Against any
+opponent, ``expert`` leaves the table only on evidence from hands it saw lifted, and only in
+the rounds a table covers: the exact book (1v1, 2v1, 1v2: exploitability at most 0.01 a seat)
+is always played as solved, and a game's first rounds, with no evidence, are played as before.
+An opponent that reads ``strong`` must answer its bids by what they say of ``expert``'s hand,
+not by the chances of its own: each such call or raise, once lifted, weighs against the chance
+player and sends ``expert`` back to the table. The measured cost and gain are in
+``docs/bots.md`` (``benchmarks/head_to_head.py``).
+
+Only what the seat's view shows is read (P-70): the finished rounds' actions and the hands
+lifted at their calls (``RoundRecord.result.reveals``), and the dice counts each round started
+with. Rounds with dice set aside (V-9), with a hand kept hidden, or of more than two seats are
+not read. Nothing is drawn from a generator: the gate is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from perudo.bots.openings import finished_rounds
+from perudo.bots.prob_bot import ProbBot, softmax
+from perudo.core import (
+    Phase,
+    PlayerAction,
+    PlayerView,
+    RoundRecord,
+    SetAside,
+    apply,
+    start_round,
+    view,
+)
+
+from .abstract import AbstractStrategy
+from .abstract_book import AbstractBook
+from .solution import heads_up_seats
+
+__all__ = ["ExploitGate", "GateSettings", "decision_evidence"]
+
+_FLOOR = 1e-9
+"""The least chance the table is taken to give an action (the log stays finite; a floor only
+lowers the ratio, which keeps the bound)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateSettings:
+    """The gate's model of a chance player and its threshold (see the module docstring)."""
+
+    threshold: float = 3.0
+    """Evidence (in nats) from which ``strong`` plays the rounds a table covers: an
+    equilibrium player's evidence reaches it in at most ``e^(−threshold)`` of games."""
+    temperature: float = 0.05
+    """Softmax temperature of the chance player (the bid model's)."""
+    bluff: float = 0.08
+    """The chance player's share of choices spread evenly over the legal actions."""
+
+    def __post_init__(self) -> None:
+        if not self.threshold > 0.0 or not self.temperature > 0.0 or not 0.0 < self.bluff < 1.0:
+            raise ValueError(
+                f"the gate needs threshold > 0, temperature > 0 and 0 < bluff < 1, not {self}"
+            )
+
+
+def decision_evidence(
+    chance_player: dict[PlayerAction, float],
+    table: dict[PlayerAction, float],
+    action: PlayerAction,
+    legal: int,
+    bluff: float,
+) -> float:
+    """The log of the ratio of the chance player's chance of ``action`` (its softmax
+    ``chance_player``, mixed with ``bluff`` spread over ``legal`` actions) to the table's."""
+    mine = (1.0 - bluff) * chance_player.get(action, 0.0) + bluff / legal
+    return math.log(mine) - math.log(max(table.get(action, 0.0), _FLOOR))
+
+
+class ExploitGate:
+    """One seat's reading of its heads-up opponents in one game, from the rounds it saw end.
+
+    :meth:`exploit` says whether to play ``strong`` where the table would play. Build one per
+    bot (it keeps the game's evidence); a view of a new game, or of another seat, starts it
+    afresh.
+    """
+
+    __slots__ = ("_evidence", "_model", "_read", "abstract", "seat", "settings")
+
+    def __init__(self, abstract: AbstractBook, settings: GateSettings | None = None) -> None:
+        self.abstract = abstract
+        self.settings = settings if settings is not None else GateSettings()
+        self.seat: int | None = None
+        self._read: set[int] = set()
+        """Round numbers already read."""
+        self._evidence: dict[int, float] = {}
+        """Per opponent seat: the sum of its revealed decisions' log likelihood ratios."""
+        self._model = ProbBot(None, temperature=self.settings.temperature)
+
+    def evidence(self, seat: int) -> float:
+        """``seat``'s evidence so far (0 before any of its decisions was read)."""
+        return self._evidence.get(seat, 0.0)
+
+    def exploit(self, v: PlayerView) -> bool:
+        """Whether ``v``'s seat plays ``strong`` rather than the table in this heads-up round:
+        whether its opponent's evidence has reached the threshold (read up to ``v`` first)."""
+        self.observe(v)
+        seats = heads_up_seats(v)
+        if seats is None or v.seat not in seats:
+            return False
+        other = seats[1] if seats[0] == v.seat else seats[0]
+        return self.evidence(other) >= self.settings.threshold
+
+    def observe(self, v: PlayerView) -> None:
+        """Fold in every finished round of ``v`` not read yet (a new game starts afresh)."""
+        if v.seat is None:
+            return
+        if self.seat != v.seat or v.round <= max(self._read, default=0):
+            self.seat = v.seat
+            self._read.clear()
+            self._evidence.clear()
+        for record, counts in finished_rounds(v):
+            if record.round in self._read:
+                continue
+            self._read.add(record.round)
+            found = self.round_evidence(v, record, counts)
+            if found is not None:
+                seat, gain = found
+                self._evidence[seat] = self._evidence.get(seat, 0.0) + gain
+
+    def round_evidence(
+        self, v: PlayerView, record: RoundRecord, counts: tuple[int, ...]
+    ) -> tuple[int, float] | None:
+        """``(opponent, evidence)`` of one finished round that started with ``counts`` dice per
+        seat: the round replayed from the lifted hands, each opponent decision a table covers
+        scored (:func:`decision_evidence`); ``None`` for a round not read (see the module
+        docstring)."""
+        me = v.seat
+        alive = [s for s, c in enumerate(counts) if c]
+        if me not in alive or len(alive) != 2 or record.result.hidden:
+            return None
+        if any(isinstance(a, SetAside) for _, a in record.actions):
+            return None
+        hands: list[tuple[int, ...]] = [() for _ in counts]
+        for reveal in record.result.reveals:
+            hands[reveal.seat] = reveal.hand
+        if any(len(hands[s]) != counts[s] for s in alive):
+            return None
+        other = alive[1] if alive[0] == me else alive[0]
+        state = start_round(
+            v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
+        )
+        gain = 0.0
+        for seat, action in record.actions:
+            if seat == other and state.phase is Phase.BIDDING:
+                theirs = view(state, other)
+                strat: AbstractStrategy | None = self.abstract.find(theirs)
+                if strat is not None:
+                    gain += decision_evidence(
+                        softmax(self._model.utilities(theirs), self.settings.temperature),
+                        strat.policy(theirs),
+                        action,
+                        len(theirs.legal),
+                        self.settings.bluff,
+                    )
+            state, _ = apply(state, action, seat)
+        return other, gain
