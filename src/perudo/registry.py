@@ -31,6 +31,7 @@ from importlib.metadata import EntryPoint, entry_points
 from perudo.bots import BalancedBot, Bot, ProbBot, RandomBot, StrongBot
 from perudo.bots.learned_bot import LearnedBot
 from perudo.solve.expert import AnchoredBot, ExpertBot
+from perudo.solve.gate import GateSettings
 
 __all__ = [
     "BOTS",
@@ -63,9 +64,10 @@ BOTS: dict[str, BotFactory] = {
     "balanced": lambda seed: BalancedBot(seed),
     "anchored": lambda seed: AnchoredBot(seed),
     "learned": lambda seed: LearnedBot(seed),
-    # The expert: the solved equilibrium where the book holds the round, strong elsewhere (the
+    # The expert: the solved equilibrium where the book holds the round, a heads-up table's
+    # equilibrium until the opponent reads as a chance player (the gate), strong elsewhere (the
     # learned policy's shipped weights measured weaker than medium there: docs/bots.md).
-    "exact": lambda seed: ExpertBot(seed),
+    "exact": lambda seed: ExpertBot(seed, gate=GateSettings()),
 }
 """Bot factories by name: ``BOTS[name](seed)``."""
 

@@ -157,3 +157,12 @@ def test_a_round_without_lifted_hands_or_of_three_seats_is_not_read() -> None:
     assert gate.round_evidence(v, record, counts) is None
     gate.observe(v)
     assert gate.evidence(1) == gate.evidence(2) == 0.0
+
+
+def test_the_expert_level_plays_behind_the_gate_and_the_analysis_expert_does_not() -> None:
+    from perudo.registry import make_bot
+
+    expert = make_bot("expert", seed=1)
+    assert isinstance(expert, ExpertBot)
+    assert expert.gate is not None and expert.gate.settings == GateSettings()
+    assert ExpertBot(1).gate is None  # the analysis's judge plays the equilibrium

@@ -9,7 +9,9 @@ A heads-up round the book does not hold but an abstraction equilibrium covers (2
 table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
 its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
 rate it learns from the hands revealed at calls (:func:`robust_strong`,
-:mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback.
+:mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback; with a
+``gate`` (the ``expert`` level's, :mod:`perudo.solve.gate`) the fallback also plays a table's
+round against an opponent whose lifted hands show it bids by chances.
 (:func:`mixed_expert` adds the mixed play fitted by self-play, :mod:`perudo.bots.mixing`; it is
 not the default: it loses to ``hard`` where ``expert`` does not, ``docs/bots.md``.)
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:

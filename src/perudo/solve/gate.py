@@ -14,21 +14,23 @@ opponent, which of the two plays.
 from those hands through the core, and each decision the opponent took where a table covers its
 turn is scored with the log of a likelihood ratio:
 
-* the *chance player*: a softmax of each action's chance as the opponent's own hand gives it
-  (:meth:`~perudo.bots.prob_bot.ProbBot.utilities`: a raise's chance of being true, dudo's of
-  the bid being false), at :attr:`GateSettings.temperature`, with a share
-  :attr:`GateSettings.bluff` spread evenly over the legal actions (the ``strong`` bot's model
-  of a bidder, :class:`~perudo.bots.beliefs.BidModel`, as a player who reads no bids);
+* a *chance player*: a softmax of each action's chance as the opponent's own hand gives it
+  (``prob``'s :meth:`~perudo.bots.prob_bot.ProbBot.utilities`: a raise's chance of being
+  true, dudo's of the bid being false; or ``balanced``'s, whose counts also lean on the
+  other seat's bids), at each of :attr:`GateSettings.temperatures`, with a share
+  :attr:`GateSettings.bluff` spread evenly over the legal actions: six players in all;
 * the *equilibrium player*: the table's own strategy at that turn.
 
-The sum over the opponent's revealed decisions in this game is its *evidence*; ``expert``
+Per chance player, the sum over the opponent's lifted decisions in this game is the log of its
+likelihood ratio; the opponent's *evidence* is the log of the six ratios' mean. ``expert``
 plays ``strong`` in a round a table covers once the evidence reaches
 :attr:`GateSettings.threshold`, and the table otherwise (a new game starts from nothing).
 
-**The bound, and how it is kept.** Against an opponent who plays the equilibrium, the
-likelihood ratio of its decisions is a non-negative martingale of mean 1 (each decision's
-ratio has expectation ``Σ p_table · p_chance / p_table = 1`` under the table's own play; the
-floor on ``p_table`` only lowers it), so by Ville's inequality the chance that its evidence
+**The bound, and how it is kept.** Against an opponent who plays the equilibrium, each chance
+player's likelihood ratio is a non-negative martingale of mean 1 (each decision's ratio has
+expectation ``Σ p_table · p_chance / p_table = 1`` under the table's own play; the floor on
+``p_table`` only lowers it), and so is the mean of six such martingales; by Ville's inequality
+the chance that its evidence
 *ever* reaches the threshold ``c`` in a game is at most ``e^(−c)``: with the default ``c = 3``,
 under 5% of games, and in the others ``expert`` never leaves the equilibrium. Against any
 opponent, ``expert`` leaves the table only on evidence from hands it saw lifted, and only in
@@ -48,10 +50,12 @@ not read. Nothing is drawn from a generator: the gate is deterministic.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from perudo.bots.balanced_bot import BalancedBot, BalancedSettings
 from perudo.bots.openings import finished_rounds
-from perudo.bots.prob_bot import ProbBot, softmax
+from perudo.bots.prob_bot import ProbBot
 from perudo.core import (
     Phase,
     PlayerAction,
@@ -81,15 +85,20 @@ class GateSettings:
     threshold: float = 3.0
     """Evidence (in nats) from which ``strong`` plays the rounds a table covers: an
     equilibrium player's evidence reaches it in at most ``e^(−threshold)`` of games."""
-    temperature: float = 0.05
-    """Softmax temperature of the chance player (the bid model's)."""
+    temperatures: tuple[float, ...] = (0.02, 0.05, 0.1)
+    """Softmax temperatures of the chance players (the bid model's is 0.05)."""
     bluff: float = 0.08
     """The chance player's share of choices spread evenly over the legal actions."""
 
     def __post_init__(self) -> None:
-        if not self.threshold > 0.0 or not self.temperature > 0.0 or not 0.0 < self.bluff < 1.0:
+        if (
+            not self.threshold > 0.0
+            or not self.temperatures
+            or not all(t > 0.0 for t in self.temperatures)
+            or not 0.0 < self.bluff < 1.0
+        ):
             raise ValueError(
-                f"the gate needs threshold > 0, temperature > 0 and 0 < bluff < 1, not {self}"
+                "the gate needs threshold > 0, temperatures > 0 and 0 < bluff < 1, " f"not {self}"
             )
 
 
@@ -114,7 +123,7 @@ class ExploitGate:
     afresh.
     """
 
-    __slots__ = ("_evidence", "_model", "_read", "abstract", "seat", "settings")
+    __slots__ = ("_players", "_read", "_sums", "abstract", "seat", "settings")
 
     def __init__(self, abstract: AbstractBook, settings: GateSettings | None = None) -> None:
         self.abstract = abstract
@@ -122,13 +131,23 @@ class ExploitGate:
         self.seat: int | None = None
         self._read: set[int] = set()
         """Round numbers already read."""
-        self._evidence: dict[int, float] = {}
-        """Per opponent seat: the sum of its revealed decisions' log likelihood ratios."""
-        self._model = ProbBot(None, temperature=self.settings.temperature)
+        self._sums: dict[int, list[float]] = {}
+        """Per opponent seat: per chance player, the sum of its revealed decisions' log
+        likelihood ratios."""
+        self._players: list[Callable[[PlayerView], dict[PlayerAction, float]]] = []
+        for t in self.settings.temperatures:
+            self._players.append(ProbBot(None, temperature=t).policy)
+            lean = BalancedBot(None, settings=BalancedSettings(temperature=t))
+            self._players.append(lean.policy)
 
     def evidence(self, seat: int) -> float:
-        """``seat``'s evidence so far (0 before any of its decisions was read)."""
-        return self._evidence.get(seat, 0.0)
+        """``seat``'s evidence so far (0 before any of its decisions was read): the log of the
+        mean, over the chance players, of their likelihood ratios to the table."""
+        sums = self._sums.get(seat)
+        if sums is None:
+            return 0.0
+        top = max(sums)
+        return top + math.log(sum(math.exp(x - top) for x in sums) / len(sums))
 
     def exploit(self, v: PlayerView) -> bool:
         """Whether ``v``'s seat plays ``strong`` rather than the table in this heads-up round:
@@ -147,23 +166,24 @@ class ExploitGate:
         if self.seat != v.seat or v.round <= max(self._read, default=0):
             self.seat = v.seat
             self._read.clear()
-            self._evidence.clear()
+            self._sums.clear()
         for record, counts in finished_rounds(v):
             if record.round in self._read:
                 continue
             self._read.add(record.round)
             found = self.round_evidence(v, record, counts)
             if found is not None:
-                seat, gain = found
-                self._evidence[seat] = self._evidence.get(seat, 0.0) + gain
+                seat, gains = found
+                old = self._sums.get(seat, [0.0] * len(gains))
+                self._sums[seat] = [a + b for a, b in zip(old, gains, strict=True)]
 
     def round_evidence(
         self, v: PlayerView, record: RoundRecord, counts: tuple[int, ...]
-    ) -> tuple[int, float] | None:
-        """``(opponent, evidence)`` of one finished round that started with ``counts`` dice per
-        seat: the round replayed from the lifted hands, each opponent decision a table covers
-        scored (:func:`decision_evidence`); ``None`` for a round not read (see the module
-        docstring)."""
+    ) -> tuple[int, list[float]] | None:
+        """``(opponent, evidence per chance player)`` of one finished round that started with
+        ``counts`` dice per seat: the round replayed from the lifted hands, each opponent
+        decision a table covers scored (:func:`decision_evidence`); ``None`` for a round not
+        read (see the module docstring)."""
         me = v.seat
         alive = [s for s, c in enumerate(counts) if c]
         if me not in alive or len(alive) != 2 or record.result.hidden:
@@ -179,18 +199,16 @@ class ExploitGate:
         state = start_round(
             v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
         )
-        gain = 0.0
+        gains = [0.0] * len(self._players)
         for seat, action in record.actions:
             if seat == other and state.phase is Phase.BIDDING:
                 theirs = view(state, other)
                 strat: AbstractStrategy | None = self.abstract.find(theirs)
                 if strat is not None:
-                    gain += decision_evidence(
-                        softmax(self._model.utilities(theirs), self.settings.temperature),
-                        strat.policy(theirs),
-                        action,
-                        len(theirs.legal),
-                        self.settings.bluff,
-                    )
+                    table = strat.policy(theirs)
+                    for k, player in enumerate(self._players):
+                        gains[k] += decision_evidence(
+                            player(theirs), table, action, len(theirs.legal), self.settings.bluff
+                        )
             state, _ = apply(state, action, seat)
-        return other, gain
+        return other, gains
