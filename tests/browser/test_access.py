@@ -106,11 +106,14 @@ def test_typing_survives_updates_the_live_region_speaks_and_memory_mode_hides_th
         page.wait_for_selector("[data-testid=my-hand] .die[data-face]", timeout=10_000)
         # Read the hand and the round's wild pill in one go (the bots move on meanwhile): in a
         # palifico round ones are not wild (P-31), and the page says plain "one" then.
-        labels, wild_round = page.evaluate(
-            "() => [[...document.querySelectorAll('[data-testid=my-hand] .die')]"
-            ".map((d) => d.getAttribute('aria-label')),"
-            " document.querySelector('[data-box=middle] .wildpill') !== null]"
-        )
+        # (Polled until every die of the hand has its spoken name: between rounds the hand is
+        # drawn without them, and a CI run under load read it then.)
+        labels, wild_round = page.wait_for_function(
+            "() => { const ls = [...document.querySelectorAll('[data-testid=my-hand] .die')]"
+            ".map((d) => d.getAttribute('aria-label'));"
+            " return ls.length && ls.every((l) => l) ?"
+            " [ls, document.querySelector('[data-box=middle] .wildpill') !== null] : null; }"
+        ).json_value()
         one = "one (wild)" if wild_round else "one"
         words = {one, "two", "three", "four", "five", "six"}
         assert labels and set(labels) <= words, (labels, wild_round)
