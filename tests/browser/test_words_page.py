@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from tests.browser.support import (
+    drawn,
     fill_and_start,
     fill_bots,
     new_page,
@@ -147,9 +148,12 @@ def _ann_to_bid_after_a_loss(page: Any) -> None:
         round_text = page.inner_text("[data-testid=felt] .round")
         if not re.search(r"\b1\b", round_text) and page.locator("[data-testid=bids]").count():
             return
+        seen = int(page.evaluate("() => Number(document.documentElement.dataset.drawn || -1)"))
         dudo = page.locator("[data-testid=actions] [data-action=dudo]")
         (dudo if dudo.count() else page.locator("[data-testid=bids] [data-action]").first).click()
-        page.wait_for_function("() => !document.querySelector('[data-testid=your-turn]')")
+        # Ann's move makes a later version; wait until the page has drawn one. (Waiting for
+        # "your turn" to go away misses it when the bot answers within one frame under load.)
+        drawn(page, seen + 1)
     raise AssertionError("Ann never came to bid after a round was lost")
 
 
