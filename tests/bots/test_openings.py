@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from perudo.bots.beliefs import Beliefs, BidModel
 from perudo.bots.deviations import deviate
 from perudo.bots.openings import OpeningReader, OpeningTrust, opening_chances
-from perudo.core import PERUDO, Bid, apply, start_round, view
+from perudo.core import PERUDO, Bid, GameState, PlayerAction, PlayerView, apply, start_round, view
 from perudo.registry import make_bot
+from perudo.sim.driver import run
 from perudo.sim.match import play_game
 
 TRUST = OpeningTrust()
@@ -109,3 +110,42 @@ def test_expert_with_learned_opening_rates_replays_under_a_seed():
     again, rate_again = game()
     assert first == again and rate == rate_again
     assert TRUST.prior <= rate <= TRUST.ceiling
+
+
+def _four_seat_views(seed: int, rounds: int) -> list[PlayerView]:
+    """Seat 1's view at the start of each of the first ``rounds`` rounds of a four-seat game
+    whose seat 0 opens on its weakest face, the others ``medium``."""
+    rng = random.Random(seed)
+    bots = [deviate(make_bot("expert", 1), "weakest-face-opening")]
+    bots += [make_bot("medium", k) for k in (2, 3, 4)]
+    hands = [[rng.randint(1, 6) for _ in range(5)] for _ in range(4)]
+    state = start_round(PERUDO, hands, opener=0)
+    seen: list[PlayerView] = []
+
+    def act(s: GameState, seat: int) -> PlayerAction:
+        if len(seen) < s.round:
+            seen.append(view(s, 1))
+        return bots[seat].act(view(s, seat))
+
+    run(state, rng, act, None, until=lambda s: s.round > rounds)
+    return seen
+
+
+def test_a_rematch_reads_the_new_game_alone_even_when_its_first_view_comes_later() -> None:
+    """A rematch keeps the bot, and its first view of the second game may come at a later
+    round than the last one it read of the first (it was not asked in the rounds between, or
+    went out early): the rates are then read from the second game alone (P-21 reveals of that
+    game only)."""
+    first = _four_seat_views(11, 3)
+    second = _four_seat_views(12, 9)
+    reader = OpeningReader(TRUST, TEMPERATURE)
+    for v in first:
+        reader.observe(v)
+    assert reader._log_odds  # the first game's openings were read
+    late = second[-1]
+    assert late.round > first[-1].round and late.past[0] != first[-1].past[0]
+    fresh = OpeningReader(TRUST, TEMPERATURE)
+    fresh.observe(late)
+    reader.observe(late)
+    assert reader.rate(0) == fresh.rate(0)
+    assert reader._log_odds == fresh._log_odds

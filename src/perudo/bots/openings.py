@@ -59,6 +59,7 @@ from perudo.core import Bid, PlayerView, RoundRecord, RuleSet, SetAside, count_h
 from .beliefs import _raise_arrays, naive_tails, opening_choice, same_quantity
 
 __all__ = [
+    "GameWatch",
     "OpeningReader",
     "OpeningTrust",
     "blind_share",
@@ -95,10 +96,48 @@ class OpeningTrust:
             )
 
 
+class GameWatch:
+    """Tells whether a bot's views still belong to the game (and the seat) of the views
+    before: what a bot keeps from the finished rounds it read (opening-bluff rates here, the
+    gate's evidence in :mod:`perudo.solve.gate`) must start afresh in another game, and a
+    rematch at the same table keeps the bot.
+
+    A view is of another game when its seat differs, when its round is earlier than one seen
+    before, or when its first finished round differs from the one seen before (the second
+    game's first turn may come at a later round than the first game's last one: a bot that
+    was not asked in a round, or that went out early). Two games whose first rounds were the
+    same hands and the same actions are told apart by the round number only; that is all a
+    view can tell (P-70)."""
+
+    __slots__ = ("_first", "_round", "seat")
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self._round = 0
+        self._first: RoundRecord | None = None
+
+    def new_game(self, view: PlayerView) -> bool:
+        """Whether ``view`` begins another game or seat than the views before it (the first
+        view is one); remembers ``view`` for the next call."""
+        first = view.past[0] if view.past else None
+        fresh = (
+            self.seat != view.seat
+            or view.round < self._round
+            or (first is not None and self._first is not None and first != self._first)
+        )
+        if fresh:
+            self._first = None
+        self.seat = view.seat
+        self._round = view.round
+        if first is not None:
+            self._first = first
+        return fresh
+
+
 class OpeningReader:
     """Each opponent's opening-bluff rate, updated from a seat's views as rounds end."""
 
-    __slots__ = ("_log_odds", "_read", "seat", "temperature", "trust")
+    __slots__ = ("_log_odds", "_read", "_watch", "seat", "temperature", "trust")
 
     def __init__(self, trust: OpeningTrust, temperature: float) -> None:
         self.trust = trust
@@ -106,6 +145,7 @@ class OpeningReader:
         self.seat: int | None = None
         self._read: set[int] = set()
         """Round numbers already read."""
+        self._watch = GameWatch()
         self._log_odds: dict[int, float] = {}
         """Per seat: the log of the likelihood ratio, bluffer to honest, of its openings."""
 
@@ -128,7 +168,7 @@ class OpeningReader:
         """Fold in every finished round of ``view`` not read yet (a new game starts afresh)."""
         if view.seat is None:
             return
-        if self.seat != view.seat or view.round <= max(self._read, default=0):
+        if self._watch.new_game(view):
             self.seat = view.seat
             self._read.clear()
             self._log_odds.clear()

@@ -61,7 +61,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from perudo.bots.balanced_bot import BalancedBot, BalancedSettings
-from perudo.bots.openings import finished_rounds
+from perudo.bots.openings import GameWatch, finished_rounds
 from perudo.bots.prob_bot import ProbBot
 from perudo.core import (
     Phase,
@@ -132,7 +132,7 @@ class ExploitGate:
     afresh.
     """
 
-    __slots__ = ("_first", "_players", "_read", "_sums", "abstract", "seat", "settings")
+    __slots__ = ("_players", "_read", "_sums", "_watch", "abstract", "seat", "settings")
 
     def __init__(self, abstract: AbstractBook, settings: GateSettings | None = None) -> None:
         self.abstract = abstract
@@ -140,8 +140,7 @@ class ExploitGate:
         self.seat: int | None = None
         self._read: set[int] = set()
         """Round numbers already read."""
-        self._first: RoundRecord | None = None
-        """The game's first finished round (another one: another game)."""
+        self._watch = GameWatch()
         self._sums: dict[int, list[float]] = {}
         """Per opponent seat: per chance player, the sum of its revealed decisions' log
         likelihood ratios."""
@@ -174,18 +173,10 @@ class ExploitGate:
         """Fold in every finished round of ``v`` not read yet (a new game starts afresh)."""
         if v.seat is None:
             return
-        first = v.past[0] if v.past else None
-        if (
-            self.seat != v.seat
-            or v.round <= max(self._read, default=0)
-            or (first is not None and self._first is not None and first != self._first)
-        ):
-            # Another seat, or another game: a rematch at the same table keeps the bot, and
-            # its first heads-up turn may come at a later round than the last one read.
+        if self._watch.new_game(v):
             self.seat = v.seat
             self._read.clear()
             self._sums.clear()
-        self._first = first
         for record, counts in finished_rounds(v):
             if record.round in self._read:
                 continue
