@@ -99,7 +99,10 @@ WRAPPED = """() => [...document.querySelectorAll('button')].filter((b) => {
 def test_korean_on_a_phone_agrees_and_wraps_between_words(
     server: ServerProcess, browser: Any
 ) -> None:
-    t = server.create_table(seats=3, dice=2, turn_seconds=0, player="민지")
+    # Five dice: the two bots may play whole rounds before 민지's first turn (a bot opens, the
+    # other doubts), and with two dice the first loser's next round is a palifico one (P-30),
+    # whose felt names no wild face: the pill this test reads would never come.
+    t = server.create_table(seats=3, dice=5, turn_seconds=0, player="민지")
     ann = seated_page(browser, server, t, viewport=(390, 844), has_touch=True)
     try:
         ann.select_option("[data-testid=lang]", "ko")
