@@ -4,6 +4,7 @@ an equilibrium player is read as one so rarely that the bound holds."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -21,13 +22,15 @@ from perudo.core import (
     Phase,
     PlayerAction,
     PlayerView,
+    RuleSet,
+    apply,
     find_ruleset,
     start_round,
     view,
 )
 from perudo.sim.driver import run
 from perudo.solve.expert import ExpertBot
-from perudo.solve.gate import ExploitGate, GateSettings, decision_evidence
+from perudo.solve.gate import ExploitGate, GateSettings, decision_evidence, hands_of
 
 PERUDO = find_ruleset("perudo")
 
@@ -146,7 +149,7 @@ def test_an_equilibrium_player_keeps_the_expert_on_its_tables() -> None:
     assert crossed <= 1
 
 
-def test_a_round_without_lifted_hands_or_of_three_seats_is_not_read() -> None:
+def test_a_round_of_three_seats_is_not_read() -> None:
     gate = ExploitGate(ExpertBot(1).abstract)
     three = start_round(PERUDO, [[2, 2], [3, 3], [4, 4]], opener=0)
     rng = random.Random(1)
@@ -186,18 +189,71 @@ def test_a_new_game_with_the_same_bot_starts_from_no_evidence() -> None:
     assert view(end, 0).past[0].round == 1
 
 
-def test_P21_a_round_whose_challenger_kept_its_dice_down_is_not_read() -> None:
-    """The bidder's hand proves the bid: the challenger's stays down for good (P-21), and
-    the gate reads nothing of that round."""
-    state = start_round(PERUDO, [[2, 2], [3, 3]], opener=0)
-    script = iter([Bid(1, 2), Dudo()])
+def _one_round(
+    rules: RuleSet, hands: list[tuple[int, ...]], script: list[PlayerAction]
+) -> PlayerView:
+    """Seat 0's view after one round played from ``hands`` (seat 0 opens) by ``script``."""
+    moves = iter(script)
+    state = start_round(rules, hands, opener=0)
     end = run(
-        state, random.Random(1), lambda s, seat: next(script), None, until=lambda s: s.round > 1
+        state, random.Random(1), lambda s, seat: next(moves), None, until=lambda s: s.round > 1
     )
-    v = view(end, 0)
-    record = v.past[-1]
-    assert record.result.hidden == (1,)
+    return view(end, 0)
+
+
+def test_P21_its_own_hand_kept_down_is_read_as_if_lifted() -> None:
+    """The expert doubts and the opponent's bid is proven by the opponent's own hand: the
+    expert's stays down (P-21). The opponent's decisions do not depend on it (P-70), so the
+    round reads exactly as with every hand lifted (V-8 ``all``)."""
+    hands = [(2, 5), (3, 3)]
+    script: list[PlayerAction] = [Bid(1, 3), Bid(2, 3), Dudo()]
+    kept = _one_round(PERUDO, hands, script)
+    lifted = _one_round(dataclasses.replace(PERUDO, reveal="all"), hands, script)
+    assert kept.past[-1].result.hidden == (0,) and lifted.past[-1].result.hidden == ()
     gate = ExploitGate(ExpertBot(1).abstract)
-    assert gate.round_evidence(v, record, (2, 2)) is None
-    gate.observe(v)
-    assert gate.evidence(1) == 0.0
+    read = gate.round_evidence(kept, kept.past[-1], (2, 2))
+    assert read is not None and read == gate.round_evidence(lifted, lifted.past[-1], (2, 2))
+
+
+@pytest.mark.parametrize(
+    ("mine", "opening"),
+    [((2, 5), Bid(1, 5)), ((2, 5), Bid(2, 2)), ((5, 5), Bid(2, 5)), ((1, 1), Bid(2, 3))],
+)
+def test_P21_with_the_challengers_hand_kept_down_each_ratio_still_has_mean_at_most_one(
+    mine: tuple[int, int], opening: Bid
+) -> None:
+    """The bound, exactly, where P-21 keeps a hand down. The expert opens (on a hand that
+    proves the bid alone, but for two 2s from one), the opponent plays the table's own
+    strategy, and the expert doubts any raise. The opponent's hand stays down exactly when it
+    doubts and the expert's hand proves the bid: reading only the lifted rounds would be a
+    selection. Read by the likelihood summed over the hands it may hold, every chance player's
+    ratio has expectation at most 1 over every hand and every move of the table."""
+    gate = ExploitGate(ExpertBot(1).abstract)
+    means = [0.0] * 6
+    kept_down = 0.0
+    for hand, log_weight in hands_of(2, 6):
+        state, _ = apply(start_round(PERUDO, [mine, hand], opener=0), opening, 0)
+        theirs = view(state, 1)
+        strat = gate.abstract.find(theirs)
+        assert strat is not None
+        for action, p in strat.policy(theirs).items():
+            if p <= 0.0:
+                continue
+            script = [opening, action] + ([Dudo()] if isinstance(action, Bid) else [])
+            v = _one_round(PERUDO, [mine, hand], script)
+            found = gate.round_evidence(v, v.past[-1], (2, 2))
+            assert found is not None and found[0] == 1
+            weight = math.exp(log_weight) * p
+            kept_down += weight if v.past[-1].result.hidden == (1,) else 0.0
+            for k, g in enumerate(found[1]):
+                means[k] += weight * math.exp(g)
+    assert kept_down > 0.0 or opening == Bid(2, 2)
+    assert all(m <= 1.0 + 1e-9 for m in means), means
+
+
+def test_the_hands_a_hidden_player_may_hold_and_their_chances() -> None:
+    for dice in (1, 2, 3):
+        hands = hands_of(dice, 6)
+        assert len(hands) == math.comb(dice + 5, 5)
+        assert math.isclose(sum(math.exp(w) for _, w in hands), 1.0)
+    assert dict(hands_of(2, 6))[(1, 2)] == pytest.approx(math.log(2 / 36))

@@ -10,9 +10,9 @@ hand from the bids (:mod:`perudo.bots.beliefs`) and answers the calls it expects
 heads-up matches than the tables do (``docs/bots.md``). The gate decides, opponent by
 opponent, which of the two plays.
 
-**The evidence.** Every heads-up round that ended with both hands lifted (P-21) is replayed
-from those hands through the core, and each decision the opponent took where a table covers its
-turn is scored with the log of a likelihood ratio:
+**The evidence.** Every finished heads-up round is replayed from its hands through the core,
+and each decision the opponent took where a table covers its turn is scored with the log of a
+likelihood ratio:
 
 * a *chance player*: a softmax of each action's chance as the opponent's own hand gives it
   (``prob``'s :meth:`~perudo.bots.prob_bot.ProbBot.utilities`: a raise's chance of being
@@ -21,37 +21,41 @@ turn is scored with the log of a likelihood ratio:
   :attr:`GateSettings.bluff` spread evenly over the legal actions: six players in all;
 * the *equilibrium player*: the table's own strategy at that turn.
 
-Per chance player, the sum over the opponent's lifted decisions in this game is the log of its
+Per chance player, the sum over the opponent's decisions read in this game is the log of its
 likelihood ratio; the opponent's *evidence* is the log of the six ratios' mean. ``expert``
 plays ``strong`` in a round a table covers once the evidence reaches
 :attr:`GateSettings.threshold`, and the table otherwise (a new game starts from nothing).
 
 **The bound, and how it is kept.** Against an opponent who plays the equilibrium, each chance
-player's likelihood ratio is a non-negative martingale of mean 1 (each decision's ratio has
-expectation ``Σ p_table · p_chance / p_table = 1`` under the table's own play; the floor on
+player's likelihood ratio is a non-negative martingale of mean at most 1 (each decision's ratio
+has expectation ``Σ p_table · p_chance / p_table = 1`` under the table's own play; the floor on
 ``p_table`` only lowers it), and so is the mean of six such martingales; by Ville's inequality
-the chance that its evidence
-*ever* reaches the threshold ``c`` in a game is at most ``e^(−c)``: with the default ``c = 3``,
-under 5% of games, and in the others ``expert`` never leaves the equilibrium. That holds as
-stated where every round is read: with every hand lifted (V-8 ``all``). Under P-21's
-``until_proven`` a round whose challenger's hand stays down is not read, and which rounds stay
-down depends on the dice and on the opponent's call, so the rounds read are a selection and
-the bound is not guaranteed (reading those rounds by the likelihood summed over the hands the
-challenger may hold would restore it; not built). What was measured instead: an ungated
-``expert`` (the tables' play) took a gated one off its tables in none of 100 heads-up games
-(``docs/bots.md``). Against any
-opponent, ``expert`` leaves the table only on evidence from hands it saw lifted, and only in
-the rounds a table covers: the exact book (1v1, 2v1, 1v2: exploitability at most 0.01 a seat)
-is always played as solved, and a game's first rounds, with no evidence, are played as before.
-An opponent that reads ``strong`` must answer its bids by what they say of ``expert``'s hand,
-not by the chances of its own: each such call or raise, once lifted, weighs against the chance
-player and sends ``expert`` back to the table. The measured cost and gain are in
+the chance that its evidence *ever* reaches the threshold ``c`` in a game is at most
+``e^(−c)``: with the default ``c = 3``, under 5% of games, and in the others ``expert`` never
+leaves the equilibrium. That needs every round read, not a selection of them, and a hand P-21
+keeps down is not guessed:
+
+* where it is the seat's own (it doubted, and the opponent's hand proved the bid), the
+  opponent's decisions do not depend on it (its view never shows it, P-70): any dice stand in;
+* where it is the opponent's (it doubted, and the seat's own hand proved the bid), each
+  player's likelihood of the round is summed over every hand the opponent may hold, weighted
+  by its chance, and the round's ratio is the ratio of the two sums: the likelihood ratio of
+  what the seat saw, whose mean under the table's play is at most 1 all the same
+  (``tests/solve/test_gate.py`` computes that mean exactly, over every hand and every move of
+  the table, in rounds where the opponent's hand stays down).
+
+Against any opponent, ``expert`` leaves the table only on evidence from what it saw, and only
+in the rounds a table covers: the exact book (1v1, 2v1, 1v2: exploitability at most 0.01 a
+seat) is always played as solved, and a game's first rounds, with no evidence, are played as
+before. An opponent that reads ``strong`` must answer its bids by what they say of
+``expert``'s hand, not by the chances of its own: each such call or raise weighs against the
+chance player and sends ``expert`` back to the table. The measured cost and gain are in
 ``docs/bots.md`` (``benchmarks/head_to_head.py``).
 
-Only what the seat's view shows is read (P-70): the finished rounds' actions and the hands
-lifted at their calls (``RoundRecord.result.reveals``), and the dice counts each round started
-with. Rounds with dice set aside (V-9), with a hand kept hidden, or of more than two seats are
-not read. Nothing is drawn from a generator: the gate is deterministic.
+Only what the seat's view shows is read (P-70): the finished rounds' actions, the hands lifted
+at their calls (``RoundRecord.result.reveals``), and the dice counts each round started with.
+Rounds with dice set aside (V-9) or of more than two seats are not read. Nothing is drawn from
+a generator: the gate is deterministic.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 
 from perudo.bots.balanced_bot import BalancedBot, BalancedSettings
 from perudo.bots.openings import GameWatch, finished_rounds
@@ -78,7 +83,7 @@ from .abstract import AbstractStrategy
 from .abstract_book import AbstractBook
 from .solution import heads_up_seats
 
-__all__ = ["ExploitGate", "GateSettings", "decision_evidence"]
+__all__ = ["ExploitGate", "GateSettings", "decision_evidence", "hands_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,35 +200,81 @@ class ExploitGate:
     def round_evidence(
         self, v: PlayerView, record: RoundRecord, counts: tuple[int, ...]
     ) -> tuple[int, list[float]] | None:
-        """``(opponent, evidence per chance player)`` of one finished round that started with
-        ``counts`` dice per seat: the round replayed from the lifted hands, each opponent
-        decision a table covers scored (:func:`decision_evidence`); ``None`` for a round not
-        read (see the module docstring)."""
+        """``(opponent, evidence per chance player)`` of one finished heads-up round that
+        started with ``counts`` dice per seat, or ``None`` for a round not read (see the
+        module docstring).
+
+        The round is replayed through the core from the hands lifted at its call, and each
+        opponent decision a table covers is scored (:func:`decision_evidence`). A hand that
+        stayed down (P-21: the bid was proven before it) is not guessed:
+
+        * this seat's own: the opponent's decisions do not depend on it (its view never shows
+          it, P-70), so any dice stand in for it;
+        * the opponent's: each chance player's likelihood and the table's are summed over
+          every hand it may hold, weighted by that hand's chance (:func:`hands_of`), and
+          their ratio is the round's evidence. That is the likelihood ratio of what the seat
+          saw, so against the table's player it still has mean at most 1: the rounds read
+          are every heads-up round, not a selection, and the bound holds."""
         me = v.seat
         alive = [s for s, c in enumerate(counts) if c]
-        if me not in alive or len(alive) != 2 or record.result.hidden:
+        if me not in alive or len(alive) != 2:
             return None
         if any(isinstance(a, SetAside) for _, a in record.actions):
             return None
+        other = alive[1] if alive[0] == me else alive[0]
         hands: list[tuple[int, ...]] = [() for _ in counts]
         for reveal in record.result.reveals:
-            hands[reveal.seat] = reveal.hand
-        if any(len(hands[s]) != counts[s] for s in alive):
+            hands[reveal.seat] = tuple(reveal.hand)
+        if any(hands[s] and len(hands[s]) != counts[s] for s in alive):
             return None
-        other = alive[1] if alive[0] == me else alive[0]
-        state = start_round(
-            v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
+        if not hands[me]:
+            hands[me] = (v.rules.faces,) * counts[me]
+        candidates = (
+            [(hands[other], 0.0)] if hands[other] else hands_of(counts[other], v.rules.faces)
         )
-        gains = [0.0] * len(self._players)
-        for seat, action in record.actions:
-            if seat == other and state.phase is Phase.BIDDING:
-                theirs = view(state, other)
-                strat: AbstractStrategy | None = self.abstract.find(theirs)
-                if strat is not None:
-                    table = strat.policy(theirs)
-                    for k, player in enumerate(self._players):
-                        gains[k] += decision_evidence(
-                            player(theirs), table, action, len(theirs.legal), self.settings.bluff
-                        )
-            state, _ = apply(state, action, seat)
-        return other, gains
+        bluff = self.settings.bluff
+        chance_logs: list[list[float]] = [[] for _ in self._players]
+        table_logs: list[float] = []
+        for hand, log_weight in candidates:
+            hands[other] = hand
+            state = start_round(
+                v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
+            )
+            mine = [log_weight] * len(self._players)
+            table_log = log_weight
+            covered = False
+            for seat, action in record.actions:
+                if seat == other and state.phase is Phase.BIDDING:
+                    theirs = view(state, other)
+                    strat: AbstractStrategy | None = self.abstract.find(theirs)
+                    if strat is not None:
+                        covered = True
+                        share = bluff / len(theirs.legal)
+                        table_log += math.log(max(strat.policy(theirs).get(action, 0.0), share))
+                        for k, player in enumerate(self._players):
+                            p = (1.0 - bluff) * player(theirs).get(action, 0.0) + share
+                            mine[k] += math.log(p)
+                state, _ = apply(state, action, seat)
+            if not covered:
+                return None  # no table covers a turn of this round (for any hand alike)
+            for k, x in enumerate(mine):
+                chance_logs[k].append(x)
+            table_logs.append(table_log)
+        table = _log_sum_exp(table_logs)
+        return other, [_log_sum_exp(xs) - table for xs in chance_logs]
+
+
+def hands_of(dice: int, faces: int) -> list[tuple[tuple[int, ...], float]]:
+    """Every hand of ``dice`` dice of ``faces`` faces (sorted), with the log of its chance:
+    the hands a player whose dice stayed down may hold."""
+    out: list[tuple[tuple[int, ...], float]] = []
+    ways = math.lgamma(dice + 1) - dice * math.log(faces)
+    for hand in combinations_with_replacement(range(1, faces + 1), dice):
+        repeats = sum(math.lgamma(hand.count(f) + 1) for f in set(hand))
+        out.append((hand, ways - repeats))
+    return out
+
+
+def _log_sum_exp(xs: list[float]) -> float:
+    top = max(xs)
+    return top + math.log(sum(math.exp(x - top) for x in xs))
