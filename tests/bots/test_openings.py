@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from perudo.bots.beliefs import Beliefs, BidModel
 from perudo.bots.deviations import deviate
-from perudo.bots.openings import OpeningReader, OpeningTrust, opening_chances
+from perudo.bots.openings import GameWatch, OpeningReader, OpeningTrust, opening_chances
 from perudo.core import PERUDO, Bid, GameState, PlayerAction, PlayerView, apply, start_round, view
 from perudo.registry import make_bot
 from perudo.sim.driver import run
@@ -112,9 +112,10 @@ def test_expert_with_learned_opening_rates_replays_under_a_seed():
     assert TRUST.prior <= rate <= TRUST.ceiling
 
 
-def _four_seat_views(seed: int, rounds: int) -> list[PlayerView]:
+def _four_seat_views(seed: int, rounds: int, *, memory: bool = False) -> list[PlayerView]:
     """Seat 1's view at the start of each of the first ``rounds`` rounds of a four-seat game
-    whose seat 0 opens on its weakest face, the others ``medium``."""
+    whose seat 0 opens on its weakest face, the others ``medium`` (``memory``: the views a
+    memory-mode display shows, P-40)."""
     rng = random.Random(seed)
     bots = [deviate(make_bot("expert", 1), "weakest-face-opening")]
     bots += [make_bot("medium", k) for k in (2, 3, 4)]
@@ -124,7 +125,7 @@ def _four_seat_views(seed: int, rounds: int) -> list[PlayerView]:
 
     def act(s: GameState, seat: int) -> PlayerAction:
         if len(seen) < s.round:
-            seen.append(view(s, 1))
+            seen.append(view(s, 1, memory=memory))
         return bots[seat].act(view(s, seat))
 
     run(state, rng, act, None, until=lambda s: s.round > rounds)
@@ -149,3 +150,13 @@ def test_a_rematch_reads_the_new_game_alone_even_when_its_first_view_comes_later
     reader.observe(late)
     assert reader.rate(0) == fresh.rate(0)
     assert reader._log_odds == fresh._log_odds
+
+
+def test_P40_memory_mode_views_of_one_game_are_one_game() -> None:
+    """A memory-mode display's view holds only the latest finished round (P-40), so its first
+    finished round changes every round: that is not a new game; a rematch still is."""
+    views = _four_seat_views(11, 6, memory=True)
+    assert views[-1].past[0].round == views[-1].round - 1 > 1
+    watch = GameWatch()
+    assert [watch.new_game(v) for v in views] == [True] + [False] * (len(views) - 1)
+    assert watch.new_game(_four_seat_views(12, 1, memory=True)[0])

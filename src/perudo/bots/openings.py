@@ -107,7 +107,8 @@ class GameWatch:
     game's first turn may come at a later round than the first game's last one: a bot that
     was not asked in a round, or that went out early). Two games whose first rounds were the
     same hands and the same actions are told apart by the round number only; that is all a
-    view can tell (P-70)."""
+    view can tell (P-70). A memory-mode display's view (P-40) holds only the latest finished
+    round, so there the round number alone tells."""
 
     __slots__ = ("_first", "_round", "seat")
 
@@ -119,7 +120,7 @@ class GameWatch:
     def new_game(self, view: PlayerView) -> bool:
         """Whether ``view`` begins another game or seat than the views before it (the first
         view is one); remembers ``view`` for the next call."""
-        first = view.past[0] if view.past else None
+        first = view.past[0] if view.past and not view.memory else None
         fresh = (
             self.seat != view.seat
             or view.round < self._round

@@ -83,7 +83,7 @@ from .abstract import AbstractStrategy
 from .abstract_book import AbstractBook
 from .solution import heads_up_seats
 
-__all__ = ["ExploitGate", "GateSettings", "decision_evidence", "hands_of"]
+__all__ = ["MARGINAL_BUDGET", "ExploitGate", "GateSettings", "decision_evidence", "hands_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +147,8 @@ class ExploitGate:
         """Round numbers already read."""
         self._watch = GameWatch()
         self._sums: dict[int, list[float]] = {}
-        """Per opponent seat: per chance player, the sum of its revealed decisions' log
-        likelihood ratios."""
+        """Per opponent seat: per chance player, the sum of its rounds' log likelihood
+        ratios."""
         self._players: list[Callable[[PlayerView], dict[PlayerAction, float]]] = []
         for t in self.settings.temperatures:
             self._players.append(ProbBot(None, temperature=t).policy)
@@ -214,7 +214,14 @@ class ExploitGate:
           every hand it may hold, weighted by that hand's chance (:func:`hands_of`), and
           their ratio is the round's evidence. That is the likelihood ratio of what the seat
           saw, so against the table's player it still has mean at most 1: the rounds read
-          are every heads-up round, not a selection, and the bound holds."""
+          are every heads-up round, not a selection, and the bound holds.
+
+        Where that sum would cost more than :data:`MARGINAL_BUDGET` policy evaluations (many
+        dice, a long bidding war), or where a table covers only some of the opponent's turns
+        (its moves at the others would say something of its hand that no model here
+        weighs), the round's ratio is taken at its floor instead, ``Π bluff / legal`` over
+        the covered turns: never more than the true ratio, so the mean stays at most 1, and
+        such a round weighs against every chance player."""
         me = v.seat
         alive = [s for s, c in enumerate(counts) if c]
         if me not in alive or len(alive) != 2:
@@ -224,44 +231,86 @@ class ExploitGate:
         other = alive[1] if alive[0] == me else alive[0]
         hands: list[tuple[int, ...]] = [() for _ in counts]
         for reveal in record.result.reveals:
-            hands[reveal.seat] = tuple(reveal.hand)
+            hands[reveal.seat] = reveal.hand
         if any(hands[s] and len(hands[s]) != counts[s] for s in alive):
             return None
         if not hands[me]:
             hands[me] = (v.rules.faces,) * counts[me]
-        candidates = (
-            [(hands[other], 0.0)] if hands[other] else hands_of(counts[other], v.rules.faces)
-        )
-        bluff = self.settings.bluff
+        hidden = not hands[other]
+        if hidden:
+            hands[other] = (v.rules.faces,) * counts[other]
+        # The opponent's turns and which a table covers: both read only public fields (the
+        # dice counts, the bids), so they are the same for every hand it may hold.
+        turns = self._turns(v, record, hands, other)
+        covered = [legal for legal, is_covered in turns if is_covered]
+        if not covered:
+            return None
+        if not hidden:
+            return other, self._log_likelihoods(v, record, hands, other)[0]
+        candidates = hands_of(counts[other], v.rules.faces)
+        cost = len(candidates) * len(covered) * (len(self._players) + 1)
+        if len(covered) < len(turns) or cost > MARGINAL_BUDGET:
+            floor = sum(math.log(self.settings.bluff / legal) for legal in covered)
+            return other, [floor] * len(self._players)
         chance_logs: list[list[float]] = [[] for _ in self._players]
         table_logs: list[float] = []
         for hand, log_weight in candidates:
             hands[other] = hand
-            state = start_round(
-                v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
-            )
-            mine = [log_weight] * len(self._players)
-            table_log = log_weight
-            covered = False
-            for seat, action in record.actions:
-                if seat == other and state.phase is Phase.BIDDING:
-                    theirs = view(state, other)
-                    strat: AbstractStrategy | None = self.abstract.find(theirs)
-                    if strat is not None:
-                        covered = True
-                        share = bluff / len(theirs.legal)
-                        table_log += math.log(max(strat.policy(theirs).get(action, 0.0), share))
-                        for k, player in enumerate(self._players):
-                            p = (1.0 - bluff) * player(theirs).get(action, 0.0) + share
-                            mine[k] += math.log(p)
-                state, _ = apply(state, action, seat)
-            if not covered:
-                return None  # no table covers a turn of this round (for any hand alike)
-            for k, x in enumerate(mine):
-                chance_logs[k].append(x)
-            table_logs.append(table_log)
+            gains, table_log = self._log_likelihoods(v, record, hands, other)
+            for k, gain in enumerate(gains):
+                # gain = log chance − log table, so this is log weight + log chance.
+                chance_logs[k].append(log_weight + gain + table_log)
+            table_logs.append(log_weight + table_log)
         table = _log_sum_exp(table_logs)
         return other, [_log_sum_exp(xs) - table for xs in chance_logs]
+
+    def _turns(
+        self, v: PlayerView, record: RoundRecord, hands: list[tuple[int, ...]], other: int
+    ) -> list[tuple[int, bool]]:
+        """The opponent's bidding turns of the round replayed from ``hands``: for each, how
+        many legal actions it had and whether a table covers it."""
+        state = start_round(
+            v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
+        )
+        turns: list[tuple[int, bool]] = []
+        for seat, action in record.actions:
+            if seat == other and state.phase is Phase.BIDDING:
+                theirs = view(state, other)
+                turns.append((len(theirs.legal), self.abstract.find(theirs) is not None))
+            state, _ = apply(state, action, seat)
+        return turns
+
+    def _log_likelihoods(
+        self, v: PlayerView, record: RoundRecord, hands: list[tuple[int, ...]], other: int
+    ) -> tuple[list[float], float]:
+        """The round replayed from ``hands``: per chance player, the sum over the covered
+        opponent turns of :func:`decision_evidence`, and the log of the table's (floored)
+        chance of the opponent's moves there."""
+        bluff = self.settings.bluff
+        state = start_round(
+            v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
+        )
+        gains = [0.0] * len(self._players)
+        table_log = 0.0
+        for seat, action in record.actions:
+            if seat == other and state.phase is Phase.BIDDING:
+                theirs = view(state, other)
+                strat: AbstractStrategy | None = self.abstract.find(theirs)
+                if strat is not None:
+                    table = strat.policy(theirs)
+                    legal = len(theirs.legal)
+                    table_log += math.log(max(table.get(action, 0.0), bluff / legal))
+                    for k, player in enumerate(self._players):
+                        gains[k] += decision_evidence(player(theirs), table, action, legal, bluff)
+            state, _ = apply(state, action, seat)
+        return gains, table_log
+
+
+MARGINAL_BUDGET = 8_000
+"""The most policy evaluations (chance players and table, over the hands an opponent whose
+dice stayed down may hold, at its covered turns) one round's reading may cost; beyond, the
+round's ratio is taken at its floor (:meth:`ExploitGate.round_evidence`). A heads-up Perudo
+round of three dice each, 56 hands, fits with up to 19 covered turns of the opponent."""
 
 
 def hands_of(dice: int, faces: int) -> list[tuple[tuple[int, ...], float]]:
