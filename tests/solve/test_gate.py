@@ -376,3 +376,22 @@ def test_the_hands_a_hidden_player_may_hold_and_their_chances() -> None:
         assert len(hands) == math.comb(dice + 5, 5)
         assert math.isclose(sum(math.exp(w) for _, w in hands), 1.0)
     assert dict(hands_of(2, 6))[(1, 2)] == pytest.approx(math.log(2 / 36))
+
+
+def test_the_gate_benchmark_counts_the_tables_turns_and_the_games_it_crossed_in() -> None:
+    """``benchmarks/gate.py``: the gated ``expert``'s table turns are counted, and against the
+    tables' own play (the ungated ``expert``) none is handed to ``strong`` in these games."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gate.py"
+    spec = importlib.util.spec_from_file_location("gate_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # dataclasses look their module up
+    spec.loader.exec_module(bench)
+    seen = bench.tally("perudo.solve.expert:ExpertBot", 4, 5)
+    assert seen.games == 4 and 0 <= seen.wins <= 4
+    assert seen.table_turns > 0 and seen.strong_turns == 0 and seen.crossed_at == []
+    assert "crossed in 0/4 games" in seen.line("x")
