@@ -102,6 +102,10 @@ def test_the_host_changes_the_odds_and_the_timer_in_the_waiting_room_and_the_gue
             "document.querySelector('[data-testid=options-summary]').textContent)"
         )
         ann.select_option("[data-testid=opt-timer]", "30")
+        # The options show what the server holds: the timer's change comes back to Ann's page
+        # and draws the checkbox again from the server's (still unchecked) memory mode. So it
+        # is ticked once that has come back, not while it may undo the tick.
+        ann.locator(".tablehead .pill", has_text="30 s").wait_for()
         ann.check("[data-testid=opt-memory]")
         bo.locator(".tablehead .pill", has_text="memory mode").wait_for()
         bo.locator(".tablehead .pill", has_text="30 s").wait_for()
