@@ -216,6 +216,14 @@ def test_P21_its_own_hand_kept_down_is_read_as_if_lifted() -> None:
     assert read is not None and read == gate.round_evidence(lifted, lifted.past[-1], (2, 2))
 
 
+def _table_moves(gate: ExploitGate, state: GameState) -> list[tuple[PlayerAction, float]]:
+    """The moves the table makes for seat 1 at ``state``, each with its chance (above 0)."""
+    theirs = view(state, 1)
+    strat = gate.abstract.find(theirs)
+    assert strat is not None
+    return [(a, p) for a, p in strat.policy(theirs).items() if p > 0.0]
+
+
 @pytest.mark.parametrize(
     ("mine", "opening"),
     [((2, 5), Bid(2, 2)), ((5, 5), Bid(2, 5)), ((1, 1), Bid(2, 3))],
@@ -235,12 +243,7 @@ def test_P21_with_the_challengers_hand_kept_down_each_ratio_still_has_mean_at_mo
     kept_down = 0.0
     for hand, log_weight in hands_of(2, 6):
         state, _ = apply(start_round(PERUDO, [mine, hand], opener=0), opening, 0)
-        theirs = view(state, 1)
-        strat = gate.abstract.find(theirs)
-        assert strat is not None
-        for action, p in strat.policy(theirs).items():
-            if p <= 0.0:
-                continue
+        for action, p in _table_moves(gate, state):
             script = [opening, action] + ([Dudo()] if isinstance(action, Bid) else [])
             v = _one_round(PERUDO, [mine, hand], script)
             found = gate.round_evidence(v, v.past[-1], (2, 2))
@@ -270,12 +273,7 @@ def test_P21_two_decisions_with_the_challengers_hand_kept_down_mean_at_most_one(
     kept_down = 0.0
     for hand, log_weight in hands_of(2, 6):
         first, _ = apply(start_round(PERUDO, [mine, hand], opener=0), Bid(1, 3), 0)
-        theirs = view(first, 1)
-        strat = gate.abstract.find(theirs)
-        assert strat is not None
-        for one, p in strat.policy(theirs).items():
-            if p <= 0.0:
-                continue
+        for one, p in _table_moves(gate, first):
             second, _ = apply(first, one, 1)
             reply = _lowest_raise(view(second, 0)) if isinstance(one, Bid) else None
             if not isinstance(one, Bid):
@@ -284,16 +282,12 @@ def test_P21_two_decisions_with_the_challengers_hand_kept_down_mean_at_most_one(
                 continues = [([Bid(1, 3), one, Dudo()], p)]
             else:
                 third, _ = apply(second, reply, 0)
-                again = view(third, 1)
-                table = gate.abstract.find(again)
-                assert table is not None
                 continues = [
                     (
                         [Bid(1, 3), one, reply, two] + ([Dudo()] if isinstance(two, Bid) else []),
                         p * q,
                     )
-                    for two, q in table.policy(again).items()
-                    if q > 0.0
+                    for two, q in _table_moves(gate, third)
                 ]
             for script, chance in continues:
                 v = _one_round(PERUDO, [mine, hand], script)
