@@ -16,6 +16,7 @@ from perudo.core import PERUDO, Bid, GameState, PlayerAction, PlayerView, apply,
 from perudo.registry import make_bot
 from perudo.sim.driver import run
 from perudo.sim.match import play_game
+from perudo.solve.expert import MIXED_BLUFFERS, robust_strong, shipped_mixed_play
 
 TRUST = OpeningTrust()
 TEMPERATURE = BidModel().temperature
@@ -185,3 +186,13 @@ def test_P40_memory_mode_views_of_one_game_are_one_game() -> None:
     watch = GameWatch()
     assert [watch.new_game(v) for v in views] == [True] + [False] * (len(views) - 1)
     assert watch.new_game(_four_seat_views(12, 1, memory=True)[0])
+
+
+def test_expert_reads_strangers_at_even_odds_and_the_mixed_play_at_its_fits_odds() -> None:
+    """``expert``'s fallback reads every stranger's openings at even odds of a bluffer; the
+    opt-in mixed play keeps the odds its shipped fit was made and measured with."""
+    plain = robust_strong(1).settings.openings
+    mixed = robust_strong(1, mixing="shipped").settings.openings
+    assert plain == OpeningTrust() and plain.bluffers == 0.5
+    assert mixed is not None and mixed.bluffers == MIXED_BLUFFERS == 0.05
+    assert mixed.prior == shipped_mixed_play().reading_prior

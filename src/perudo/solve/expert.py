@@ -58,6 +58,7 @@ from .shipped import BOOK_DIR, BookEntry, read_book
 from .solution import Solution, round_key
 
 __all__ = [
+    "MIXED_BLUFFERS",
     "AnchoredBot",
     "ExpertBot",
     "StrategyBook",
@@ -244,6 +245,11 @@ def default_book() -> StrategyBook:
 
 _MIXED: MixedPlay | None = None
 
+MIXED_BLUFFERS = 0.05
+"""The prior chance of a bluffer with which the mixed play reads openings: the odds its
+shipped fit was made and measured with (``docs/bots.md``), where ``expert`` reads strangers
+at even odds (:attr:`perudo.bots.openings.OpeningTrust.bluffers`)."""
+
 
 def shipped_mixed_play() -> MixedPlay:
     """The shipped fit of :mod:`perudo.bots.mixing` (read and hash-checked once a process).
@@ -262,14 +268,16 @@ def robust_strong(
 ) -> StrongBot:
     """``expert``'s fallback: ``strong`` reading each opponent's openings with the
     opening-bluff rate it learns from the hands revealed at calls, from three seats up
-    (:mod:`perudo.bots.openings`, every opening read from the prior 0). With ``mixing``
-    (``"shipped"``: the package's fit; or a :class:`~perudo.bots.mixing.MixedPlay`) it also
-    mixes its opening bluff and its calls there at frequencies fitted by self-play and reads
-    openings from the fit's prior (:mod:`perudo.bots.mixing`, :func:`mixed_expert`)."""
+    (:mod:`perudo.bots.openings`: every opponent at even odds of a bluffer, the prior 0).
+    With ``mixing`` (``"shipped"``: the package's fit; or a
+    :class:`~perudo.bots.mixing.MixedPlay`) it also mixes its opening bluff and its calls
+    there at frequencies fitted by self-play and reads openings from the fit's prior, at the
+    odds of a bluffer the fit was made and measured with (:data:`MIXED_BLUFFERS`;
+    :mod:`perudo.bots.mixing`, :func:`mixed_expert`)."""
     play = shipped_mixed_play() if mixing == "shipped" else mixing
     if play is None:
         return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
-    trust = OpeningTrust(prior=play.reading_prior)
+    trust = OpeningTrust(prior=play.reading_prior, bluffers=MIXED_BLUFFERS)
     return StrongBot(seed, settings=StrongSettings(openings=trust, mixing=play))
 
 
