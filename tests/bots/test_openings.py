@@ -86,20 +86,23 @@ def test_against_a_face_blind_opener_the_rate_climbs():
     assert _openings("blind", 30, 0).rate(1) >= start + 0.2
 
 
+NO_INFORMATION_SIXES = 5 / 3
+"""The mean count of sixes (aces wild) in five dice no bid has said anything about."""
+
+
+def _openers_sixes(b: Beliefs) -> float:
+    """The mean count toward sixes of seat 1's five dice (the opener's) under ``b``."""
+    d = b.seat_distribution(1, 6)
+    return float(d @ np.arange(len(d)))
+
+
 def test_a_tempered_opening_says_less_about_the_openers_face():
     state = start_round(PERUDO, [(2, 3, 4, 5, 6), (6, 6, 6, 2, 3), (1, 2, 2, 4, 5)], opener=1)
     state, _ = apply(state, Bid(4, 6), 1)
     v = view(state, 0)
     plain = Beliefs(v, BidModel())
     tempered = Beliefs(v, BidModel(), {1: 0.8})
-    sixes = 1 + np.arange(6)  # 0..5 of the opener's dice count toward sixes
-
-    def mean(b: Beliefs) -> float:
-        d = b.seat_distribution(1, 6)
-        return float(d @ sixes[: len(d)] - 1.0)
-
-    prior = 5 / 3  # sixes with aces wild
-    assert prior < mean(tempered) < mean(plain)
+    assert NO_INFORMATION_SIXES < _openers_sixes(tempered) < _openers_sixes(plain)
 
 
 def test_a_strangers_first_opening_is_read_with_doubt():
@@ -112,14 +115,8 @@ def test_a_strangers_first_opening_is_read_with_doubt():
     v = view(state, 0)
     rates = OpeningReader(OpeningTrust(), TEMPERATURE).rates(v)
     assert rates is not None and set(rates) == {1, 2, 3}
-    sixes = 1 + np.arange(6)  # 0..5 of the opener's dice count toward sixes
-
-    def shift(b: Beliefs) -> float:
-        d = b.seat_distribution(1, 6)
-        return float(d @ sixes[: len(d)] - 1.0) - 5 / 3  # over the no-information mean
-
-    believed = shift(Beliefs(v, BidModel()))
-    read = shift(Beliefs(v, BidModel(), rates))
+    believed = _openers_sixes(Beliefs(v, BidModel())) - NO_INFORMATION_SIXES
+    read = _openers_sixes(Beliefs(v, BidModel(), rates)) - NO_INFORMATION_SIXES
     assert 0.0 < read < 0.75 * believed
 
 
