@@ -506,8 +506,15 @@ def test_the_example_client_hosts_a_table_its_bot_made_and_starts_it_when_full(
         async def go() -> None:
             # The bot is connected (and still the host: the harness's drop grace is 1 s)
             # before Pat sits down.
+            # A generous wait: under CI's load a fresh interpreter takes a while to start; a
+            # client that died instead fails the test with what it printed.
             watch = await Client(srv, table).connect()
-            await watch.until(lambda: bool(watch.table and watch.table["seats"][0]["connected"]))
+            await watch.until(
+                lambda: bot.poll() is not None
+                or bool(watch.table and watch.table["seats"][0]["connected"]),
+                timeout=60.0,
+            )
+            assert bot.poll() is None, bot.communicate()
             await watch.close()
             joined = srv.join(table, "Pat")
             person = await Client(srv, table, joined["token"]).connect()
