@@ -26,7 +26,6 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush_async
 
 from perudo.i18n import LANGS, load_catalog
 
@@ -202,6 +201,10 @@ class Pusher:
             "endpoint": sub.endpoint,
             "keys": {"p256dh": sub.p256dh, "auth": sub.auth},
         }
+        # Imported here: pywebpush brings aiohttp and requests (a third of a second), which a
+        # server without push subscribers never needs at start.
+        from pywebpush import WebPushException, webpush_async
+
         try:
             await webpush_async(
                 info,
