@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 SOURCES := pyproject.toml setup.py src/perudo/solve/_cfr.c src/perudo/solve/_cfr_kernel.h
 
-.PHONY: serve test lint typecheck pytest bench clean chromium nginx services
+.PHONY: serve test lint typecheck pytest test-durations bench clean chromium nginx services
 
 # setup.py builds the solver's compiled kernel (src/perudo/solve/_cfr.c, _cfr_kernel.h): a change
 # there reinstalls.
@@ -41,9 +41,17 @@ typecheck: $(STAMP)
 # The doctests of the package in one run, then the tests on two workers, a test file each
 # (its module's server and fixtures stay in one worker): the suite's budget is 15 minutes on
 # two cores.
+# The package's bytecode is compiled first: where PYTHONDONTWRITEBYTECODE is set, every server,
+# command and worker process the tests start would compile the package again (some 0.7 s each).
+# The files go to the workers longest first (tests/schedule.py, by tests/durations.json, which
+# `make test-durations` rewrites from a whole run).
 pytest: $(STAMP) chromium nginx services
+	$(BIN)/python -m compileall -q src
 	$(BIN)/pytest src/perudo
 	$(BIN)/pytest -n 2 --dist loadfile tests
+
+test-durations: $(STAMP) chromium nginx services
+	PERUDO_RECORD_DURATIONS=tests/durations.json $(BIN)/pytest -n 2 --dist loadfile tests
 
 # The browser tests drive Debian's Chromium (never a downloaded browser), with a Korean font
 # for the Korean screenshots. Installed only when missing; without root or apt the browser

@@ -13,6 +13,10 @@ its pydantic model (here and in the servers the tests start).
 
 ``ray_address``: one real Ray cluster for the session, for the tests of the ``ray`` backend;
 ``ray_connected``: this process connected to it.
+
+Under ``make test`` (``-n 2 --dist loadfile``) the files go to the workers longest first
+(:mod:`tests.schedule`); ``PERUDO_RECORD_DURATIONS=PATH`` writes each file's seconds to
+``PATH`` at the end (``make test-durations`` refreshes ``tests/durations.json``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -50,6 +55,32 @@ os.environ.update(RAY_SETTINGS)
 
 _default = "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", _default))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``: the longest files first, the Ray files on one worker."""
+    if config.getoption("dist", None) != "loadfile":
+        return None
+    from tests.schedule import make_scheduler
+
+    return make_scheduler(config, log)
+
+
+_RECORD = os.environ.get("PERUDO_RECORD_DURATIONS")
+_recorder = None
+if _RECORD:
+    from tests.schedule import Recorder
+
+    _recorder = Recorder(Path(_RECORD))
+
+    def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+        assert _recorder is not None
+        _recorder.add(report.nodeid, report.duration)
+
+    def pytest_sessionfinish(session: pytest.Session) -> None:
+        if _recorder is not None and not hasattr(session.config, "workerinput"):
+            _recorder.write()
 
 
 @pytest.fixture(scope="session")
