@@ -11,6 +11,12 @@ true from that hand and dudo's is the chance the standing bid is false; a share 
 its choices is uniform (bluffs, other styles). A pass (V-10) is likely from an all-different
 hand; dice set aside face up (V-9) are known and the re-rolled rest starts afresh.
 
+Two kinds of bid can be read with a learned share of doubt per seat (``expert``'s reading, safe
+exploitation): an opening, as a mixture of the honest opener and a face-blind one
+(``opening_rates``, :mod:`perudo.bots.openings`), and a switch from another face to the wild
+one (P-15), as a mixture of the honest bidder and one whose switch says nothing of its hand
+(``switch_rates``, :mod:`perudo.bots.switches`).
+
 Everything is read from a :class:`~perudo.core.PlayerView` (P-70): the seat's own dice, the
 public actions of this round, dice counts and shown dice. The belief of a seat is independent
 of the others', so the count of dice matching a face on the table is the convolution of the
@@ -44,10 +50,12 @@ __all__ = [
     "BidModel",
     "HandSpace",
     "hand_space",
+    "is_switch",
     "lowest_raises",
     "matching_counts",
     "naive_tails",
     "opening_choice",
+    "raise_choice",
     "same_quantity",
 ]
 
@@ -170,6 +178,29 @@ def same_quantity(q: IntArray, i: int) -> IntArray:
     return np.flatnonzero(q == q[i])
 
 
+def is_switch(rules: RuleSet, prev: Bid, bid: Bid, palifico: bool) -> bool:
+    """Whether ``bid`` after ``prev`` switches to the wild face from another (P-15's
+    conversion to aces; never in a palifico round, P-31, where no face is wild)."""
+    wild = wild_active(rules, palifico)
+    return wild is not None and bid.face == wild and prev.face != wild
+
+
+def raise_choice(
+    utilities: FloatArray, dudo: FloatArray | None, temperature: float, i: int
+) -> FloatArray:
+    """Per hand (rows of ``utilities``, shape ``(hands, bids)``, each raise's chance of being
+    true from that hand): the chance of choosing bid ``i`` by the softmax of the raises'
+    utilities and, where ``dudo`` is given (per hand: the chance the standing bid is false),
+    of doubting."""
+    logits = utilities / temperature
+    if dudo is not None:
+        logits = np.concatenate([logits, (dudo / temperature)[:, None]], axis=1)
+    top = logits.max(axis=1, keepdims=True)
+    log_z = np.log(np.exp(logits - top).sum(axis=1)) + top[:, 0]
+    out: FloatArray = np.exp(logits[:, i] - log_z)
+    return out
+
+
 def opening_choice(
     utilities: FloatArray, temperature: float, i: int, same: IntArray
 ) -> tuple[FloatArray, FloatArray]:
@@ -230,6 +261,7 @@ class Beliefs:
         "rules",
         "seat",
         "seats",
+        "switch_rates",
         "total",
     )
 
@@ -238,6 +270,7 @@ class Beliefs:
         view: PlayerView,
         model: BidModel,
         opening_rates: Mapping[int, float] | None = None,
+        switch_rates: Mapping[int, float] | None = None,
     ) -> None:
         if view.seat is None:
             raise ValueError("beliefs are a seat's: a spectator's view has no seat")
@@ -245,6 +278,10 @@ class Beliefs:
         self.opening_rates: Mapping[int, float] = opening_rates or {}
         """Each seat's opening-bluff rate: the share of its opening bid read as face-blind
         (:mod:`perudo.bots.openings`); a seat not named is read as the model's opener."""
+        self.switch_rates: Mapping[int, float] = switch_rates or {}
+        """Each seat's switch-bluff rate: the share of its switches to the wild face read as
+        blind to its hand (:mod:`perudo.bots.switches`); a seat not named is read as the
+        model's bidder."""
         self.rules = view.rules
         self.seat = view.seat
         self.palifico = view.palifico
@@ -397,23 +434,26 @@ class Beliefs:
         options = len(q) + may_doubt
         chosen = np.zeros(len(m))
         blind_rate = self.opening_rates.get(actor, 0.0) if prev is None else 0.0
+        switch_rate = 0.0
+        if prev is not None and is_switch(self.rules, prev, bid, self.palifico):
+            switch_rate = self.switch_rates.get(actor, 0.0)
         for share, reads in self.readings():
             u = self.actor_chances(actor, q, f, m, reads)
             if blind_rate > 0.0:  # an opening (no dudo to weigh): honest and face-blind
                 honest, blind = opening_choice(u, model.temperature, i, same_quantity(q, i))
                 chosen += share * (blind_rate * blind + (1.0 - blind_rate) * honest)
                 continue
-            logits = u / model.temperature
+            dudo = None
             if prev is not None and may_doubt:
                 if self._pass_pending is not None:
                     dudo = np.full(len(m), 0.3)
                 else:
                     pq = np.array([prev.quantity]), np.array([prev.face - 1])
                     dudo = 1.0 - self.actor_chances(actor, pq[0], pq[1], m, reads)[:, 0]
-                logits = np.concatenate([logits, (dudo / model.temperature)[:, None]], axis=1)
-            top = logits.max(axis=1, keepdims=True)
-            log_z = np.log(np.exp(logits - top).sum(axis=1)) + top[:, 0]
-            chosen += share * np.exp(logits[:, i] - log_z)
+            part = raise_choice(u, dudo, model.temperature, i)
+            if switch_rate > 0.0:  # a switch to the wild face: honest or blind to the hand
+                part = (1.0 - switch_rate) * part + switch_rate * float(belief.weights() @ part)
+            chosen += share * part
         like = model.bluff / options + (1.0 - model.bluff) * chosen
         belief.add(np.log(like))
 

@@ -41,6 +41,9 @@ honest opening says little: about −0.3 nats on average), so the rate falls fro
 ceiling toward the prior over the game (``tests/bots/test_openings.py`` checks both sides);
 against the weakest-face opener it climbs to the ceiling within a few revealed openings.
 
+The learning is :class:`TellReader`'s, which :mod:`perudo.bots.switches` shares for the
+switch-bluff rate (a switch to the wild face read as blind to the switcher's hand).
+
 Only what the seat's view shows is read (P-70): the opener's first action, its whole hand from
 the round's reveals (``RoundRecord.result.reveals``), the dice counts at the round's start
 (walked back from the current counts through each round's ``changes``). Rounds with dice set
@@ -51,8 +54,9 @@ two seats are not read. Everything is deterministic: no generator is drawn.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
@@ -61,9 +65,11 @@ from perudo.core import Bid, PlayerView, RoundRecord, RuleSet, SetAside, count_h
 from .beliefs import _raise_arrays, naive_tails, opening_choice, same_quantity
 
 __all__ = [
+    "Evidence",
     "GameWatch",
     "OpeningReader",
     "OpeningTrust",
+    "TellReader",
     "blind_share",
     "finished_rounds",
     "fixed_point",
@@ -139,23 +145,34 @@ class GameWatch:
         return fresh
 
 
-class OpeningReader:
-    """Each opponent's opening-bluff rate, updated from a seat's views as rounds end."""
+Evidence: TypeAlias = Callable[
+    [RuleSet, RoundRecord, tuple[int, ...]], Sequence[tuple[int, float, float]]
+]
+"""What one finished round (with the dice counts it started with) shows of a habit:
+``(seat, honest, blind)`` per revealed choice read, the honest and the habitual player's chance
+of it given the hand revealed."""
 
-    __slots__ = ("_log_odds", "_read", "_watch", "seat", "temperature", "trust")
 
-    def __init__(self, trust: OpeningTrust, temperature: float) -> None:
+class TellReader:
+    """Each opponent's rate of one habit (a face-blind opening here; a switch to the wild face
+    in :mod:`perudo.bots.switches`), learned from a seat's views as rounds end: the posterior
+    mean of a two-type mixture (see the module docstring), from the ``evidence`` each finished
+    round gives."""
+
+    __slots__ = ("_evidence", "_log_odds", "_read", "_watch", "seat", "trust")
+
+    def __init__(self, trust: OpeningTrust, evidence: Evidence) -> None:
         self.trust = trust
-        self.temperature = temperature
+        self._evidence = evidence
         self.seat: int | None = None
         self._read: set[int] = set()
         """Round numbers already read."""
         self._watch = GameWatch()
         self._log_odds: dict[int, float] = {}
-        """Per seat: the log of the likelihood ratio, bluffer to honest, of its openings."""
+        """Per seat: the log of the likelihood ratio, habitual to honest, of its choices."""
 
     def rate(self, seat: int) -> float:
-        """``seat``'s opening-bluff rate now (within ``[prior, ceiling]``)."""
+        """``seat``'s rate now (within ``[prior, ceiling]``)."""
         t = self.trust
         x = math.log(t.bluffers / (1.0 - t.bluffers)) + self._log_odds.get(seat, 0.0)
         bluffer = 1.0 / (1.0 + math.exp(-x)) if x > -700.0 else 0.0
@@ -163,7 +180,7 @@ class OpeningReader:
 
     def rates(self, view: PlayerView) -> Mapping[int, float] | None:
         """Read ``view``'s finished rounds; the rate of every other seat with dice, or ``None``
-        where openings are not tempered (fewer than :attr:`OpeningTrust.min_seats` seats)."""
+        where the habit is not read (fewer than :attr:`OpeningTrust.min_seats` seats)."""
         self.observe(view)
         if sum(1 for c in view.dice_counts if c) < self.trust.min_seats:
             return None
@@ -181,21 +198,31 @@ class OpeningReader:
             if record.round in self._read:
                 continue
             self._read.add(record.round)
-            self._read_opening(view.rules, record, start)
-
-    def _read_opening(self, rules: RuleSet, record: RoundRecord, counts: tuple[int, ...]) -> None:
-        if record.opener == self.seat:
-            return
-        evidence = opening_evidence(rules, record, counts, self.temperature, self.trust.min_seats)
-        if evidence is None:
-            return
-        self.add(*evidence)
+            for seat, honest, blind in self._evidence(view.rules, record, start):
+                if seat != self.seat:
+                    self.add(seat, honest, blind)
 
     def add(self, seat: int, honest: float, blind: float) -> None:
-        """Take one revealed opening of ``seat``: the honest and the face-blind opener's
-        chance of it given the hand revealed (:func:`opening_evidence`)."""
+        """Take one revealed choice of ``seat``: the honest and the habitual player's chance
+        of it given the hand revealed."""
         gain = log_odds(self.trust, honest, blind)
         self._log_odds[seat] = self._log_odds.get(seat, 0.0) + gain
+
+
+class OpeningReader(TellReader):
+    """Each opponent's opening-bluff rate, updated from a seat's views as rounds end."""
+
+    __slots__ = ("temperature",)
+
+    def __init__(self, trust: OpeningTrust, temperature: float) -> None:
+        def evidence(
+            rules: RuleSet, record: RoundRecord, counts: tuple[int, ...]
+        ) -> Sequence[tuple[int, float, float]]:
+            found = opening_evidence(rules, record, counts, temperature, trust.min_seats)
+            return () if found is None else (found,)
+
+        super().__init__(trust, evidence)
+        self.temperature = temperature
 
 
 def finished_rounds(view: PlayerView) -> list[tuple[RoundRecord, tuple[int, ...]]]:

@@ -53,6 +53,7 @@ from .beliefs import Beliefs, BidModel, FloatArray, lowest_raises
 from .mixing import MixedPlay, mixed_policy
 from .openings import OpeningReader, OpeningTrust
 from .prob_bot import ProbBot, sample_policy
+from .switches import SwitchReader
 
 __all__ = ["StrongBot", "StrongSettings"]
 
@@ -73,6 +74,10 @@ class StrongSettings:
     """Read each opponent's openings with its own opening-bluff rate, learned from the hands
     revealed at calls (:mod:`perudo.bots.openings`; ``expert``'s fallback); ``None``: every
     opening as the model's honest opener (``strong``)."""
+    switches: OpeningTrust | None = None
+    """Read each opponent's switches to the wild face with its own switch-bluff rate, learned
+    from the hands revealed at calls (:mod:`perudo.bots.switches`; ``expert``'s fallback);
+    ``None``: every switch as the model's honest bidder (``strong``)."""
     mixing: MixedPlay | None = None
     """From three seats up, mix the opening bluff and the call at the fitted frequencies
     (:mod:`perudo.bots.mixing`; ``mixed_expert``'s fallback, not ``expert``'s); ``None``:
@@ -98,6 +103,10 @@ class StrongBot(BotBase):
         self._openings = (
             OpeningReader(trust, self.settings.model.temperature) if trust is not None else None
         )
+        switches = self.settings.switches
+        self._switches = (
+            SwitchReader(switches, self.settings.model) if switches is not None else None
+        )
         self._fallback = ProbBot(seed, temperature=0.0)
         if name is not None:
             self.name = name
@@ -111,7 +120,8 @@ class StrongBot(BotBase):
             b.update(view)
             return b
         rates = self._openings.rates(view) if self._openings is not None else None
-        b = Beliefs(view, self.settings.model, rates)
+        switch_rates = self._switches.rates(view) if self._switches is not None else None
+        b = Beliefs(view, self.settings.model, rates, switch_rates)
         self._beliefs = b
         return b
 

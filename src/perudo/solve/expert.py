@@ -268,7 +268,9 @@ def robust_strong(
 ) -> StrongBot:
     """``expert``'s fallback: ``strong`` reading each opponent's openings with the
     opening-bluff rate it learns from the hands revealed at calls, from three seats up
-    (:mod:`perudo.bots.openings`: every opponent at even odds of a bluffer, the prior 0).
+    (:mod:`perudo.bots.openings`: every opponent at even odds of a bluffer, the prior 0), and
+    its switches to the wild face with the switch-bluff rate it learns the same way
+    (:mod:`perudo.bots.switches`).
     With ``mixing`` (``"shipped"``: the package's fit; or a
     :class:`~perudo.bots.mixing.MixedPlay`) it also mixes its opening bluff and its calls
     there at frequencies fitted by self-play and reads openings from the fit's prior, at the
@@ -276,7 +278,8 @@ def robust_strong(
     :mod:`perudo.bots.mixing`, :func:`mixed_expert`)."""
     play = shipped_mixed_play() if mixing == "shipped" else mixing
     if play is None:
-        return StrongBot(seed, settings=StrongSettings(openings=OpeningTrust()))
+        settings = StrongSettings(openings=OpeningTrust(), switches=OpeningTrust())
+        return StrongBot(seed, settings=settings)
     trust = OpeningTrust(prior=play.reading_prior, bluffers=MIXED_BLUFFERS)
     return StrongBot(seed, settings=StrongSettings(openings=trust, mixing=play))
 
