@@ -4,6 +4,7 @@ it reads (P-21 reveals, P-30 palifico, V-9 set-asides, P-70 views)."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 from pathlib import Path
@@ -31,7 +32,7 @@ from perudo.core import (
 )
 from perudo.registry import make_bot
 from perudo.sim.match import play_game
-from perudo.solve.expert import robust_strong
+from perudo.solve.expert import SWITCHES_MAX_SEATS, robust_strong
 
 TRUST = OpeningTrust()
 MODEL = BidModel()
@@ -171,8 +172,9 @@ def test_the_raises_aces_habit_is_read_and_honest_hard_switches_are_not() -> Non
     assert sum(honest) < 5.0
 
 
-def test_expert_reads_switches_and_strong_does_not() -> None:
-    assert robust_strong(1).settings.switches == OpeningTrust()
+def test_expert_reads_switches_up_to_four_seats_and_strong_does_not() -> None:
+    assert robust_strong(1).settings.switches == OpeningTrust(max_seats=SWITCHES_MAX_SEATS)
+    assert SWITCHES_MAX_SEATS == 4
     assert make_bot("strong", 1).settings.switches is None  # type: ignore[attr-defined]
 
 
@@ -191,3 +193,19 @@ def test_the_fit_benchmark_reads_switches_against_a_table_of_hard(
     assert deviant.startswith("raises-aces ")
     plain, habit = module.openings("perudo", 4, "raises-aces", 1, 0, "switches", "hard")
     assert habit and all(0.0 < h <= 1.0 and 0.0 < b <= 1.0 for h, b in plain + habit)
+
+
+def test_a_table_larger_than_max_seats_reads_switches_as_strong_does() -> None:
+    """``OpeningTrust.max_seats`` is the table's size, not the seats left with dice: a
+    six-seat game reads no switch with doubt even when only four seats are left in it."""
+    hands = [BARE, BARE, (2, 2, 3, 3, 6), (4, 4, 5, 6, 6), BARE, RICH]
+    state = start_round(PERUDO, hands, opener=0)
+    for seat, action in [(0, Bid(3, 4)), (1, Bid(4, 1)), (2, Dudo())]:
+        state, _ = apply(state, action, seat)  # type: ignore[arg-type]
+    v = view(state, 5)  # four aces are not there: every hand is lifted (P-21)
+    assert SwitchReader(OpeningTrust(max_seats=4), MODEL).rates(v) is None
+    assert SwitchReader(OpeningTrust(max_seats=6), MODEL).rates(v) is not None
+    late = dataclasses.replace(v, dice_counts=(0, 0, 5, 5, 5, 5))
+    assert SwitchReader(OpeningTrust(max_seats=4), MODEL).rates(late) is None
+    with pytest.raises(ValueError, match="min_seats <= max_seats"):
+        OpeningTrust(max_seats=2)

@@ -98,12 +98,18 @@ class OpeningTrust:
     the weakest-face opener took 29.8% of 4,000 four-seat games, docs/bots.md)."""
     min_seats: int = 3
     """Seats with dice from which openings are tempered and read (heads-up: the book's)."""
+    max_seats: int | None = None
+    """The largest table (seats dealt in, with dice or not) at which the rates are used
+    (``None``: at every table): a game of more seats reads as ``strong`` does from its first
+    round to its last."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.prior <= self.ceiling < 1.0 or not 0.0 < self.bluffers < 1.0:
             raise ValueError(
                 f"opening trust needs 0 <= prior <= ceiling < 1 and 0 < bluffers < 1, not {self}"
             )
+        if self.max_seats is not None and self.max_seats < self.min_seats:
+            raise ValueError(f"opening trust needs min_seats <= max_seats, not {self}")
 
 
 class GameWatch:
@@ -180,7 +186,11 @@ class TellReader:
 
     def rates(self, view: PlayerView) -> Mapping[int, float] | None:
         """Read ``view``'s finished rounds; the rate of every other seat with dice, or ``None``
-        where the habit is not read (fewer than :attr:`OpeningTrust.min_seats` seats)."""
+        where the habit is not read (fewer than :attr:`OpeningTrust.min_seats` seats with
+        dice, or a table of more than :attr:`OpeningTrust.max_seats` seats)."""
+        top = self.trust.max_seats
+        if top is not None and len(view.dice_counts) > top:
+            return None
         self.observe(view)
         if sum(1 for c in view.dice_counts if c) < self.trust.min_seats:
             return None
