@@ -222,7 +222,7 @@ class TellReader:
 class OpeningReader(TellReader):
     """Each opponent's opening-bluff rate, updated from a seat's views as rounds end."""
 
-    __slots__ = ("temperature",)
+    __slots__ = ()
 
     def __init__(self, trust: OpeningTrust, temperature: float) -> None:
         def evidence(
@@ -232,7 +232,6 @@ class OpeningReader(TellReader):
             return () if found is None else (found,)
 
         super().__init__(trust, evidence)
-        self.temperature = temperature
 
 
 def finished_rounds(view: PlayerView) -> list[tuple[RoundRecord, tuple[int, ...]]]:

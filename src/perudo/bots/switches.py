@@ -70,7 +70,7 @@ __all__ = ["SwitchReader", "switch_chances", "switch_evidence"]
 class SwitchReader(TellReader):
     """Each opponent's switch-bluff rate, updated from a seat's views as rounds end."""
 
-    __slots__ = ("model",)
+    __slots__ = ()
 
     def __init__(self, trust: OpeningTrust, model: BidModel) -> None:
         def evidence(
@@ -79,7 +79,6 @@ class SwitchReader(TellReader):
             return switch_evidence(rules, record, counts, model, trust.min_seats)
 
         super().__init__(trust, evidence)
-        self.model = model
 
 
 def switch_evidence(
@@ -100,8 +99,7 @@ def switch_evidence(
     out: list[tuple[int, float, float]] = []
     read: set[int] = set()
     prev: Bid | None = None
-    plain = True
-    """No pass or dice set aside since the standing bid."""
+    plain = True  # no pass or dice set aside since the standing bid
     for seat, action in record.actions:
         if isinstance(action, Bid):
             if (
