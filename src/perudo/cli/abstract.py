@@ -5,6 +5,8 @@
 table of Perudo's 2v2 round in ``src/perudo/solve/tables/`` (``--out`` writes elsewhere; name
 that directory in ``PERUDO_ABSTRACT`` to play from it). Rounds of at most 30 bids (2v2) are
 measured exactly in the full game after the solve (docs/solver.md, "Abstraction equilibria").
+``--respond-to hard --share 0.5`` solves each seat's restricted Nash response to ``hard``
+instead (docs/solver.md, "Restricted Nash responses").
 """
 
 from __future__ import annotations
@@ -35,9 +37,21 @@ def abstract(
         bool, typer.Option(help="Measure the exploitability exactly (rounds of ≤ 30 bids).")
     ] = True,
     out: Annotated[Path | None, typer.Option(help="Directory of the tables.")] = None,
+    respond_to: Annotated[
+        str | None,
+        typer.Option(
+            help="Solve each seat's restricted Nash response to this bot level (e.g. hard) "
+            "instead of an equilibrium."
+        ),
+    ] = None,
+    share: Annotated[
+        float, typer.Option(help="With --respond-to: the chance the other seat is that bot.")
+    ] = 0.5,
 ) -> None:
     """Solve a round's abstraction and write its table and index entry."""
-    from perudo.solve.abstract_book import SHIPPED_TABLES, build_table
+    from perudo.registry import make_bot
+    from perudo.solve.abstract_book import SHIPPED_TABLES, Response, build_table
+    from perudo.solve.exploit import policy_of
     from perudo.solve.shipped import joker_rules
 
     d = _pair(dice, "--dice")
@@ -46,6 +60,15 @@ def abstract(
         raise typer.BadParameter("a player remembers at least the last bid", param_hint="--memory")
     if method not in ("dcfr", "cfr+"):
         raise typer.BadParameter(f"{method!r}: dcfr or cfr+", param_hint="--method")
+    response = None
+    if respond_to is not None:
+        try:
+            policy_of(make_bot(respond_to, seed=0))
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--respond-to") from None
+        if not 0.0 <= share <= 1.0:
+            raise typer.BadParameter(f"{share:g}: a chance, from 0 to 1", param_hint="--share")
+        response = Response(respond_to, share)
     try:
         build_table(
             ruleset,
@@ -57,6 +80,7 @@ def abstract(
             minutes=minutes,
             method=method,  # type: ignore[arg-type]
             measure=measure,
+            response=response,
             report=typer.echo,
         )
     except ValueError as err:

@@ -79,6 +79,7 @@ class AbstractCFR:
         self.method = method
         n = game.num_bids
         states: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        paths: list[tuple[int, ...]] = [()]
         index = {states[0]: 0}
         src: list[int] = []
         dst: list[int] = []
@@ -96,12 +97,15 @@ class AbstractCFR:
                 if j is None:
                     j = index[nxt] = len(states)
                     states.append(nxt)
+                    paths.append((*paths[i], r))
                 src.append(i)
                 dst.append(j)
                 rank.append(r)
             i += 1
         self.states = states
         self.index = index
+        self.paths = paths
+        """A shortest history of bids (ranks) reaching each state (breadth first)."""
         s = len(states)
         self.player = np.array([p for p, _ in states], dtype=np.int64)
         self.last = np.array([b[-1] if b else -1 for _, b in states], dtype=np.int64)
@@ -176,6 +180,40 @@ class AbstractCFR:
             self.cur_r.append(r_)
             self.cur_d.append(d_)
         self.iterations = 0
+        self.model: tuple[int, float, Array, Array] | None = None
+        """``(player, weight, raises, dudo)`` set by :meth:`restrict`."""
+
+    def restrict(self, player: int, weight: float, raises: Array, dudo: Array) -> None:
+        """Make this a *restricted Nash response* (Johanson, Zinkevich and Bowling, 2008):
+        with probability ``weight``, dealt before the round and seen by no one, ``player``
+        plays the fixed model ``(raises, dudo)`` (per edge and per state of ``player``, as
+        :meth:`average` gives them); otherwise it plays freely. The other player's strategy
+        is then the one that wins most against the model among those that lose at most what
+        ``weight`` allows against anyone: the equilibrium at 0, a best response to the model
+        at 1. (The free player's average is a by-product.)
+
+        :raises ValueError: after the first iteration, or if the model is not a strategy of
+            ``player`` on this graph.
+        """
+        if self.iterations:
+            raise ValueError("restrict the solver before its first iteration")
+        if player not in (0, 1):
+            raise ValueError(f"player is 0 (the opener) or 1, not {player}")
+        if not 0.0 <= weight <= 1.0:
+            raise ValueError(f"the model's weight lies in [0, 1], not {weight}")
+        h = self.sizes[player]
+        want_r, want_d = (len(self.edges[player]), h), (len(self.nodes[player]), h)
+        if raises.shape != want_r or dudo.shape != want_d:
+            raise ValueError(
+                f"the model's arrays are {raises.shape} and {dudo.shape}: expected {want_r} "
+                f"(player {player}'s raises) and {want_d} (its states)"
+            )
+        if np.any(raises < 0) or np.any(dudo < 0) or np.any(dudo[~self.dudo_ok[player]] > 0):
+            raise ValueError("the model gives a negative or an illegal probability")
+        total = dudo + self.out_sum[player] @ raises
+        if not np.allclose(total, 1.0, atol=1e-6):
+            raise ValueError("the model's probabilities do not sum to one at every state")
+        self.model = (player, float(weight), raises.astype(np.float64), dudo.astype(np.float64))
 
     @property
     def num_states(self) -> int:
@@ -194,12 +232,13 @@ class AbstractCFR:
         sig_d = pos_d / safe + uni * self.dudo_ok[p][:, None]
         return sig_r, sig_d
 
-    def _reach(self, q: int) -> Array:
-        """Player ``q``'s reach summed over the histories of each state (chance included)."""
+    def _reach(self, q: int, raises: Array | None = None) -> Array:
+        """Player ``q``'s reach summed over the histories of each state (chance included),
+        playing its current raises or ``raises``."""
         rho = np.zeros((self.num_states, self.sizes[q]))
         rho[0] = self.game.hands[q].weights
         w = np.ones((len(self.src), self.sizes[q]))
-        w[self.edges[q]] = self.cur_r[q]
+        w[self.edges[q]] = self.cur_r[q] if raises is None else raises
         for idx, into in self.into:
             rho += into @ (rho[self.src[idx]] * w[idx])
         return rho
@@ -211,12 +250,16 @@ class AbstractCFR:
         step = max(1, CHUNK_BYTES // (8 * self.sizes[0] * self.sizes[1]))
         return [slice(a, min(n, a + step)) for a in range(0, n, step)]
 
-    def _values(self) -> Array:
-        """``W[state, i0, i1]``: the opener's expected payoff below each state, by hands."""
+    def _values(self, fixed: tuple[int, Array, Array] | None = None) -> Array:
+        """``W[state, i0, i1]``: the opener's expected payoff below each state, by hands, with
+        the current strategies (or, with ``fixed = (p, raises, dudo)``, ``p`` playing those)."""
+        cur_r, cur_d = list(self.cur_r), list(self.cur_d)
+        if fixed is not None:
+            cur_r[fixed[0]], cur_d[fixed[0]] = fixed[1], fixed[2]
         w = np.zeros((self.num_states, *self.sizes))
         for p in (0, 1):
             nodes = self.nodes[p]
-            d = self.cur_d[p]
+            d = cur_d[p]
             for c in self._chunks(len(nodes)):
                 dc = d[c]
                 w[nodes[c]] = self.dudo_pay[nodes[c]] * (
@@ -231,7 +274,7 @@ class AbstractCFR:
             # after every child is final, chunk by chunk.
             for c in self._chunks(len(idx)):
                 child = w[self.dst[idx[c]]]
-                sig = self.cur_r[p][pos[p][idx[c]]]
+                sig = cur_r[p][pos[p][idx[c]]]
                 child *= sig[:, :, None] if p == 0 else sig[:, None, :]
                 part = sums if c.start == 0 and c.stop == len(idx) else sums[:, c]
                 flat[usrc] += part @ child.reshape(len(child), -1)
@@ -254,6 +297,17 @@ class AbstractCFR:
         rq_s = rho_q[nodes][:, :, None]
         cfv_e = self._against(w, self.dst[e], rq_e, u)
         cfv_d = self._against(self.dudo_pay, nodes, rq_s, u)
+        if self.model is not None and self.model[0] == q:
+            # The restricted response: u's information sets span both deals of the model.
+            del w
+            _, share, m_r, m_d = self.model
+            w_m = self._values((q, m_r, m_d))
+            rho_m = self._reach(q, m_r)
+            cfv_e *= 1.0 - share
+            cfv_e += share * self._against(w_m, self.dst[e], rho_m[self.src[e]][:, :, None], u)
+            del w_m
+            cfv_d *= 1.0 - share
+            cfv_d += share * self._against(self.dudo_pay, nodes, rho_m[nodes][:, :, None], u)
         cfv_d *= self.dudo_ok[u][:, None]
         src = self.local_src[u]
         node = cfv_d * self.cur_d[u] + self.out_sum[u] @ (cfv_e * self.cur_r[u])
@@ -272,6 +326,19 @@ class AbstractCFR:
             np.maximum(rr + inst_r, 0.0, out=rr)
             np.maximum(rd + inst_d, 0.0, out=rd)
         self.cur_r[u], self.cur_d[u] = self._match(u, rr, rd)
+
+    def value(self, raises: list[Array], dudo: list[Array]) -> float:
+        """The opener's expected payoff when each player ``p`` plays ``raises[p]`` (per edge of
+        ``p``) and ``dudo[p]`` (per state of ``p``): exact in the full game, since both
+        strategies depend on the abstraction's states only."""
+        cur_r, cur_d = self.cur_r, self.cur_d
+        try:
+            self.cur_r, self.cur_d = list(raises), list(dudo)
+            w = self._values()
+        finally:
+            self.cur_r, self.cur_d = cur_r, cur_d
+        h0, h1 = (self.game.hands[p].weights for p in (0, 1))
+        return float(h0 @ w[0] @ h1)
 
     def _against(self, mats: Array, rows: Array, reach: Array, u: int) -> Array:
         """Player ``u``'s values ``±mats[rows] @ reach`` (the opener's payoff matrices of

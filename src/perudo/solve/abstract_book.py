@@ -23,6 +23,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ __all__ = [
     "INDEX_FORMAT",
     "SHIPPED_TABLES",
     "AbstractBook",
+    "Response",
     "build_table",
     "default_abstract_book",
 ]
@@ -145,6 +147,16 @@ def default_abstract_book() -> AbstractBook:
         return _DEFAULT
 
 
+@dataclass(frozen=True)
+class Response:
+    """Solve restricted Nash responses (:mod:`perudo.solve.restricted`) rather than an
+    equilibrium: to the bot level ``model`` (a name :func:`perudo.bots.make_bot` knows), dealt
+    to the other seat with probability ``share``."""
+
+    model: str
+    share: float
+
+
 def build_table(
     rules: RuleSet,
     dice: tuple[int, int],
@@ -156,6 +168,7 @@ def build_table(
     minutes: float | None = None,
     method: Method = "dcfr",
     measure: bool = True,
+    response: Response | None = None,
     report: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Solve one round's abstraction, write it to ``directory`` and enter it in the index
@@ -165,44 +178,88 @@ def build_table(
     fits (:data:`MEASURE_BYTES`: 2v2, not 2v3) and ``measure`` is on, the saved
     strategy (as it is loaded: float16, renormalized) is measured exactly in the full game
     (:func:`~perudo.solve.abstract.exact_exploitability`).
+
+    With ``response``, each seat's strategy is its restricted Nash response to the named bot
+    (:mod:`perudo.solve.restricted`): two solves of ``iterations`` each.
     """
+    if response is not None and not 0.0 <= response.share <= 1.0:
+        raise ValueError(f"the model's share lies in [0, 1], not {response.share}")
     keep_freed_memory()
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     game = RoundGame(rules, dice, palifico=palifico, max_bids=999)
-    cfr = AbstractCFR(game, memory, method=method)
     bids = "the last bid" if memory == 1 else f"{memory} bids"
-    report(f"{game.describe()}: remembering {bids}, {cfr.num_states:,} abstract states")
     cap = f", at most {minutes:g} minutes" if minutes is not None else ""
-    report(f"  {method} for {iterations:,} iterations{cap} (--iterations, --minutes)")
+    if response is None:
+        report(f"{game.describe()}: remembering {bids}")
+        report(f"  {method} for {iterations:,} iterations{cap} (--iterations, --minutes)")
+    else:
+        report(
+            f"{game.describe()}: remembering {bids}; each seat's restricted Nash response to "
+            f"{response.model!r} at share {response.share:g}"
+        )
+        report(
+            f"  two solves (one a seat), {method} for {iterations:,} iterations each{cap} "
+            "(--iterations, --minutes)"
+        )
     if measure and _measurable(game):
         size = _measure_bytes(game)
         each = f"{size / 1e9:.1f} GB" if size >= 1e8 else f"{size / 1e6:.1f} MB"
         report(f"  then measured exactly in the full game: two arrays of {each}")
+    states = 0
+
+    def drive(cfr: AbstractCFR, seat: int | None = None) -> None:
+        nonlocal states
+        states = cfr.num_states
+        who = "" if seat is None else f"seat {seat}: "
+        if cfr.iterations == 0:
+            report(f"  {who}{cfr.num_states:,} abstract states")
+        start = time.perf_counter()
+        while cfr.iterations < iterations:
+            if minutes is not None and time.perf_counter() - start > minutes * 60.0:
+                break
+            cfr.iterate(min(10, iterations - cfr.iterations))
+            elapsed = time.perf_counter() - start
+            if cfr.iterations == 10 and iterations > 10:  # the time the whole solve will take
+                whole = elapsed / 10 * iterations
+                if minutes is not None:
+                    whole = min(whole, minutes * 60.0)
+                report(f"  {who}10 iterations in {elapsed:.0f} s: about {_duration(whole)}")
+            if cfr.iterations % 100 == 0:
+                report(f"  {who}{cfr.iterations} iterations, {elapsed:.0f} s")
+
     start = time.perf_counter()
-    while cfr.iterations < iterations:
-        if minutes is not None and time.perf_counter() - start > minutes * 60.0:
-            break
-        cfr.iterate(min(10, iterations - cfr.iterations))
-        elapsed = time.perf_counter() - start
-        if cfr.iterations == 10 and iterations > 10:  # the time the whole solve will take
-            whole = elapsed / 10 * iterations
-            if minutes is not None:
-                whole = min(whole, minutes * 60.0)
-            report(f"  10 iterations in {elapsed:.0f} s: about {_duration(whole)} for the solve")
-        if cfr.iterations % 100 == 0:
-            report(f"  {cfr.iterations} iterations, {elapsed:.0f} s")
+    if response is None:
+        cfr = AbstractCFR(game, memory, method=method)
+        drive(cfr)
+        strategy = AbstractStrategy.from_cfr(cfr)
+        done: int | list[int] = cfr.iterations
+        version = f"{method}-k{memory}-{cfr.iterations}"
+    else:
+        from perudo.registry import make_bot
+
+        from .exploit import policy_of
+        from .restricted import restricted_response
+
+        policy = policy_of(make_bot(response.model, seed=0))
+        strategy, done = restricted_response(
+            game, memory, policy, response.share, method=method, drive=drive
+        )
+        version = f"rnr-{response.model}-{response.share:g}-{method}-k{memory}-{max(done)}"
     seconds = time.perf_counter() - start
     fp = round_fingerprint(game)
     kind = "palifico" if palifico else "normal"
     name = f"{dice[0]}v{dice[1]}-{kind}-{fp}.npz"
     info: dict[str, Any] = {
         "method": method,
-        "iterations": cfr.iterations,
+        "iterations": done,
         "seconds": round(seconds, 1),
-        "abstract_states": cfr.num_states,
+        "abstract_states": states,
     }
-    path = AbstractStrategy.from_cfr(cfr, info).save(out / name)
+    if response is not None:
+        info["response"] = {"model": response.model, "share": response.share}
+    strategy.info = dict(info)
+    path = strategy.save(out / name)
     if measure and _measurable(game):
         strat = AbstractStrategy.load(path)
         t0 = time.perf_counter()
@@ -216,13 +273,22 @@ def build_table(
             f"  exact exploitability in the full game {expl:.4f} (best responses "
             f"{br0:+.4f}, {br1:+.4f}; the opener's value lies in [{-br1:+.4f}, {br0:+.4f}])"
         )
+    if response is not None:
+        from .restricted import value_against
+
+        won = value_against(AbstractStrategy.load(path), policy)
+        info["against_model"] = [round(won[0], 6), round(won[1], 6)]
+        report(
+            f"  against {response.model!r} it wins {won[0]:+.4f} a round as the opener and "
+            f"{won[1]:+.4f} as the responder"
+        )
     covers = [n for n, preset in PRESETS.items() if _print_of(preset, dice, palifico) == fp]
     if _print_of(joker_rules(max(dice)), dice, palifico) == fp:
         covers.append("joker")
     entry: dict[str, Any] = {
         "file": name,
         "sha256": sha256_of(path),
-        "version": f"{method}-k{memory}-{cfr.iterations}",
+        "version": version,
         "dice": list(dice),
         "palifico": palifico,
         "memory": memory,
