@@ -137,6 +137,32 @@ def test_shipped_tables_load_match_their_hash_and_cover_perudo_and_joker_2v2():
         assert book.find(view(state, 0)) is not None
 
 
+def test_shipped_responses_load_match_their_hash_and_answer_hard_where_perudo_has_tables():
+    """The restricted Nash responses the gate plays (``perudo abstract --respond-to hard
+    --share 0.75``): each covers a round of a shipped Perudo table, and each says what it
+    wins against ``hard`` in each seat, more than the equilibrium table does."""
+    from perudo.bots.balanced_bot import BalancedBot
+    from perudo.solve.abstract_book import SHIPPED_RESPONSES
+    from perudo.solve.restricted import value_against
+
+    entries = read_index(SHIPPED_RESPONSES)
+    tables = {e["fingerprint"]: e for e in read_index(SHIPPED_TABLES)}
+    assert {tuple(e["dice"]) for e in entries} == {(2, 2), (2, 3), (3, 2), (3, 3)}
+    book = AbstractBook(SHIPPED_RESPONSES)
+    for e in entries:
+        assert e["response"] == {"model": "hard", "share": 0.75}
+        assert "perudo" in e["covers"] and e["fingerprint"] in tables
+        book.load(e)  # checks the SHA-256 and the round's fingerprint
+    # 3v3: hard is balanced there; the response takes what its index says, and far more
+    # than the equilibrium table does.
+    (three,) = [e for e in entries if tuple(e["dice"]) == (3, 3)]
+    model = BalancedBot(0).policy
+    got = value_against(book.load(three), model)
+    assert got == pytest.approx(tuple(three["against_model"]), abs=2e-3)
+    eq = value_against(AbstractBook(SHIPPED_TABLES).load(tables[three["fingerprint"]]), model)
+    assert min(got) > max(eq) + 0.2
+
+
 @pytest.mark.parametrize(
     "rules",
     [dataclasses.replace(PERUDO, dice_per_player=2), joker_rules(2)],

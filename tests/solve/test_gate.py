@@ -89,7 +89,11 @@ class Seen:
 
     evidence: list[float] = field(default_factory=list)
     exploited: list[bool] = field(default_factory=list)
-    played_strong: list[bool] = field(default_factory=list)
+    left_table: list[bool] = field(default_factory=list)
+    """Whether it played the response to ``hard`` (or ``strong``, where none covers the
+    round) rather than the table's equilibrium."""
+    responses: int = 0
+    """Turns played from a shipped response table."""
 
 
 def _heads_up_game(
@@ -111,18 +115,29 @@ def _heads_up_game(
             seen.evidence.append(gate.evidence(1))
             seen.exploited.append(exploit)
             policy = expert.policy(v)
-            strong = expert.fallback.policy(v)  # type: ignore[attr-defined]
-            seen.played_strong.append(policy == dict(strong) and not expert.solved(v))
-            assert exploit == seen.played_strong[-1]
+            table = expert.abstract.find(v)
+            assert table is not None
+            response = expert.responses.find(v) if expert.responses is not None else None
+            if response is not None:
+                left = policy == response.policy(v) and policy != table.policy(v)
+                seen.responses += exploit
+            else:
+                strong = expert.fallback.policy(v)  # type: ignore[attr-defined]
+                left = policy == dict(strong) and not expert.solved(v)
+            seen.left_table.append(left)
+            assert exploit == left
         return expert.act(v)
 
     return run(state, rng, act, None)
 
 
-def test_P21_a_chance_player_is_read_from_its_lifted_hands_and_strong_plays_its_rounds() -> None:
+def test_P21_a_chance_player_is_read_from_its_lifted_hands_and_the_response_plays_its_rounds() -> (
+    None
+):
     """Against ``prob`` (a chance player), the evidence climbs with each round it shows, and
-    from the threshold on the rounds a table covers are ``strong``'s."""
-    crossed, pooled = 0, 0.0
+    from the threshold on the rounds a table covers are played from the shipped restricted
+    Nash responses to ``hard`` (``strong``'s where none covers the round)."""
+    crossed, pooled, responses = 0, 0.0, 0
     for g in range(6):
         seen = Seen()
         expert = ExpertBot(100 + g, gate=GateSettings())
@@ -130,10 +145,12 @@ def test_P21_a_chance_player_is_read_from_its_lifted_hands_and_strong_plays_its_
         assert seen.exploited and seen.exploited[0] is False  # the first round: no evidence
         crossed += any(seen.exploited)
         pooled += seen.evidence[-1]
+        responses += seen.responses
     # Its lifted rounds are, taken together, evidence for what it is (a round may weigh a
     # little against: a chance player's choice can be the table's too).
     assert pooled > 2 * GateSettings().threshold
     assert crossed >= 1
+    assert responses >= 1  # three dice each: every round from 3v3 down has a response
 
 
 def test_an_equilibrium_player_keeps_the_expert_on_its_tables() -> None:
@@ -389,3 +406,24 @@ def test_the_gate_benchmark_counts_the_tables_turns_and_the_games_it_crossed_in(
     assert seen.games == 4 and 0 <= seen.wins <= 4
     assert seen.table_turns > 0 and seen.strong_turns == 0 and seen.crossed_at == []
     assert "crossed in 0/4 games" in seen.line("x")
+
+
+def test_where_the_gate_opens_the_response_to_hard_is_played_or_strong_where_none_covers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    from perudo.solve.abstract_book import AbstractBook
+
+    monkeypatch.setattr(ExploitGate, "exploit", lambda self, v: True)
+    state = start_round(PERUDO, [(2, 5), (1, 1)], opener=0)
+    v = view(state, 0)
+    expert = ExpertBot(3, gate=GateSettings())
+    assert expert.responses is not None
+    table, response = expert.abstract.find(v), expert.responses.find(v)
+    assert table is not None and response is not None
+    assert response.info["response"] == {"model": "hard", "share": 0.75}
+    assert expert.policy(v) == response.policy(v) != table.policy(v)
+    assert expert.solved(v)
+    bare = ExpertBot(3, gate=GateSettings(), responses=AbstractBook(tmp_path))
+    assert bare.policy(v) == dict(bare.fallback.policy(v))  # type: ignore[attr-defined]
+    assert not bare.solved(v)
+    assert ExpertBot(3).responses is None  # ungated: the equilibrium only

@@ -38,11 +38,13 @@ from .vector import keep_freed_memory
 
 __all__ = [
     "INDEX_FORMAT",
+    "SHIPPED_RESPONSES",
     "SHIPPED_TABLES",
     "AbstractBook",
     "Response",
     "build_table",
     "default_abstract_book",
+    "default_response_book",
 ]
 
 INDEX_FORMAT = "perudo-abstract-tables/1"
@@ -133,18 +135,33 @@ class AbstractBook:
         return strat if strat.matches(view) else None
 
 
-_DEFAULT: AbstractBook | None = None
+SHIPPED_RESPONSES = Path(__file__).resolve().parent / "responses"
+"""The shipped restricted Nash responses to ``hard`` (:mod:`perudo.solve.restricted`), which
+``expert`` plays once the gate reads its opponent as a chance player (same layout as
+:data:`SHIPPED_TABLES`)."""
+
+_DEFAULTS: dict[str, AbstractBook] = {}
 _DEFAULT_LOCK = threading.Lock()
+
+
+def _default(variable: str, shipped: Path) -> AbstractBook:
+    with _DEFAULT_LOCK:
+        book = _DEFAULTS.get(variable)
+        if book is None:
+            book = _DEFAULTS[variable] = AbstractBook(os.environ.get(variable) or shipped)
+        return book
 
 
 def default_abstract_book() -> AbstractBook:
     """The process-wide book of the shipped tables (``PERUDO_ABSTRACT`` names another
     directory written by ``perudo abstract``)."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            _DEFAULT = AbstractBook(os.environ.get("PERUDO_ABSTRACT") or SHIPPED_TABLES)
-        return _DEFAULT
+    return _default("PERUDO_ABSTRACT", SHIPPED_TABLES)
+
+
+def default_response_book() -> AbstractBook:
+    """The process-wide book of the shipped responses to ``hard`` (``PERUDO_RESPONSES`` names
+    another directory written by ``perudo abstract --respond-to``)."""
+    return _default("PERUDO_RESPONSES", SHIPPED_RESPONSES)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ table. Everywhere else (more players, a round not solved, rules the solver canno
 its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
 rate it learns from the hands revealed at calls (:func:`robust_strong`,
 :mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback; with a
-``gate`` (the ``expert`` level's, :mod:`perudo.solve.gate`) the fallback also plays a table's
-round against an opponent whose lifted hands show it bids by chances.
+``gate`` (the ``expert`` level's, :mod:`perudo.solve.gate`) a table's round against an
+opponent whose lifted hands show it bids by chances is played from the shipped restricted Nash
+response to ``hard`` (:mod:`perudo.solve.restricted`), or by the fallback where none covers it.
 (:func:`mixed_expert` adds the mixed play fitted by self-play, :mod:`perudo.bots.mixing`; it is
 not the default: it loses to ``hard`` where ``expert`` does not, ``docs/bots.md``.)
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
@@ -50,7 +51,7 @@ from perudo.bots.strong_bot import StrongBot, StrongSettings
 from perudo.core import ChoosePalifico, Phase, PlayerAction, PlayerView, RuleSet
 
 from .abstract import AbstractStrategy
-from .abstract_book import AbstractBook, default_abstract_book
+from .abstract_book import AbstractBook, default_abstract_book, default_response_book
 from .gate import ExploitGate, GateSettings
 from .match import MatchSolution, Position, solve_match
 from .packed import PackedRound
@@ -318,14 +319,21 @@ class ExpertBot(BotBase):
         fallback: Bot | None = None,
         abstract: AbstractBook | None = None,
         gate: GateSettings | None = None,
+        responses: AbstractBook | None = None,
     ) -> None:
         super().__init__(seed)
         self.book = book if book is not None else default_book()
         self.abstract = abstract if abstract is not None else default_abstract_book()
         """Abstraction equilibria of heads-up rounds the book does not hold (2v2 and up)."""
         self.gate = ExploitGate(self.abstract, gate) if gate is not None else None
-        """Where set, the fallback plays a table's round against an opponent whose revealed
-        decisions read as a chance player's (:mod:`perudo.solve.gate`)."""
+        """Where set, a table's round against an opponent whose revealed decisions read as a
+        chance player's (:mod:`perudo.solve.gate`) is played from :attr:`responses`, or by the
+        fallback where no response covers it."""
+        self.responses = (
+            responses if responses is not None or gate is None else default_response_book()
+        )
+        """Restricted Nash responses to ``hard`` (:mod:`perudo.solve.restricted`), played
+        where the gate opens."""
         self.fallback: Bot = fallback if fallback is not None else robust_strong(seed)
         """Who plays where the book has nothing (default: :func:`robust_strong` with the same
         seed)."""
@@ -359,11 +367,12 @@ class ExpertBot(BotBase):
         return self.book.find(view) is not None or self._table(view) is not None
 
     def _table(self, view: PlayerView) -> AbstractStrategy | None:
-        """The abstraction equilibrium ``view`` is a turn of, unless the gate hands the round
-        to the fallback."""
+        """The abstraction equilibrium ``view`` is a turn of; where the gate opens, the
+        response to a chance player that covers the round instead, or none (the fallback
+        plays)."""
         strat = self.abstract.find(view)
         if strat is not None and self.gate is not None and self.gate.exploit(view):
-            return None
+            return self.responses.find(view) if self.responses is not None else None
         return strat
 
     def act(self, view: PlayerView) -> PlayerAction:

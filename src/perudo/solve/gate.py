@@ -7,8 +7,10 @@ counting their dice, and the ``medium``, ``hard`` and ``strong`` levels) bid by 
 their own hand gives them, and ``strong`` is built to punish exactly that player: it reads the
 hand from the bids (:mod:`perudo.bots.beliefs`) and answers the calls it expects. Against
 ``hard``, ``strong`` in the rounds the tables cover wins about five points more of the whole
-heads-up matches than the tables do (``docs/bots.md``). The gate decides, opponent by
-opponent, which of the two plays.
+heads-up matches than the tables do (``docs/bots.md``), and a restricted Nash response to
+``hard`` (:mod:`perudo.solve.restricted`) more still in the rounds it covers, at half
+``strong``'s exploitability. The gate decides, opponent by opponent, whether the equilibrium
+or the exploiting play (the response where one is shipped, ``strong`` elsewhere) plays.
 
 **The evidence.** Every finished heads-up round is replayed from its hands through the core,
 and each decision the opponent took where a table covers its turn is scored with the log of a
@@ -23,7 +25,7 @@ likelihood ratio:
 
 Per chance player, the sum over the opponent's decisions read in this game is the log of its
 likelihood ratio; the opponent's *evidence* is the log of the six ratios' mean. ``expert``
-plays ``strong`` in a round a table covers once the evidence reaches
+plays the exploiting play in a round a table covers once the evidence reaches
 :attr:`GateSettings.threshold`, and the table otherwise (a new game starts from nothing).
 
 **The bound, and how it is kept.** Against an opponent who plays the equilibrium, each chance
@@ -91,7 +93,8 @@ class GateSettings:
     """The gate's model of a chance player and its threshold (see the module docstring)."""
 
     threshold: float = 3.0
-    """Evidence (in nats) from which ``strong`` plays the rounds a table covers: an
+    """Evidence (in nats) from which the exploiting play (the response to ``hard``, or
+    ``strong``) plays the rounds a table covers: an
     equilibrium player's evidence reaches it in at most ``e^(−threshold)`` of games."""
     temperatures: tuple[float, ...] = (0.02, 0.05, 0.1)
     """Softmax temperatures of the chance players (the bid model's is 0.05)."""
@@ -132,7 +135,8 @@ def decision_evidence(
 class ExploitGate:
     """One seat's reading of its heads-up opponents in one game, from the rounds it saw end.
 
-    :meth:`exploit` says whether to play ``strong`` where the table would play. Build one per
+    :meth:`exploit` says whether to exploit (the response to ``hard``, or ``strong``) where
+    the table would play. Build one per
     bot (it keeps the game's evidence); a view of a new game, or of another seat, starts it
     afresh.
     """
@@ -165,7 +169,7 @@ class ExploitGate:
         return top + math.log(sum(math.exp(x - top) for x in sums) / len(sums))
 
     def exploit(self, v: PlayerView) -> bool:
-        """Whether ``v``'s seat plays ``strong`` rather than the table in this heads-up round:
+        """Whether ``v``'s seat exploits rather than plays the table in this heads-up round:
         whether its opponent's evidence has reached the threshold (read up to ``v`` first)."""
         self.observe(v)
         seats = heads_up_seats(v)
