@@ -167,7 +167,7 @@ def default_response_book() -> AbstractBook:
 @dataclass(frozen=True)
 class Response:
     """Solve restricted Nash responses (:mod:`perudo.solve.restricted`) rather than an
-    equilibrium: to the bot level ``model`` (a name :func:`perudo.bots.make_bot` knows), dealt
+    equilibrium: to the bot level ``model`` (a name :func:`perudo.registry.make_bot` knows), dealt
     to the other seat with probability ``share``."""
 
     model: str
