@@ -119,7 +119,9 @@ def _heads_up_game(
             assert table is not None
             response = expert.responses.find(v) if expert.responses is not None else None
             if response is not None:
-                left = policy == response.policy(v) and policy != table.policy(v)
+                if response.policy(v) == table.policy(v):
+                    return expert.act(v)  # the two agree: nothing to tell apart
+                left = policy == response.policy(v)
                 seen.responses += exploit
             else:
                 strong = expert.fallback.policy(v)  # type: ignore[attr-defined]

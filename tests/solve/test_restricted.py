@@ -120,6 +120,18 @@ def _dense(cfr: AbstractCFR, p: int, dudo: np.ndarray) -> np.ndarray:
     return out
 
 
+def test_a_value_of_arrays_not_shaped_per_player_is_refused():
+    game = RoundGame(PERUDO3, (1, 1))
+    cfr = AbstractCFR(game, 2)
+    strat = AbstractStrategy.from_cfr(cfr)
+    rs, ds = cfr.average()
+    assert cfr.value(rs, ds) == pytest.approx(
+        cfr.value(list(strat.raises), [strat.dudo[p][cfr.nodes[p]] for p in (0, 1)])
+    )
+    with pytest.raises(ValueError, match="its states"):
+        cfr.value(list(strat.raises), list(strat.dudo))  # dudo over every state: refused
+
+
 def test_restrict_refuses_a_model_that_is_not_a_strategy_and_a_started_solver():
     game = RoundGame(PERUDO3, (1, 1))
     cfr = AbstractCFR(game, 2)
@@ -193,7 +205,7 @@ def test_perudo_abstract_respond_to_writes_a_response_table_and_says_what_it_tak
     )
     assert ok.exit_code == 0, ok.output
     assert "restricted Nash response to 'hard' at share 0.5" in ok.output
-    assert "against 'hard' it wins" in ok.output
+    assert "against 'hard' (as the abstraction states it) it wins" in ok.output
     (entry,) = read_index(tmp_path)
     assert entry["version"] == "rnr-hard-0.5-dcfr-k2-20"
     assert entry["response"] == {"model": "hard", "share": 0.5}
@@ -205,6 +217,9 @@ def test_perudo_abstract_respond_to_writes_a_response_table_and_says_what_it_tak
         )
         assert res.exit_code == 2 and name in res.output, res.output
         assert not (tmp_path / "no").exists()
+    alone = runner.invoke(app, [*args, "--share", "0.75", "--out", str(tmp_path / "no")])
+    assert alone.exit_code == 2 and "--respond-to" in alone.output, alone.output
+    assert not (tmp_path / "no").exists()
 
 
 def test_build_table_refuses_a_share_outside_zero_to_one(tmp_path):

@@ -29,7 +29,7 @@ def abstract(
     memory: Annotated[int, typer.Option(help="Bids a player remembers (the last k).")] = 3,
     iterations: Annotated[int, typer.Option(help="CFR iterations.")] = 800,
     minutes: Annotated[
-        float | None, typer.Option(help="Stop CFR after this long, if sooner.")
+        float | None, typer.Option(help="Stop CFR after this long, if sooner (each solve).")
     ] = None,
     method: Annotated[str, typer.Option(help="dcfr or cfr+.")] = "dcfr",
     palifico: Annotated[bool, typer.Option(help="A palifico round (P-30).")] = False,
@@ -61,6 +61,10 @@ def abstract(
     if method not in ("dcfr", "cfr+"):
         raise typer.BadParameter(f"{method!r}: dcfr or cfr+", param_hint="--method")
     response = None
+    if respond_to is None and share != 0.5:
+        raise typer.BadParameter(
+            "a share of what: name the bot with --respond-to", param_hint="--share"
+        )
     if respond_to is not None:
         try:
             policy_of(make_bot(respond_to, seed=0))

@@ -182,6 +182,8 @@ class AbstractCFR:
         self.iterations = 0
         self.model: tuple[int, float, Array, Array] | None = None
         """``(player, weight, raises, dudo)`` set by :meth:`restrict`."""
+        self._model_reach: Array | None = None
+        """The model's reach per state (it never changes)."""
 
     def restrict(self, player: int, weight: float, raises: Array, dudo: Array) -> None:
         """Make this a *restricted Nash response* (Johanson, Zinkevich and Bowling, 2008):
@@ -214,6 +216,7 @@ class AbstractCFR:
         if not np.allclose(total, 1.0, atol=1e-6):
             raise ValueError("the model's probabilities do not sum to one at every state")
         self.model = (player, float(weight), raises.astype(np.float64), dudo.astype(np.float64))
+        self._model_reach = self._reach(player, self.model[2])
 
     @property
     def num_states(self) -> int:
@@ -302,7 +305,8 @@ class AbstractCFR:
             del w
             _, share, m_r, m_d = self.model
             w_m = self._values((q, m_r, m_d))
-            rho_m = self._reach(q, m_r)
+            rho_m = self._model_reach
+            assert rho_m is not None
             cfv_e *= 1.0 - share
             cfv_e += share * self._against(w_m, self.dst[e], rho_m[self.src[e]][:, :, None], u)
             del w_m
@@ -331,6 +335,16 @@ class AbstractCFR:
         """The opener's expected payoff when each player ``p`` plays ``raises[p]`` (per edge of
         ``p``) and ``dudo[p]`` (per state of ``p``): exact in the full game, since both
         strategies depend on the abstraction's states only."""
+        for p in (0, 1):
+            want_r, want_d = (
+                (len(self.edges[p]), self.sizes[p]),
+                (len(self.nodes[p]), self.sizes[p]),
+            )
+            if raises[p].shape != want_r or dudo[p].shape != want_d:
+                raise ValueError(
+                    f"player {p}'s arrays are {raises[p].shape} and {dudo[p].shape}: expected "
+                    f"{want_r} (its raises) and {want_d} (its states)"
+                )
         cur_r, cur_d = self.cur_r, self.cur_d
         try:
             self.cur_r, self.cur_d = list(raises), list(dudo)

@@ -197,7 +197,10 @@ def build_table(
     (:func:`~perudo.solve.abstract.exact_exploitability`).
 
     With ``response``, each seat's strategy is its restricted Nash response to the named bot
-    (:mod:`perudo.solve.restricted`): two solves of ``iterations`` each.
+    (:mod:`perudo.solve.restricted`): two solves of ``iterations`` each (``minutes`` caps each).
+    What it wins against the bot is exact against the bot as tabulated on the abstraction,
+    which is the bot itself where it reads no more of the round than the last bids (``hard``
+    from 2v2 up), an approximation where it does (``hard``'s blend with the exact book).
     """
     if response is not None and not 0.0 <= response.share <= 1.0:
         raise ValueError(f"the model's share lies in [0, 1], not {response.share}")
@@ -296,8 +299,8 @@ def build_table(
         won = value_against(AbstractStrategy.load(path), policy)
         info["against_model"] = [round(won[0], 6), round(won[1], 6)]
         report(
-            f"  against {response.model!r} it wins {won[0]:+.4f} a round as the opener and "
-            f"{won[1]:+.4f} as the responder"
+            f"  against {response.model!r} (as the abstraction states it) it wins "
+            f"{won[0]:+.4f} a round as the opener and {won[1]:+.4f} as the responder"
         )
     covers = [n for n, preset in PRESETS.items() if _print_of(preset, dice, palifico) == fp]
     if _print_of(joker_rules(max(dice)), dice, palifico) == fp:

@@ -55,6 +55,8 @@ def tabulate_model(cfr: AbstractCFR, policy: Policy, player: int) -> tuple[Array
     dudo = np.zeros((len(cfr.nodes[player]), len(hands)))
     for local, s in enumerate(cfr.nodes[player]):
         history = cfr.paths[int(s)]
+        rows = cfr.local_src[player] == local
+        said = ", ".join(str(g.bids[r]) for r in history) or "no bid yet"
         for i, hand in enumerate(hands):
             pair = (hand, filler) if player == 0 else (filler, hand)
             state = g.play(pair[0], pair[1], history)
@@ -69,14 +71,13 @@ def tabulate_model(cfr: AbstractCFR, policy: Policy, player: int) -> tuple[Array
                     raises[slot[(int(s), g.ranks[action])], i] += pr
                 else:
                     raise ValueError(
-                        f"the model plays {action} after bids {list(history)}, which the round "
-                        "does not allow there"
+                        f"the model plays {action} after {said}, which the round does not "
+                        "allow there"
                     )
                 total += pr
             if total <= 0.0:
-                raise ValueError(f"the model states no action after bids {list(history)}")
+                raise ValueError(f"the model states no action after {said}")
             dudo[local, i] /= total
-            rows = cfr.local_src[player] == local
             raises[rows, i] /= total
     return raises, dudo
 
@@ -119,8 +120,9 @@ def restricted_response(
     drive: Callable[[AbstractCFR, int], None],
 ) -> tuple[AbstractStrategy, list[int]]:
     """Each seat's restricted Nash response to ``policy`` in the other seat, at weight
-    ``share``, as one strategy: the opener's from the solve whose responder is the model, the
-    responder's from the other; and each solve's iterations.
+    ``share``, as one strategy: the opener's strategy from the solve in which the second seat
+    is modelled, the second seat's from the solve in which the opener is; and each solve's
+    iterations.
 
     ``drive(cfr, seat)`` runs a solve's iterations (as many, and reported, as the caller
     wants).
@@ -140,7 +142,12 @@ def value_against(strategy: AbstractStrategy, policy: Policy) -> tuple[float, fl
     strategies of the abstraction's states: the policy as :func:`tabulate_model` states it):
     ``(as the opener, as the responder)``."""
     cfr = AbstractCFR(strategy.game, strategy.memory)
-    if cfr.states != strategy.states:
+    same = cfr.states == strategy.states and all(
+        np.array_equal(cfr.src[cfr.edges[p]], strategy.edge_src[p])
+        and np.array_equal(cfr.rank[cfr.edges[p]], strategy.edge_rank[p])
+        for p in (0, 1)
+    )
+    if not same:
         raise ValueError("the strategy is not on this round's abstract graph")
     mine_r = [strategy.raises[p].astype(np.float64) for p in (0, 1)]
     mine_d = [strategy.dudo[p][cfr.nodes[p]].astype(np.float64) for p in (0, 1)]
