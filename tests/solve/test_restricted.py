@@ -225,5 +225,10 @@ def test_perudo_abstract_respond_to_writes_a_response_table_and_says_what_it_tak
 def test_build_table_refuses_a_share_outside_zero_to_one(tmp_path):
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         build_table(
-            PERUDO3, (1, 1), 2, tmp_path, response=Response("hard", -0.1), report=lambda _: None
+            PERUDO3,
+            (1, 1),
+            2,
+            tmp_path,
+            response=Response("balanced", -0.1, MODEL),
+            report=lambda _: None,
         )

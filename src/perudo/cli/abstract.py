@@ -67,12 +67,12 @@ def abstract(
         )
     if respond_to is not None:
         try:
-            policy_of(make_bot(respond_to, seed=0))
+            policy = policy_of(make_bot(respond_to, seed=0))
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--respond-to") from None
         if not 0.0 <= share <= 1.0:
             raise typer.BadParameter(f"{share:g}: a chance, from 0 to 1", param_hint="--share")
-        response = Response(respond_to, share)
+        response = Response(respond_to, share, policy)
     try:
         build_table(
             ruleset,

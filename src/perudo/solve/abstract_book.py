@@ -31,6 +31,7 @@ from perudo.core import PRESETS, Phase, PlayerView, RuleSet
 
 from .abstract import AbstractCFR, AbstractStrategy, Method, exact_exploitability, round_fingerprint
 from .game import MAX_BIDS, RoundGame
+from .reference import Policy
 from .saved import read_json, sha256_of
 from .shipped import joker_rules
 from .solution import heads_up_seats
@@ -167,11 +168,12 @@ def default_response_book() -> AbstractBook:
 @dataclass(frozen=True)
 class Response:
     """Solve restricted Nash responses (:mod:`perudo.solve.restricted`) rather than an
-    equilibrium: to the bot level ``model`` (a name :func:`perudo.registry.make_bot` knows), dealt
+    equilibrium: to the bot named ``model`` (written to the index), whose ``policy`` is dealt
     to the other seat with probability ``share``."""
 
     model: str
     share: float
+    policy: Policy
 
 
 def build_table(
@@ -210,10 +212,11 @@ def build_table(
     game = RoundGame(rules, dice, palifico=palifico, max_bids=999)
     bids = "the last bid" if memory == 1 else f"{memory} bids"
     cap = f", at most {minutes:g} minutes" if minutes is not None else ""
-    if response is None:
-        report(f"{game.describe()}: remembering {bids}")
+    plain = AbstractCFR(game, memory, method=method) if response is None else None
+    if plain is not None:
+        report(f"{game.describe()}: remembering {bids}, {plain.num_states:,} abstract states")
         report(f"  {method} for {iterations:,} iterations{cap} (--iterations, --minutes)")
-    else:
+    elif response is not None:
         report(
             f"{game.describe()}: remembering {bids}; each seat's restricted Nash response to "
             f"{response.model!r} at share {response.share:g}"
@@ -232,7 +235,7 @@ def build_table(
         nonlocal states
         states = cfr.num_states
         who = "" if seat is None else f"seat {seat}: "
-        if cfr.iterations == 0:
+        if seat is not None and cfr.iterations == 0:
             report(f"  {who}{cfr.num_states:,} abstract states")
         start = time.perf_counter()
         while cfr.iterations < iterations:
@@ -244,26 +247,25 @@ def build_table(
                 whole = elapsed / 10 * iterations
                 if minutes is not None:
                     whole = min(whole, minutes * 60.0)
-                report(f"  {who}10 iterations in {elapsed:.0f} s: about {_duration(whole)}")
+                report(
+                    f"  {who}10 iterations in {elapsed:.0f} s: about {_duration(whole)} for "
+                    "the solve"
+                )
             if cfr.iterations % 100 == 0:
                 report(f"  {who}{cfr.iterations} iterations, {elapsed:.0f} s")
 
     start = time.perf_counter()
     if response is None:
-        cfr = AbstractCFR(game, memory, method=method)
-        drive(cfr)
-        strategy = AbstractStrategy.from_cfr(cfr)
-        done: int | list[int] = cfr.iterations
-        version = f"{method}-k{memory}-{cfr.iterations}"
+        assert plain is not None
+        drive(plain)
+        strategy = AbstractStrategy.from_cfr(plain)
+        done: int | list[int] = plain.iterations
+        version = f"{method}-k{memory}-{plain.iterations}"
     else:
-        from perudo.registry import make_bot
-
-        from .exploit import policy_of
         from .restricted import restricted_response
 
-        policy = policy_of(make_bot(response.model, seed=0))
         strategy, done = restricted_response(
-            game, memory, policy, response.share, method=method, drive=drive
+            game, memory, response.policy, response.share, method=method, drive=drive
         )
         version = f"rnr-{response.model}-{response.share:g}-{method}-k{memory}-{max(done)}"
     seconds = time.perf_counter() - start
@@ -296,7 +298,7 @@ def build_table(
     if response is not None:
         from .restricted import value_against
 
-        won = value_against(AbstractStrategy.load(path), policy)
+        won = value_against(AbstractStrategy.load(path), response.policy)
         info["against_model"] = [round(won[0], 6), round(won[1], 6)]
         report(
             f"  against {response.model!r} (as the abstraction states it) it wins "
