@@ -203,13 +203,7 @@ class AbstractCFR:
             raise ValueError(f"player is 0 (the opener) or 1, not {player}")
         if not 0.0 <= weight <= 1.0:
             raise ValueError(f"the model's weight lies in [0, 1], not {weight}")
-        h = self.sizes[player]
-        want_r, want_d = (len(self.edges[player]), h), (len(self.nodes[player]), h)
-        if raises.shape != want_r or dudo.shape != want_d:
-            raise ValueError(
-                f"the model's arrays are {raises.shape} and {dudo.shape}: expected {want_r} "
-                f"(player {player}'s raises) and {want_d} (its states)"
-            )
+        self._check_shapes(player, raises, dudo)
         if np.any(raises < 0) or np.any(dudo < 0) or np.any(dudo[~self.dudo_ok[player]] > 0):
             raise ValueError("the model gives a negative or an illegal probability")
         total = dudo + self.out_sum[player] @ raises
@@ -217,6 +211,15 @@ class AbstractCFR:
             raise ValueError("the model's probabilities do not sum to one at every state")
         self.model = (player, float(weight), raises.astype(np.float64), dudo.astype(np.float64))
         self._model_reach = self._reach(player, self.model[2])
+
+    def _check_shapes(self, p: int, raises: Array, dudo: Array) -> None:
+        """Refuse arrays that are not player ``p``'s per edge (raises) and per state (dudo)."""
+        want_r, want_d = (len(self.edges[p]), self.sizes[p]), (len(self.nodes[p]), self.sizes[p])
+        if raises.shape != want_r or dudo.shape != want_d:
+            raise ValueError(
+                f"player {p}'s arrays are {raises.shape} and {dudo.shape}: expected {want_r} "
+                f"(its raises) and {want_d} (its states)"
+            )
 
     @property
     def num_states(self) -> int:
@@ -259,6 +262,10 @@ class AbstractCFR:
         cur_r, cur_d = list(self.cur_r), list(self.cur_d)
         if fixed is not None:
             cur_r[fixed[0]], cur_d[fixed[0]] = fixed[1], fixed[2]
+        return self._values_of(cur_r, cur_d)
+
+    def _values_of(self, cur_r: list[Array], cur_d: list[Array]) -> Array:
+        """:meth:`_values` with each player ``p`` playing ``cur_r[p]`` and ``cur_d[p]``."""
         w = np.zeros((self.num_states, *self.sizes))
         for p in (0, 1):
             nodes = self.nodes[p]
@@ -336,21 +343,8 @@ class AbstractCFR:
         ``p``) and ``dudo[p]`` (per state of ``p``): exact in the full game, since both
         strategies depend on the abstraction's states only."""
         for p in (0, 1):
-            want_r, want_d = (
-                (len(self.edges[p]), self.sizes[p]),
-                (len(self.nodes[p]), self.sizes[p]),
-            )
-            if raises[p].shape != want_r or dudo[p].shape != want_d:
-                raise ValueError(
-                    f"player {p}'s arrays are {raises[p].shape} and {dudo[p].shape}: expected "
-                    f"{want_r} (its raises) and {want_d} (its states)"
-                )
-        cur_r, cur_d = self.cur_r, self.cur_d
-        try:
-            self.cur_r, self.cur_d = list(raises), list(dudo)
-            w = self._values()
-        finally:
-            self.cur_r, self.cur_d = cur_r, cur_d
+            self._check_shapes(p, raises[p], dudo[p])
+        w = self._values_of(list(raises), list(dudo))
         h0, h1 = (self.game.hands[p].weights for p in (0, 1))
         return float(h0 @ w[0] @ h1)
 
