@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perudo import PERUDO, Bid, apply, start_round, view
 from perudo.bots import BalancedBot, StrongBot
@@ -81,3 +85,47 @@ def test_balanced_bids_do_not_give_the_hand_away() -> None:
 
 def test_hard_beats_medium_heads_up() -> None:
     assert play_duel("balanced", "prob", 40) >= 22
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rules=st.sampled_from(["perudo", "perudo_calza", "liars_dice", "joker"]),
+    dice=st.tuples(st.integers(1, 5), st.integers(1, 5)),
+    palifico=st.booleans(),
+    raises=st.lists(st.integers(0, 11), max_size=6),
+    seed=st.integers(0, 2**16),
+)
+def test_policy_rows_are_each_hands_policy(
+    rules: str, dice: tuple[int, int], palifico: bool, raises: list[int], seed: int
+) -> None:
+    """``policy_rows`` (every hand the seat may hold at once: the gate's sum over a hand kept
+    down, P-21) is, row by row, the policy of the view with that hand, for ``prob`` and
+    ``balanced`` at each of the gate's temperatures: one policy, valued two ways."""
+    from perudo.bots import ProbBot
+    from perudo.bots.balanced_bot import BalancedSettings
+    from perudo.core import find_ruleset
+    from perudo.solve.shipped import joker_rules
+
+    rs = joker_rules(5) if rules == "joker" else find_ruleset(rules)
+    rng = random.Random(seed)
+    hands = [tuple(rng.randint(1, rs.faces) for _ in range(n)) for n in dice]
+    pal = palifico and rs.palifico != "off" and dice[0] == 1  # P-30: the opener holds one
+    state = start_round(rs, hands, opener=0, palifico=pal)
+    seat = 0
+    for pick in raises:
+        bids = [a for a in view(state, seat).legal if isinstance(a, Bid)]
+        if not bids:
+            break
+        state, _ = apply(state, bids[min(pick, len(bids) - 1)], seat)
+        seat = 1 - seat
+    v = view(state, seat)
+    candidates = list(itertools.combinations_with_replacement(range(1, rs.faces + 1), dice[seat]))
+    for t in (0.02, 0.05, 0.1):
+        for bot in (
+            ProbBot(None, temperature=t),
+            BalancedBot(None, settings=BalancedSettings(temperature=t)),
+        ):
+            rows = bot.policy_rows(v, candidates)
+            for hand, row in zip(candidates, rows, strict=True):
+                one = bot.policy(dataclasses.replace(v, hand=hand))
+                assert row == pytest.approx([one.get(a, 0.0) for a in v.legal], abs=1e-12)

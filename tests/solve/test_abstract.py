@@ -117,3 +117,36 @@ def test_a_loaded_table_sums_its_edges_by_state_bit_for_bit_as_np_add_at(seed: i
     got = base.copy()
     add_rows_by_source(got, src, rows)
     assert np.array_equal(got, expected)
+
+
+def test_policy_rows_are_each_hands_policy() -> None:
+    """``AbstractStrategy.policy_rows`` (every hand at once, for the gate's sum over a hand
+    kept down) is, row by row, :meth:`policy` of the view with that hand, along random
+    bidding histories of a 2v3 round."""
+    import random
+
+    from perudo import Bid, apply, start_round, view
+    from perudo.solve.abstract import AbstractStrategy
+
+    game = RoundGame(PERUDO, (2, 3), max_bids=999)
+    cfr = AbstractCFR(game, 2, method="dcfr")
+    cfr.iterate(3)
+    strat = AbstractStrategy.from_cfr(cfr)
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(20):
+        state = start_round(PERUDO, [(1, 4), (2, 2, 6)], opener=0)
+        seat = 0
+        for _ in range(rng.randint(0, 5)):
+            bids = [a for a in view(state, seat).legal if isinstance(a, Bid)][:8]
+            state, _ = apply(state, rng.choice(bids), seat)
+            seat = 1 - seat
+        v = view(state, seat)
+        rows = strat.policy_rows(v)
+        hands = strat.hands(v)
+        assert rows.shape == (len(hands), len(v.legal))
+        for hand, row in zip(hands, rows, strict=True):
+            one = strat.policy(dataclasses.replace(v, hand=hand))
+            assert row == pytest.approx([one.get(a, 0.0) for a in v.legal], abs=1e-12)
+            checked += 1
+    assert checked > 200

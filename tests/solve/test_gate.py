@@ -5,10 +5,13 @@ an equilibrium player is read as one so rarely that the bound holds."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
+import json
 import math
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -349,7 +352,7 @@ def test_P21_a_hand_kept_down_is_summed_over_with_its_chances() -> None:
                 share = bluff / len(theirs.legal)
                 table *= max(strat.policy(theirs).get(action, 0.0), share)
                 for j, player in enumerate(gate._players):
-                    chance[j] *= (1 - bluff) * player(theirs).get(action, 0.0) + share
+                    chance[j] *= (1 - bluff) * player.policy(theirs).get(action, 0.0) + share
             state, _ = apply(state, action, seat)
         sums = [a + b for a, b in zip(sums, chance, strict=True)]
         table_sum += table
@@ -358,29 +361,57 @@ def test_P21_a_hand_kept_down_is_summed_over_with_its_chances() -> None:
     assert len({round(x, 6) for x in want}) > 1  # the players differ: a real sum, not a tie
 
 
-def test_a_hand_kept_down_past_the_budget_is_read_at_the_floor(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Where summing over the hidden hand would cost more than the budget, the round weighs
-    at its floor, ``Π bluff / legal`` over the opponent's covered turns: never above the true
-    ratio, so the bound holds, and against every chance player alike."""
-    import perudo.solve.gate as gate_module
+def test_P21_a_five_dice_hand_kept_down_is_summed_over_every_roll(tmp_path: Path) -> None:
+    """At 5v5 a hidden hand may be any of 252: the round is still read exactly (the sum, here
+    worked out hand by hand with the players' own :meth:`policy`, once per sorted hand with
+    its chance), where a budget used to read it at its floor. The table is a small 5v5
+    solve written here (a few iterations: the sum, not the strategy, is under test)."""
+    from perudo.solve.abstract import AbstractCFR, AbstractStrategy
+    from perudo.solve.abstract_book import INDEX_FORMAT, AbstractBook
+    from perudo.solve.game import RoundGame
 
-    gate = ExploitGate(ExpertBot(1).abstract)
-    v = _one_round(PERUDO, [(1, 1), (4, 6)], [Bid(1, 3), Bid(1, 5), Bid(2, 2), Dudo()])
-    exact = gate.round_evidence(v, v.past[-1], (2, 2))
-    monkeypatch.setattr(gate_module, "MARGINAL_BUDGET", 10)
-    floored = gate.round_evidence(v, v.past[-1], (2, 2))
-    assert exact is not None and floored is not None
-    legal = []
-    state = start_round(PERUDO, [(1, 1), (6, 6)], opener=0)
-    for k, action in enumerate([Bid(1, 3), Bid(1, 5), Bid(2, 2), Dudo()]):
-        if k % 2 == 1:
-            legal.append(len(view(state, 1).legal))
-        state, _ = apply(state, action, k % 2)
-    floor = sum(math.log(GateSettings().bluff / n) for n in legal)
-    assert floored[1] == pytest.approx([floor] * 6)
-    assert all(f <= e for f, e in zip(floored[1], exact[1], strict=True))
+    game = RoundGame(PERUDO, (5, 5), max_bids=999)
+    cfr = AbstractCFR(game, 1, method="dcfr")
+    cfr.iterate(2)
+    strat = AbstractStrategy.from_cfr(cfr)
+    path = strat.save(tmp_path / "5v5.npz")
+    entry = {
+        "file": path.name,
+        "fingerprint": strat.fingerprint,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "dice": [5, 5],
+        "palifico": False,
+    }
+    (tmp_path / "index.json").write_text(json.dumps({"format": INDEX_FORMAT, "tables": [entry]}))
+    gate = ExploitGate(AbstractBook(tmp_path))
+    bluff = gate.settings.bluff
+    hands = [(1, 1, 3, 3, 3), (2, 4, 4, 5, 6)]
+    script: list[PlayerAction] = [Bid(3, 3), Bid(4, 4), Bid(5, 3), Dudo()]
+    v = _one_round(PERUDO, hands, script)
+    assert v.past[-1].result.hidden == (1,)
+    found = gate.round_evidence(v, v.past[-1], (5, 5))
+    assert found is not None and found[0] == 1
+    sums = [0.0] * 6
+    table_sum = 0.0
+    for hand, log_weight in hands_of(5, 6):
+        state = start_round(PERUDO, [hands[0], hand], opener=0)
+        chance = [math.exp(log_weight)] * 6
+        table = math.exp(log_weight)
+        for k, action in enumerate(script):
+            seat = k % 2
+            if seat == 1:
+                theirs = view(state, 1)
+                share = bluff / len(theirs.legal)
+                shipped = gate.abstract.find(theirs)  # as written: its file, read back
+                assert shipped is not None
+                table *= max(shipped.policy(theirs).get(action, 0.0), share)
+                for j, player in enumerate(gate._players):
+                    chance[j] *= (1 - bluff) * player.policy(theirs).get(action, 0.0) + share
+            state, _ = apply(state, action, seat)
+        sums = [a + b for a, b in zip(sums, chance, strict=True)]
+        table_sum += table
+    want = [math.log(x / table_sum) for x in sums]
+    assert found[1] == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 
 def test_the_hands_a_hidden_player_may_hold_and_their_chances() -> None:

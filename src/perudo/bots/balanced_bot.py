@@ -30,9 +30,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from perudo.core import Bid, Dudo, PlayerAction, PlayerView
 
-from .prob_bot import ProbBot, softmax
+from .prob_bot import Matrix, ProbBot, softmax, softmax_rows
 from .probability import binomial_tail, count_distribution, match_chance
 
 __all__ = ["BalancedBot", "BalancedSettings"]
@@ -86,14 +88,67 @@ class BalancedBot(ProbBot):
             lean = {s: self.settings.lean for s, b in latest.items() if b.face == face}
         return count_distribution(view, face, lean)
 
-    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
-        """The probability of each action it may take (see the module docstring)."""
-        s = self.settings
-        utilities = self.utilities(view)
+    def _lowest(self, view: PlayerView) -> dict[int, int]:
+        """Per face, the smallest quantity a raise may name."""
         lowest: dict[int, int] = {}
         for action in view.legal:
             if isinstance(action, Bid) and action.quantity < lowest.get(action.face, 1 << 30):
                 lowest[action.face] = action.quantity
+        return lowest
+
+    def _bluff_share(self, view: PlayerView) -> float:
+        """The share of the raises given to the hand-independent choice."""
+        s = self.settings
+        return float(s.bluff * (2.0 / max(2, view.total_dice)) ** s.bluff_decay)
+
+    def _blind(self, view: PlayerView, raises: Sequence[Bid]) -> dict[PlayerAction, float]:
+        """The hand-independent choice among ``raises``: a stranger's chances, every die
+        unseen."""
+        total = view.total_dice
+        stranger: dict[PlayerAction, float] = {
+            b: binomial_tail(total, match_chance(view.rules, b.face, view.palifico))[b.quantity]
+            if b.quantity <= total
+            else 0.0
+            for b in raises
+        }
+        return softmax(stranger, self.settings.temperature)
+
+    def policy_rows(self, view: PlayerView, hands: Sequence[Sequence[int]]) -> Matrix:
+        """:meth:`policy` for every hand at once (rows: ``hands``; columns: ``view.legal``;
+        see :meth:`~perudo.bots.prob_bot.ProbBot.utility_rows`)."""
+        s = self.settings
+        utilities = self.utility_rows(view, hands)
+        lowest = self._lowest(view)
+        considered: list[int] = []
+        raises: list[int] = []
+        for i, action in enumerate(view.legal):
+            if isinstance(action, Bid):
+                if action.quantity - lowest[action.face] > s.jumps:
+                    continue
+                raises.append(i)
+            elif isinstance(action, Dudo):
+                utilities[:, i] += s.dudo_bias
+            considered.append(i)
+        probs = np.zeros_like(utilities)
+        probs[:, considered] = softmax_rows(utilities[:, considered], s.temperature)
+        bluff = self._bluff_share(view)
+        if raises and bluff:
+            mass = probs[:, raises].sum(axis=1)
+            blind = self._blind(view, [view.legal[i] for i in raises])  # type: ignore[misc]
+            for i in raises:
+                share = blind.get(view.legal[i], 0.0)
+                probs[:, i] = (1.0 - bluff) * probs[:, i] + bluff * mass * share
+        kept = np.where(probs >= s.floor, probs, 0.0)
+        empty = kept.sum(axis=1) == 0.0  # every action below the floor: keep the likeliest
+        kept[empty, probs[empty].argmax(axis=1)] = 1.0
+        out: Matrix = kept / kept.sum(axis=1, keepdims=True)
+        return out
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The probability of each action it may take (see the module docstring)."""
+        s = self.settings
+        utilities = self.utilities(view)
+        lowest = self._lowest(view)
         considered: dict[PlayerAction, float] = {}
         raises: list[Bid] = []
         for action, u in utilities.items():
@@ -105,17 +160,10 @@ class BalancedBot(ProbBot):
                 u += s.dudo_bias
             considered[action] = u
         probs = softmax(considered, s.temperature)
-        total = view.total_dice
-        bluff = s.bluff * (2.0 / max(2, total)) ** s.bluff_decay
+        bluff = self._bluff_share(view)
         if raises and bluff:
             mass = sum(probs.get(b, 0.0) for b in raises)
-            stranger: dict[PlayerAction, float] = {
-                b: binomial_tail(total, match_chance(view.rules, b.face, view.palifico))[b.quantity]
-                if b.quantity <= total
-                else 0.0
-                for b in raises
-            }
-            blind = softmax(stranger, s.temperature)
+            blind = self._blind(view, raises)
             for b in raises:
                 probs[b] = (1.0 - bluff) * probs.get(b, 0.0) + bluff * mass * blind.get(b, 0.0)
         kept = {a: p for a, p in probs.items() if p >= s.floor}

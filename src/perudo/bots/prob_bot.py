@@ -24,6 +24,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from perudo.core import (
     Bid,
     Calza,
@@ -33,12 +36,15 @@ from perudo.core import (
     PlayerAction,
     PlayerView,
     SetAside,
+    count_hand,
 )
 
 from .base import BotBase
-from .probability import binomial_pmf, count_distribution, match_chance, tail_of
+from .probability import binomial_pmf, count_distribution, known_count, match_chance, tail_of
 
-__all__ = ["ProbBot", "pass_truth_prior", "sample_policy"]
+__all__ = ["ProbBot", "pass_truth_prior", "sample_policy", "softmax_rows"]
+
+Matrix = npt.NDArray[np.float64]
 
 
 def sample_index(weights: Iterable[float], u: float) -> int:
@@ -76,6 +82,16 @@ def softmax(
     kept = {a: w / total for a, w in weights.items() if w / total >= 1e-9}
     norm = sum(kept.values())
     return {a: w / norm for a, w in kept.items()}
+
+
+def softmax_rows(utilities: Matrix, temperature: float) -> Matrix:
+    """:func:`softmax` of each row (``temperature > 0``), negligible entries dropped alike."""
+    top = utilities.max(axis=1, keepdims=True)
+    weights = np.exp((utilities - top) / temperature)
+    probs = weights / weights.sum(axis=1, keepdims=True)
+    probs[probs < 1e-9] = 0.0
+    out: Matrix = probs / probs.sum(axis=1, keepdims=True)
+    return out
 
 
 def pass_truth_prior(faces: int, hidden: int, shown: Sequence[int]) -> float:
@@ -155,6 +171,55 @@ class ProbBot(BotBase):
         if asides:
             out.update(self._aside_utilities(view, asides))
         return out
+
+    def utility_rows(self, view: PlayerView, hands: Sequence[Sequence[int]]) -> Matrix:
+        """:meth:`utilities` for every hand at once: row ``i`` is what they are where the
+        view's seat holds ``hands[i]`` instead of its own, columns in the order of
+        ``view.legal``. The chances of the unseen dice do not depend on the hand held, so
+        they are worked out once and each hand shifts them by the dice it holds that count
+        toward the face (P-15, P-31, V-11).
+
+        :raises ValueError: if the seat may do more than bid or doubt a bid (P-20), or shows
+            dice (V-9): those are valued per hand by :meth:`utilities`.
+        """
+        seat = view.seat
+        if seat is None or not view.legal:
+            raise ValueError("utility rows need a seat to act")
+        if view.passer is not None or view.shown[seat]:
+            raise ValueError("utility rows value bids and dudo on a bid only (P-20)")
+        rules, total = view.rules, view.total_dice
+        tails: dict[int, tuple[Matrix, npt.NDArray[np.intp]]] = {}
+
+        def chance(bid: Bid) -> Matrix:
+            found = tails.get(bid.face)
+            if found is None:
+                pmf = self.count_pmf(view, bid.face)
+                unseen = pmf[known_count(view, bid.face) :]
+                held = np.array(
+                    [count_hand(rules, tuple(h), bid.face, view.palifico) for h in hands],
+                    dtype=np.intp,
+                )
+                found = tails[bid.face] = (np.array(tail_of(unseen), dtype=np.float64), held)
+            tail, held = found
+            if bid.quantity > total:
+                return np.zeros(len(hands))
+            at: Matrix = tail[np.clip(bid.quantity - held, 0, len(tail) - 1)]
+            return at
+
+        columns: list[Matrix] = []
+        for action in view.legal:
+            if isinstance(action, Bid):
+                columns.append(chance(action))
+            elif isinstance(action, Dudo) and view.bid is not None:
+                columns.append(1.0 - chance(view.bid))
+            else:
+                raise ValueError(f"utility rows value bids and dudo only, not {action!r}")
+        return np.stack(columns, axis=1)
+
+    def policy_rows(self, view: PlayerView, hands: Sequence[Sequence[int]]) -> Matrix:
+        """:meth:`policy` for every hand at once (rows: ``hands``; columns: ``view.legal``;
+        see :meth:`utility_rows`)."""
+        return softmax_rows(self.utility_rows(view, hands), self.temperature)
 
     def _standing_chance(self, view: PlayerView, chance: Callable[[Bid], float]) -> float:
         """Chance the claim being doubted holds: the bid (P-20) or a pass (V-10)."""

@@ -509,10 +509,8 @@ class AbstractStrategy:
             return False
         return all(type(a) is Bid or type(a) is Dudo for _, a in view.actions)
 
-    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
-        """The strategy's action probabilities at ``view`` (the caller checks that the view's
-        rules play this round: :class:`perudo.solve.abstract_book.AbstractBook`), in the
-        order of ``view.legal``.
+    def _turn(self, view: PlayerView) -> tuple[int, list[int]]:
+        """``(player to act, the round's bids as ranks)`` of a turn of this round.
 
         :raises ValueError: if the view is not a turn of this round.
         """
@@ -523,6 +521,53 @@ class AbstractStrategy:
         player = len(ranks) % 2
         if player != (0 if view.seat == view.opener else 1):
             raise ValueError("the view's history does not put this seat to act")
+        return player, ranks
+
+    def hands(self, view: PlayerView) -> tuple[tuple[int, ...], ...]:
+        """The hands the seat to act at ``view`` may hold, in the order of
+        :meth:`policy_rows`' rows (sorted, lexicographic: :class:`perudo.solve.game.Hands`).
+
+        :raises ValueError: if the view is not a turn of this round.
+        """
+        player, _ = self._turn(view)
+        return self.game.hands[player].hands
+
+    def policy_rows(self, view: PlayerView) -> Array:
+        """:meth:`policy` for every hand the seat to act may hold (rows: :meth:`hands`;
+        columns: ``view.legal``), whatever its own hand is.
+
+        :raises ValueError: if the view is not a turn of this round, or a hand has no action.
+        """
+        g = self.game
+        player, ranks = self._turn(view)
+        _, s = self.state_of(ranks)
+        src = self.edge_src[player]
+        lo, hi = np.searchsorted(src, s), np.searchsorted(src, s, side="right")
+        edge_of = {int(r): lo + i for i, r in enumerate(self.edge_rank[player][lo:hi])}
+        size = self.raises[player].shape[1]
+        rows = np.zeros((size, len(view.legal)), dtype=np.float64)
+        for j, a in enumerate(view.legal):
+            if isinstance(a, Bid):
+                e = edge_of.get(g.ranks[a]) if a in g.ranks else None
+                if e is not None:
+                    rows[:, j] = self.raises[player][e]
+            elif isinstance(a, Dudo):
+                rows[:, j] = self.dudo[player][s]
+        total = rows.sum(axis=1, keepdims=True)
+        if not (total > 0.0).all():
+            raise ValueError("the abstract strategy has no action for some hand at this view")
+        out: Array = rows / total
+        return out
+
+    def policy(self, view: PlayerView) -> dict[PlayerAction, float]:
+        """The strategy's action probabilities at ``view`` (the caller checks that the view's
+        rules play this round: :class:`perudo.solve.abstract_book.AbstractBook`), in the
+        order of ``view.legal``.
+
+        :raises ValueError: if the view is not a turn of this round.
+        """
+        g = self.game
+        player, ranks = self._turn(view)
         hand = g.hands[player].index[tuple(sorted(view.hand))]
         probs = self.probabilities(ranks, hand)
         out: dict[PlayerAction, float] = {}

@@ -63,13 +63,14 @@ a generator: the gate is deterministic.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
+import numpy as np
+
 from perudo.bots.balanced_bot import BalancedBot, BalancedSettings
 from perudo.bots.openings import GameWatch, finished_rounds
-from perudo.bots.prob_bot import ProbBot
+from perudo.bots.prob_bot import Matrix, ProbBot
 from perudo.core import (
     Phase,
     PlayerAction,
@@ -85,7 +86,7 @@ from .abstract import AbstractStrategy
 from .abstract_book import AbstractBook
 from .solution import heads_up_seats
 
-__all__ = ["MARGINAL_BUDGET", "ExploitGate", "GateSettings", "decision_evidence", "hands_of"]
+__all__ = ["ExploitGate", "GateSettings", "decision_evidence", "hands_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,11 +154,11 @@ class ExploitGate:
         self._sums: dict[int, list[float]] = {}
         """Per opponent seat: per chance player, the sum of its rounds' log likelihood
         ratios."""
-        self._players: list[Callable[[PlayerView], dict[PlayerAction, float]]] = []
+        self._players: list[ProbBot] = []
+        """The chance players: ``prob`` and ``balanced`` at each temperature."""
         for t in self.settings.temperatures:
-            self._players.append(ProbBot(None, temperature=t).policy)
-            lean = BalancedBot(None, settings=BalancedSettings(temperature=t))
-            self._players.append(lean.policy)
+            self._players.append(ProbBot(None, temperature=t))
+            self._players.append(BalancedBot(None, settings=BalancedSettings(temperature=t)))
 
     def evidence(self, seat: int) -> float:
         """``seat``'s evidence so far (0 before any of its decisions was read): the log of the
@@ -218,14 +219,14 @@ class ExploitGate:
           every hand it may hold, weighted by that hand's chance (:func:`hands_of`), and
           their ratio is the round's evidence. That is the likelihood ratio of what the seat
           saw, so against the table's player it still has mean at most 1: the rounds read
-          are every heads-up round, not a selection, and the bound holds.
+          are every heads-up round, not a selection, and the bound holds. The sum is exact
+          at every size: each player values all the hands at once (252 at five dice).
 
-        Where that sum would cost more than :data:`MARGINAL_BUDGET` policy evaluations (many
-        dice, a long bidding war), or where a table covers only some of the opponent's turns
-        (its moves at the others would say something of its hand that no model here
-        weighs), the round's ratio is taken at its floor instead, ``Π bluff / legal`` over
-        the covered turns: never more than the true ratio, so the mean stays at most 1, and
-        such a round weighs against every chance player."""
+        Where a table covers only some of the opponent's turns (its moves at the others would
+        say something of its hand that no model here weighs), the round's ratio is taken at
+        its floor instead, ``Π bluff / legal`` over the covered turns: never more than the
+        true ratio, so the mean stays at most 1, and such a round weighs against every chance
+        player."""
         me = v.seat
         alive = [s for s, c in enumerate(counts) if c]
         if me not in alive or len(alive) != 2:
@@ -240,81 +241,74 @@ class ExploitGate:
             return None
         if not hands[me]:
             hands[me] = (v.rules.faces,) * counts[me]
-        hidden = not hands[other]
-        if hidden:
+        lifted = hands[other]
+        if not lifted:
             hands[other] = (v.rules.faces,) * counts[other]
-        # The opponent's turns and which a table covers: both read only public fields (the
-        # dice counts, the bids), so they are the same for every hand it may hold.
+        # The opponent's turns, replayed once: which of its moves a table covers reads only
+        # public fields (the dice counts, the bids), and so do its legal moves, so they are
+        # the same for every hand it may hold.
         turns = self._turns(v, record, hands, other)
-        covered = [legal for legal, is_covered in turns if is_covered]
+        covered = [(theirs, action, strat) for theirs, action, strat in turns if strat]
         if not covered:
             return None
-        if not hidden:
-            return other, self._log_likelihoods(v, record, hands, other)[0]
-        candidates = hands_of(counts[other], v.rules.faces)
-        cost = len(candidates) * len(covered) * (len(self._players) + 1)
-        if len(covered) < len(turns) or cost > MARGINAL_BUDGET:
-            floor = sum(math.log(self.settings.bluff / legal) for legal in covered)
-            return other, [floor] * len(self._players)
-        chance_logs: list[list[float]] = [[] for _ in self._players]
-        table_logs: list[float] = []
-        for hand, log_weight in candidates:
-            hands[other] = hand
-            gains, table_log = self._log_likelihoods(v, record, hands, other)
-            for k, gain in enumerate(gains):
-                # gain = log chance − log table, so this is log weight + log chance.
-                chance_logs[k].append(log_weight + gain + table_log)
-            table_logs.append(log_weight + table_log)
-        table = _log_sum_exp(table_logs)
-        return other, [_log_sum_exp(xs) - table for xs in chance_logs]
+        n = len(self._players)
+        if len(covered) < len(turns):
+            floor = sum(math.log(self.settings.bluff / len(t.legal)) for t, _, _ in covered)
+            return other, [floor] * n
+        if lifted:
+            candidates: list[tuple[int, ...]] = [tuple(sorted(lifted))]
+            log_weights = np.zeros(1)
+        else:
+            weighted = hands_of(counts[other], v.rules.faces)
+            candidates = [hand for hand, _ in weighted]
+            log_weights = np.array([w for _, w in weighted])
+        chance_logs, table_log = self._log_likelihoods(covered, candidates)
+        if lifted:
+            return other, [float(x[0] - table_log[0]) for x in chance_logs]
+        table = _log_sum_exp(log_weights + table_log)
+        return other, [float(_log_sum_exp(log_weights + x) - table) for x in chance_logs]
 
     def _turns(
         self, v: PlayerView, record: RoundRecord, hands: list[tuple[int, ...]], other: int
-    ) -> list[tuple[int, bool]]:
-        """The opponent's bidding turns of the round replayed from ``hands``: for each, how
-        many legal actions it had and whether a table covers it."""
+    ) -> list[tuple[PlayerView, PlayerAction, AbstractStrategy | None]]:
+        """The opponent's bidding turns of the round replayed from ``hands``: for each, its
+        view, its move and the table that covers it (if one does)."""
         state = start_round(
             v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
         )
-        turns: list[tuple[int, bool]] = []
+        turns: list[tuple[PlayerView, PlayerAction, AbstractStrategy | None]] = []
         for seat, action in record.actions:
             if seat == other and state.phase is Phase.BIDDING:
                 theirs = view(state, other)
-                turns.append((len(theirs.legal), self.abstract.find(theirs) is not None))
+                turns.append((theirs, action, self.abstract.find(theirs)))
             state, _ = apply(state, action, seat)
         return turns
 
     def _log_likelihoods(
-        self, v: PlayerView, record: RoundRecord, hands: list[tuple[int, ...]], other: int
-    ) -> tuple[list[float], float]:
-        """The round replayed from ``hands``: per chance player, the sum over the covered
-        opponent turns of :func:`decision_evidence`, and the log of the table's (floored)
-        chance of the opponent's moves there."""
+        self,
+        covered: list[tuple[PlayerView, PlayerAction, AbstractStrategy]],
+        candidates: list[tuple[int, ...]],
+    ) -> tuple[list[Matrix], Matrix]:
+        """For each hand of ``candidates`` the opponent may have held: per chance player, the
+        log of its chance of the opponent's moves at the covered turns (mixed with its even
+        share, :func:`decision_evidence`), and the log of the table's (floored at that
+        share). Every hand is valued at once (:meth:`ProbBot.policy_rows`,
+        :meth:`AbstractStrategy.policy_rows`)."""
         bluff = self.settings.bluff
-        state = start_round(
-            v.rules, hands, opener=record.opener, palifico=record.palifico, round=record.round
-        )
-        gains = [0.0] * len(self._players)
-        table_log = 0.0
-        for seat, action in record.actions:
-            if seat == other and state.phase is Phase.BIDDING:
-                theirs = view(state, other)
-                strat: AbstractStrategy | None = self.abstract.find(theirs)
-                if strat is not None:
-                    table = strat.policy(theirs)
-                    legal = len(theirs.legal)
-                    table_log += math.log(max(table.get(action, 0.0), bluff / legal))
-                    for k, player in enumerate(self._players):
-                        gains[k] += decision_evidence(player(theirs), table, action, legal, bluff)
-            state, _ = apply(state, action, seat)
-        return gains, table_log
-
-
-MARGINAL_BUDGET = 8_000
-"""The most policy evaluations (chance players and table, over the hands an opponent whose
-dice stayed down may hold, at its covered turns) one round's reading may cost; beyond, the
-round's ratio is taken at its floor (:meth:`ExploitGate.round_evidence`). A heads-up Perudo
-round of three dice each, 56 hands, fits with up to 19 covered turns of the opponent."""
+        chance_logs = [np.zeros(len(candidates)) for _ in self._players]
+        table_log = np.zeros(len(candidates))
+        for theirs, action, strat in covered:
+            legal = len(theirs.legal)
+            share = bluff / legal
+            j = theirs.legal.index(action)
+            rows = strat.policy_rows(theirs)
+            index = _row_index(strat.hands(theirs))
+            table = rows[[index[hand] for hand in candidates], j]
+            table_log += np.log(np.maximum(table, share))
+            for k, player in enumerate(self._players):
+                mine = player.policy_rows(theirs, candidates)[:, j]
+                chance_logs[k] += np.log((1.0 - bluff) * mine + share)
+        return chance_logs, table_log
 
 
 def hands_of(dice: int, faces: int) -> list[tuple[tuple[int, ...], float]]:
@@ -328,6 +322,18 @@ def hands_of(dice: int, faces: int) -> list[tuple[tuple[int, ...], float]]:
     return out
 
 
-def _log_sum_exp(xs: list[float]) -> float:
-    top = max(xs)
-    return top + math.log(sum(math.exp(x - top) for x in xs))
+def _log_sum_exp(xs: Matrix) -> float:
+    top = float(xs.max())
+    return top + math.log(float(np.exp(xs - top).sum()))
+
+
+def _row_index(hands: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], int]:
+    """Each hand's row in a table's :meth:`~AbstractStrategy.policy_rows` (cached: a round's
+    hands are one tuple, shared by every view of it)."""
+    found = _ROWS.get(id(hands))
+    if found is None or found[0] is not hands:
+        found = _ROWS[id(hands)] = (hands, {h: i for i, h in enumerate(hands)})
+    return found[1]
+
+
+_ROWS: dict[int, tuple[tuple[tuple[int, ...], ...], dict[tuple[int, ...], int]]] = {}
