@@ -129,3 +129,14 @@ def test_policy_rows_are_each_hands_policy(
             for hand, row in zip(candidates, rows, strict=True):
                 one = bot.policy(dataclasses.replace(v, hand=hand))
                 assert row == pytest.approx([one.get(a, 0.0) for a in v.legal], abs=1e-12)
+
+
+def test_policy_rows_refuse_a_view_with_dice_shown() -> None:
+    """V-9: dice set aside face up count for every hand alike; the rows value bids and dudo on
+    a bid with nothing shown, and say so rather than shift the counts wrongly."""
+    from perudo.bots import ProbBot
+
+    state, _ = apply(start_round(PERUDO, [(3, 3), (1, 2)], opener=0), Bid(2, 3), 0)
+    v = dataclasses.replace(view(state, 1), shown=((3, 3), ()))
+    with pytest.raises(ValueError, match="V-9"):
+        ProbBot(None).policy_rows(v, [(1, 2)])

@@ -414,6 +414,28 @@ def test_P21_a_five_dice_hand_kept_down_is_summed_over_every_roll(tmp_path: Path
     assert found[1] == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 
+def test_a_round_a_table_covers_only_in_part_is_read_at_its_floor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where a table covers some of the opponent's turns and not others (no shipped table
+    does: they cover a round all or none), its moves at the others would say something of its
+    hand that no model here weighs, so the round weighs at its floor, ``Π bluff / legal``
+    over the covered turns: never above the true ratio, and against every chance player
+    alike."""
+    gate = ExploitGate(ExpertBot(1).abstract)
+    script: list[PlayerAction] = [Bid(1, 3), Bid(1, 5), Bid(2, 2), Dudo()]
+    v = _one_round(PERUDO, [(1, 1), (4, 6)], script)
+    exact = gate.round_evidence(v, v.past[-1], (2, 2))
+    find = gate.abstract.find
+    monkeypatch.setattr(gate.abstract, "find", lambda w: find(w) if len(w.actions) < 2 else None)
+    floored = gate.round_evidence(v, v.past[-1], (2, 2))
+    assert exact is not None and floored is not None
+    state = start_round(PERUDO, [(1, 1), (6, 6)], opener=0)
+    first = len(view(apply(state, Bid(1, 3), 0)[0], 1).legal)
+    assert floored[1] == pytest.approx([math.log(GateSettings().bluff / first)] * 6)
+    assert all(f <= e for f, e in zip(floored[1], exact[1], strict=True))
+
+
 def test_the_hands_a_hidden_player_may_hold_and_their_chances() -> None:
     for dice in (1, 2, 3):
         hands = hands_of(dice, 6)

@@ -179,14 +179,16 @@ class ProbBot(BotBase):
         they are worked out once and each hand shifts them by the dice it holds that count
         toward the face (P-15, P-31, V-11).
 
-        :raises ValueError: if the seat may do more than bid or doubt a bid (P-20), or shows
-            dice (V-9): those are valued per hand by :meth:`utilities`.
+        :raises ValueError: if the seat may do more than bid or doubt a bid (P-20), or dice
+            are shown (V-9): those are valued per hand by :meth:`utilities`.
         """
         seat = view.seat
         if seat is None or not view.legal:
             raise ValueError("utility rows need a seat to act")
-        if view.passer is not None or view.shown[seat]:
-            raise ValueError("utility rows value bids and dudo on a bid only (P-20)")
+        if view.passer is not None or any(view.shown):
+            raise ValueError(
+                "utility rows value bids and dudo on a bid, with no dice shown (P-20, V-9)"
+            )
         rules, total = view.rules, view.total_dice
         tails: dict[int, tuple[Matrix, npt.NDArray[np.intp]]] = {}
 

@@ -27,6 +27,7 @@ import json
 import os
 import time
 import tracemalloc
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -532,14 +533,23 @@ class AbstractStrategy:
         player, _ = self._turn(view)
         return self.game.hands[player].hands
 
-    def policy_rows(self, view: PlayerView) -> Array:
-        """:meth:`policy` for every hand the seat to act may hold (rows: :meth:`hands`;
-        columns: ``view.legal``), whatever its own hand is.
+    def policy_rows(self, view: PlayerView, hands: Sequence[Sequence[int]] | None = None) -> Array:
+        """:meth:`policy` for each of ``hands`` (default: every hand the seat to act may
+        hold, in the order of :meth:`hands`) in place of the view's own; columns in the order
+        of ``view.legal``.
 
-        :raises ValueError: if the view is not a turn of this round, or a hand has no action.
+        :raises ValueError: if the view is not a turn of this round, a hand is not one its
+            seat may hold, or a hand has no action.
         """
         g = self.game
         player, ranks = self._turn(view)
+        if hands is not None:
+            index = g.hands[player].index
+            try:
+                picked = [index[tuple(sorted(h))] for h in hands]
+            except KeyError as err:
+                raise ValueError(f"{err.args[0]} is not a hand of this seat") from None
+            return self.policy_rows(view)[picked]
         _, s = self.state_of(ranks)
         src = self.edge_src[player]
         lo, hi = np.searchsorted(src, s), np.searchsorted(src, s, side="right")

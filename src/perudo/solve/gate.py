@@ -128,9 +128,20 @@ def decision_evidence(
     ``bluff / legal``: a move the table never makes (a person's jump, say) then counts only as
     much as a chance player prefers it, and a floor only lowers the ratio, which keeps the
     bound."""
+    mine, theirs = _terms(
+        np.array([chance_player.get(action, 0.0)]), np.array([table.get(action, 0.0)]), legal, bluff
+    )
+    return float(mine[0] - theirs[0])
+
+
+def _terms(chance: Matrix, table: Matrix, legal: int, bluff: float) -> tuple[Matrix, Matrix]:
+    """The logs of the two sides of :func:`decision_evidence`, elementwise (one entry a hand
+    the opponent may hold): the chance player's chance mixed with its even share, and the
+    table's floored at that share."""
     share = bluff / legal
-    mine = (1.0 - bluff) * chance_player.get(action, 0.0) + share
-    return math.log(mine) - math.log(max(table.get(action, 0.0), share))
+    mine: Matrix = np.log((1.0 - bluff) * chance + share)
+    theirs: Matrix = np.log(np.maximum(table, share))
+    return mine, theirs
 
 
 class ExploitGate:
@@ -210,7 +221,8 @@ class ExploitGate:
         module docstring).
 
         The round is replayed through the core from the hands lifted at its call, and each
-        opponent decision a table covers is scored (:func:`decision_evidence`). A hand that
+        opponent decision a table covers is scored (:func:`decision_evidence`, every hand it
+        may have held at once: :meth:`_log_likelihoods`). A hand that
         stayed down (P-21: the bid was proven before it) is not guessed:
 
         * this seat's own: the opponent's decisions do not depend on it (its view never shows
@@ -223,8 +235,9 @@ class ExploitGate:
           at every size: each player values all the hands at once (252 at five dice).
 
         Where a table covers only some of the opponent's turns (its moves at the others would
-        say something of its hand that no model here weighs), the round's ratio is taken at
-        its floor instead, ``Π bluff / legal`` over the covered turns: never more than the
+        say something of its hand that no model here weighs; no shipped table does that, as
+        the tables cover a round's turns all or none), the round's ratio is taken at its floor
+        instead, ``Π bluff / legal`` over the covered turns: never more than the
         true ratio, so the mean stays at most 1, and such a round weighs against every chance
         player."""
         me = v.seat
@@ -299,15 +312,14 @@ class ExploitGate:
         table_log = np.zeros(len(candidates))
         for theirs, action, strat in covered:
             legal = len(theirs.legal)
-            share = bluff / legal
             j = theirs.legal.index(action)
-            rows = strat.policy_rows(theirs)
-            index = _row_index(strat.hands(theirs))
-            table = rows[[index[hand] for hand in candidates], j]
-            table_log += np.log(np.maximum(table, share))
+            table = strat.policy_rows(theirs, candidates)[:, j]
             for k, player in enumerate(self._players):
-                mine = player.policy_rows(theirs, candidates)[:, j]
-                chance_logs[k] += np.log((1.0 - bluff) * mine + share)
+                mine, floored = _terms(
+                    player.policy_rows(theirs, candidates)[:, j], table, legal, bluff
+                )
+                chance_logs[k] += mine
+            table_log += floored
         return chance_logs, table_log
 
 
@@ -325,15 +337,3 @@ def hands_of(dice: int, faces: int) -> list[tuple[tuple[int, ...], float]]:
 def _log_sum_exp(xs: Matrix) -> float:
     top = float(xs.max())
     return top + math.log(float(np.exp(xs - top).sum()))
-
-
-def _row_index(hands: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], int]:
-    """Each hand's row in a table's :meth:`~AbstractStrategy.policy_rows` (cached: a round's
-    hands are one tuple, shared by every view of it)."""
-    found = _ROWS.get(id(hands))
-    if found is None or found[0] is not hands:
-        found = _ROWS[id(hands)] = (hands, {h: i for i, h in enumerate(hands)})
-    return found[1]
-
-
-_ROWS: dict[int, tuple[tuple[tuple[int, ...], ...], dict[tuple[int, ...], int]]] = {}
