@@ -198,3 +198,35 @@ def test_perudo_abstract_writes_a_table_and_refuses_bad_input_by_name(tmp_path):
         res = runner.invoke(app, [*args, *bad, "--out", str(tmp_path / "no")])
         assert res.exit_code == 2 and name in res.output, res.output
         assert not (tmp_path / "no").exists()
+
+
+def test_the_heads_up_tables_script_lists_the_rounds_a_match_meets_and_skips_held_ones(
+    tmp_path, monkeypatch, capsys
+):
+    """``benchmarks/heads_up_tables.py``: every round from 5v5 down that neither the exact
+    book nor the first tables hold, most dice first; past the first round the one who lost a
+    die opens (P-22), so no round but 5v5 is opened by five dice. A round in the index
+    already is not solved again."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "heads_up_tables.py"
+    spec = importlib.util.spec_from_file_location("heads_up_tables", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rounds = script.rounds(5)
+    assert rounds[:3] == [(5, 5), (4, 5), (4, 4)]
+    assert len(rounds) == len(set(rounds)) == 14
+    assert not {(1, 1), (2, 1), (1, 2), (2, 2), (2, 3), (3, 2), (3, 3), (5, 4)} & set(rounds)
+    assert all(a < 5 or b == 5 for a, b in rounds)
+    assert script.budget((5, 5), False) == (80, 45.0)
+    entry = {"file": "x.npz", "dice": [1, 3], "covers": ["perudo"], "palifico": False}
+    (tmp_path / "index.json").write_text(
+        json.dumps({"format": "perudo-abstract-tables/1", "tables": [{**entry, "memory": 2}]})
+    )
+    monkeypatch.setattr(sys, "argv", ["x", "--out", str(tmp_path), "--only", "1,3"])
+    monkeypatch.setattr(script, "build_table", lambda *a, **k: pytest.fail("solved again"))
+    script.main()
+    assert "1v3: in the index already" in capsys.readouterr().out
