@@ -330,19 +330,35 @@ def test_P21_a_hand_kept_down_is_summed_over_with_its_chances() -> None:
     each player's chance of them (the chance player's mixed with its even share, the table's
     floored at that share), the chance players' sums over the table's."""
     gate = ExploitGate(ExpertBot(1).abstract)
-    bluff = GateSettings().bluff
     hands = [(1, 1), (4, 6)]
     script: list[PlayerAction] = [Bid(1, 3), Bid(1, 5), Bid(2, 2), Dudo()]
     v = _one_round(PERUDO, hands, script)
     assert v.past[-1].result.hidden == (1,)
     found = gate.round_evidence(v, v.past[-1], (2, 2))
     assert found is not None
-    sums = [0.0] * 6
+    rolls = [(hand, 1 / 36) for hand in itertools.product(range(1, 7), repeat=2)]
+    want = _summed_by_hand(gate, hands[0], script, rolls)  # every roll, each 1/36
+    assert found[1] == pytest.approx(want, rel=1e-9, abs=1e-9)
+    assert len({round(x, 6) for x in want}) > 1  # the players differ: a real sum, not a tie
+
+
+def _summed_by_hand(
+    gate: ExploitGate,
+    mine: tuple[int, ...],
+    script: list[PlayerAction],
+    rolls: list[tuple[tuple[int, ...], float]],
+) -> list[float]:
+    """Each chance player's log ratio to the table of a round the expert (seat 0, holding
+    ``mine``) opened with ``script``, summed over the opponent's ``rolls`` (hand, chance)
+    hand by hand with each player's own :meth:`policy`: the chance player's chance mixed
+    with its even share, the table's (as the gate's book reads it) floored at that share."""
+    bluff = gate.settings.bluff
+    sums = [0.0] * len(gate._players)
     table_sum = 0.0
-    for hand in itertools.product(range(1, 7), repeat=2):  # every roll, each 1/36
-        state = start_round(PERUDO, [hands[0], hand], opener=0)
-        chance = [1 / 36] * 6
-        table = 1 / 36
+    for hand, weight in rolls:
+        state = start_round(PERUDO, [mine, hand], opener=0)
+        chance = [weight] * len(gate._players)
+        table = weight
         for k, action in enumerate(script):
             seat = k % 2
             if seat == 1:
@@ -356,9 +372,7 @@ def test_P21_a_hand_kept_down_is_summed_over_with_its_chances() -> None:
             state, _ = apply(state, action, seat)
         sums = [a + b for a, b in zip(sums, chance, strict=True)]
         table_sum += table
-    want = [math.log(x / table_sum) for x in sums]
-    assert found[1] == pytest.approx(want, rel=1e-9, abs=1e-9)
-    assert len({round(x, 6) for x in want}) > 1  # the players differ: a real sum, not a tie
+    return [math.log(x / table_sum) for x in sums]
 
 
 def test_P21_a_five_dice_hand_kept_down_is_summed_over_every_roll(tmp_path: Path) -> None:
@@ -384,33 +398,14 @@ def test_P21_a_five_dice_hand_kept_down_is_summed_over_every_roll(tmp_path: Path
     }
     (tmp_path / "index.json").write_text(json.dumps({"format": INDEX_FORMAT, "tables": [entry]}))
     gate = ExploitGate(AbstractBook(tmp_path))
-    bluff = gate.settings.bluff
     hands = [(1, 1, 3, 3, 3), (2, 4, 4, 5, 6)]
     script: list[PlayerAction] = [Bid(3, 3), Bid(4, 4), Bid(5, 3), Dudo()]
     v = _one_round(PERUDO, hands, script)
     assert v.past[-1].result.hidden == (1,)
     found = gate.round_evidence(v, v.past[-1], (5, 5))
     assert found is not None and found[0] == 1
-    sums = [0.0] * 6
-    table_sum = 0.0
-    for hand, log_weight in hands_of(5, 6):
-        state = start_round(PERUDO, [hands[0], hand], opener=0)
-        chance = [math.exp(log_weight)] * 6
-        table = math.exp(log_weight)
-        for k, action in enumerate(script):
-            seat = k % 2
-            if seat == 1:
-                theirs = view(state, 1)
-                share = bluff / len(theirs.legal)
-                shipped = gate.abstract.find(theirs)  # as written: its file, read back
-                assert shipped is not None
-                table *= max(shipped.policy(theirs).get(action, 0.0), share)
-                for j, player in enumerate(gate._players):
-                    chance[j] *= (1 - bluff) * player.policy(theirs).get(action, 0.0) + share
-            state, _ = apply(state, action, seat)
-        sums = [a + b for a, b in zip(sums, chance, strict=True)]
-        table_sum += table
-    want = [math.log(x / table_sum) for x in sums]
+    rolls = [(hand, math.exp(w)) for hand, w in hands_of(5, 6)]
+    want = _summed_by_hand(gate, hands[0], script, rolls)
     assert found[1] == pytest.approx(want, rel=1e-9, abs=1e-9)
 
 
