@@ -22,6 +22,7 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+import websockets
 from tests.server.cluster import Endpoint, Player, Processes, plain_dsn, play_on
 from tests.server.harness import run
 from tests.server.rated import PASSWORD, Person
@@ -199,9 +200,15 @@ def _over(p: Player) -> bool:
 
 
 async def _send_end(p: Player) -> None:
-    """Send dudo; wait for a new version or a refusal (5 s at most)."""
+    """Send dudo; wait for a new version or a refusal (5 s at most). A socket the live
+    process closes as it takes the table over (1012, CI of 521076c) is reconnected by the
+    caller's next pass, as :func:`play_on` does."""
     sent, at = len(p.messages), p.version
-    await p.act("dudo")
+    try:
+        await p.act("dudo")
+    except websockets.ConnectionClosed:
+        await asyncio.sleep(0.05)
+        return
     with contextlib.suppress(TimeoutError, ConnectionError):
         await p.until(
             lambda: p.version > at or any(m["type"] == "error" for m in p.messages[sent:]), 5
