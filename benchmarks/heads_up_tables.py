@@ -11,6 +11,14 @@ order a match meets the rounds (5v5 first). A round whose table is in ``DIR``'s 
 A response skips 5v5: that is only ever a match's first round, which the gate never reads as
 a chance player's (``perudo.solve.gate``).
 
+    nice -n 15 .venv/bin/python benchmarks/heads_up_tables.py --palifico \
+        --out src/perudo/solve/tables
+
+solves the palifico rounds instead (P-30: the opener holds one die, the other three to five;
+1v1 and 1v2 are the exact book's), remembering the last :data:`PALIFICO_MEMORY` bids for
+:data:`PALIFICO_ITERATIONS` iterations: a few minutes in all. Those are shipped (docs/bots.md,
+"The palifico round heads-up").
+
 The budgets are what the shipped tables were solved with (:data:`EQUILIBRIUM`,
 :data:`RESPONSE`): iterations, and minutes a solve (a response is two solves, one a
 seat). Name ``DIR`` in ``PERUDO_ABSTRACT`` (tables) or ``PERUDO_RESPONSES`` (responses) to
@@ -40,6 +48,13 @@ EQUILIBRIUM: dict[tuple[int, int], tuple[int, float]] = {
     (3, 4): (150, 10.0),
 }
 """Round → (iterations, minutes) of an equilibrium solve; rounds not listed: (150, 8)."""
+
+PALIFICO_MEMORY = 4
+PALIFICO_ITERATIONS = 1000
+PALIFICO_ROUNDS = ((1, 3), (1, 4), (1, 5))
+"""The heads-up palifico rounds past the exact book: the one-die opener against three to five
+dice (P-30, P-34). A palifico round is small (one face in play, P-32), so its table remembers
+more bids than a normal round's and is solved to more iterations."""
 
 RESPONSE: dict[tuple[int, int], tuple[int, float]] = {
     (4, 5): (100, 15.0),
@@ -80,33 +95,41 @@ def main() -> None:
     ap.add_argument("--share", type=float, default=0.75, help="the model's share (responses)")
     ap.add_argument("--max-dice", type=int, default=5)
     ap.add_argument("--only", default=None, help="one round, e.g. 5,4")
+    ap.add_argument("--palifico", action="store_true", help="the palifico rounds 1v3 … 1v5")
     args = ap.parse_args()
+    if args.palifico and args.respond_to is not None:
+        ap.error("--palifico solves equilibria: no --respond-to")
     rules = find_ruleset("perudo")
     response = None
     if args.respond_to is not None:
         policy = policy_of(make_bot(args.respond_to, seed=0))
         response = Response(args.respond_to, args.share, policy)
-    todo = rounds(args.max_dice)
+    todo = list(PALIFICO_ROUNDS) if args.palifico else rounds(args.max_dice)
     if args.only:
         todo = [tuple(int(x) for x in args.only.split(","))]  # type: ignore[misc]
+    memory = PALIFICO_MEMORY if args.palifico else MEMORY
     for dice in todo:
         if response is not None and dice[0] == dice[1] == args.max_dice:
             continue  # the first round of every match: never behind the gate
         held = {
             (tuple(e["dice"]), e.get("response", {}).get("model"))
             for e in read_index(args.out)
-            if "perudo" in e["covers"] and not e["palifico"] and e["memory"] == MEMORY
+            if "perudo" in e["covers"] and e["palifico"] == args.palifico and e["memory"] == memory
         }
         if (dice, args.respond_to) in held:
             print(f"{dice[0]}v{dice[1]}: in the index already")
             continue
-        iterations, minutes = budget(dice, response is not None)
+        if args.palifico:
+            iterations, minutes = PALIFICO_ITERATIONS, None
+        else:
+            iterations, minutes = budget(dice, response is not None)
         t0 = time.perf_counter()
         build_table(
             rules,
             dice,
-            MEMORY,
+            memory,
             args.out,
+            palifico=args.palifico,
             iterations=iterations,
             minutes=minutes,
             measure=False,

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from perudo import PERUDO, Bid, Dudo, apply, start_round, view
-from perudo.core import legal_actions
+from perudo.core import find_ruleset, legal_actions
+from perudo.sim.driver import play_out_round
 from perudo.solve import RoundGame
 from perudo.solve.abstract import AbstractCFR, AbstractStrategy, exact_exploitability, node_states
 from perudo.solve.abstract_book import (
@@ -163,6 +164,52 @@ def test_shipped_responses_load_match_their_hash_and_answer_hard_where_perudo_ha
     assert min(got) > max(eq) + 0.2
 
 
+def _palifico_rounds(opener, responder, dice, rounds, seed):
+    """How many of ``rounds`` heads-up palifico rounds (P-30) the one-die opener wins (loses
+    no die) against ``dice`` dice; ``opener`` and ``responder`` make a seat's bot from a
+    seed."""
+    won = 0
+    for r in range(rounds):
+        rng = random.Random(f"palifico:{seed}:{r}")
+        bots = [opener(rng.getrandbits(62)), responder(rng.getrandbits(62))]
+        hands = [(rng.randint(1, 6),), tuple(rng.randint(1, 6) for _ in range(dice))]
+        state = start_round(PERUDO, hands, opener=0, palifico=True)
+        end = play_out_round(state, rng, lambda s, seat, b=bots: b[seat].act(view(s, seat)))
+        won += end.dice_counts[0] == 1
+    return won
+
+
+def test_P30_P34_expert_plays_the_shipped_palifico_tables_heads_up_and_is_not_read_there():
+    """Heads-up, the one-die opener of a palifico round (P-30, chosen under P-34) against
+    three to five dice is played from the shipped tables (``heads_up_tables.py
+    --palifico``), in Perudo and with calza alike (two players: no calza, P-50).
+
+    ``strong``, who played those rounds before, is read there both ways: it opens on its
+    own die's face and believes an opening shows the opener's die, so an opener who bids a
+    face it does not hold (P-32 locks that face for the other player) won 374 of 400 1v3
+    rounds against it, and ``strong`` as the opener won 36 of 400 against ``strong``. The
+    equilibrium opener wins 57.9% (``perudo solve --dice 1,3 --palifico``: value
+    +0.1574)."""
+    from perudo.bots.deviations import deviate
+    from perudo.bots.strong_bot import StrongBot
+
+    book = AbstractBook(SHIPPED_TABLES)
+    for rules in (PERUDO, find_ruleset("perudo_calza")):
+        for dice in (3, 4, 5):
+            state = start_round(rules, [(4,), (1, 2, 3, 4, 5)[:dice]], opener=0, palifico=True)
+            strat = book.find(view(state, 0))
+            assert strat is not None and strat.memory == 4, (rules, dice)
+            bot = ExpertBot(1)
+            assert bot.solved(view(state, 0))
+            assert bot.policy(view(state, 0)) == pytest.approx(strat.policy(view(state, 0)))
+
+    def bluffer(seed):
+        return deviate(StrongBot(seed), "weakest-face-opening")
+
+    assert _palifico_rounds(bluffer, ExpertBot, 3, 100, seed=1) <= 75
+    assert _palifico_rounds(ExpertBot, StrongBot, 3, 100, seed=2) >= 40
+
+
 @pytest.mark.parametrize(
     "rules",
     [dataclasses.replace(PERUDO, dice_per_player=2), joker_rules(2)],
@@ -230,3 +277,9 @@ def test_the_heads_up_tables_script_lists_the_rounds_a_match_meets_and_skips_hel
     monkeypatch.setattr(script, "build_table", lambda *a, **k: pytest.fail("solved again"))
     script.main()
     assert "1v3: in the index already" in capsys.readouterr().out
+    # --palifico: the shipped palifico tables are the script's, so it finds them all held.
+    assert script.PALIFICO_ROUNDS == ((1, 3), (1, 4), (1, 5))
+    monkeypatch.setattr(sys, "argv", ["x", "--palifico", "--out", str(SHIPPED_TABLES)])
+    script.main()
+    out = capsys.readouterr().out
+    assert all(f"1v{d}: in the index already" in out for d in (3, 4, 5)), out
