@@ -53,8 +53,9 @@ PALIFICO_MEMORY = 4
 PALIFICO_ITERATIONS = 1000
 PALIFICO_ROUNDS = ((1, 3), (1, 4), (1, 5))
 """The heads-up palifico rounds past the exact book: the one-die opener against three to five
-dice (P-30, P-34). A palifico round is small (one face in play, P-32), so its table remembers
-more bids than a normal round's and is solved to more iterations."""
+dice (P-30, P-34). A palifico round is small (one face in play, which only the one-die
+player may change: P-32, P-33), so its table remembers more bids than a normal round's and is
+solved to more iterations."""
 
 RESPONSE: dict[tuple[int, int], tuple[int, float]] = {
     (4, 5): (100, 15.0),
@@ -95,7 +96,9 @@ def main() -> None:
     ap.add_argument("--share", type=float, default=0.75, help="the model's share (responses)")
     ap.add_argument("--max-dice", type=int, default=5)
     ap.add_argument("--only", default=None, help="one round, e.g. 5,4")
-    ap.add_argument("--palifico", action="store_true", help="the palifico rounds 1v3 … 1v5")
+    ap.add_argument(
+        "--palifico", action="store_true", help="the palifico rounds 1v3 … 1v5 (no --max-dice)"
+    )
     args = ap.parse_args()
     if args.palifico and args.respond_to is not None:
         ap.error("--palifico solves equilibria: no --respond-to")

@@ -183,7 +183,11 @@ async def _end_again(her: Player, him: Player, on_turn: Player, timeout: float =
     wrote it), send it again, once per refusal (the table may still be moving)."""
     deadline = time.monotonic() + timeout
     while not (_over(her) and _over(him)):
-        assert time.monotonic() < deadline, (her.messages[-3:], him.messages[-3:])
+        assert time.monotonic() < deadline, (
+            her.messages[-3:],
+            him.messages[-3:],
+            ("close codes", her.closes, him.closes),
+        )
         for p in (her, him):
             if not p.alive:
                 await p.resume()

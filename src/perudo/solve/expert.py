@@ -4,17 +4,18 @@ When only two seats have dice and the round is one the solver has solved (a
 :class:`StrategyBook` holds it), the expert maps its view to the information state (its seat
 as opener or not, the round's bids as ranks, its hand) and samples the equilibrium's action
 with its seeded generator; at a P-34 choice it takes the choice with the better match value.
-A heads-up round the book does not hold but an abstraction equilibrium covers (2v2 and up:
-:mod:`perudo.solve.abstract_book`, a player remembering the last few bids) is played from that
-table. Everywhere else (more players, a round not solved, rules the solver cannot play) it asks
-its fallback bot: by default ``strong`` reading each opponent's openings with the opening-bluff
-rate it learns from the hands revealed at calls (:func:`robust_strong`,
-:mod:`perudo.bots.openings`). The order is exact book, abstraction table, fallback; with a
-``gate`` (the ``expert`` level's, :mod:`perudo.solve.gate`) a table's round against an
-opponent whose lifted hands show it bids by chances is played from the shipped restricted Nash
-response to ``hard`` (:mod:`perudo.solve.restricted`), or by the fallback where none covers it.
-(:func:`mixed_expert` adds the mixed play fitted by self-play, :mod:`perudo.bots.mixing`; it is
-not the default: it loses to ``hard`` where ``expert`` does not, ``docs/bots.md``.)
+A heads-up round the book does not hold but an abstraction equilibrium covers (2v2 and up, and
+the palifico rounds of one die against three to five: :mod:`perudo.solve.abstract_book`, a
+player remembering the last few bids) is played from that table. Everywhere else (more
+players, a round not solved, rules the solver cannot play) it asks its fallback bot: by
+default ``strong`` reading each opponent's openings with the opening-bluff rate it learns
+from the hands revealed at calls (:func:`robust_strong`, :mod:`perudo.bots.openings`). The
+order is exact book, abstraction table, fallback; with a ``gate`` (the ``expert`` level's,
+:mod:`perudo.solve.gate`) a table's round against an opponent whose lifted hands show it bids
+by chances is played from the shipped restricted Nash response to ``hard``
+(:mod:`perudo.solve.restricted`), or by the fallback where none covers it. (:func:`mixed_expert`
+adds the mixed play fitted by self-play, :mod:`perudo.bots.mixing`; it is not the default: it
+loses to ``hard`` where ``expert`` does not, ``docs/bots.md``.)
 (The learned policy, :class:`~perudo.bots.learned_bot.LearnedBot`, is the other candidate:
 ``ExpertBot(seed, fallback=LearnedBot(seed))``; its shipped weights lose heads-up matches to
 ``medium`` and ``hard``, so it is not the default: ``docs/bots.md``.)
@@ -307,7 +308,8 @@ def mixed_expert(seed: int | None = None) -> ExpertBot:
 
 class ExpertBot(BotBase):
     """The solved equilibrium in heads-up endgames the book holds; else an abstraction
-    equilibrium where one is shipped for the round (2v2 and up); ``fallback`` elsewhere."""
+    equilibrium where one is shipped for the round (2v2 and up, and the palifico rounds of
+    one die against three to five); ``fallback`` elsewhere."""
 
     name = "exact"
 
@@ -324,7 +326,8 @@ class ExpertBot(BotBase):
         super().__init__(seed)
         self.book = book if book is not None else default_book()
         self.abstract = abstract if abstract is not None else default_abstract_book()
-        """Abstraction equilibria of heads-up rounds the book does not hold (2v2 and up)."""
+        """Abstraction equilibria of heads-up rounds the book does not hold (2v2 and up, and
+        the palifico rounds of one die against three to five)."""
         self.gate = ExploitGate(self.abstract, gate) if gate is not None else None
         """Where set, a table's round against an opponent whose revealed decisions read as a
         chance player's (:mod:`perudo.solve.gate`) is played from :attr:`responses`, or by the
