@@ -37,6 +37,7 @@ from perudo.core import (
 )
 from perudo.i18n import Catalog, refusal_text
 
+from .line_input import read_line
 from .render import Painter, _pad
 from .words import Command, InputError, read_input
 
@@ -66,7 +67,7 @@ class Replayer:
         console: Console,
         cat: Catalog,
         *,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] = read_line,
         pause: bool = True,
         ascii_only: bool = False,
     ) -> None:

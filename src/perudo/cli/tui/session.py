@@ -75,6 +75,7 @@ from perudo.registry import make_bot
 from perudo.sim.driver import run
 
 from .hint import chance
+from .line_input import read_line
 from .render import Painter
 from .words import Command, InputError, read_input
 
@@ -147,7 +148,7 @@ class Session:
         config: PlayConfig,
         console: Console,
         *,
-        read: Callable[[str], str] = input,
+        read: Callable[[str], str] = read_line,
         interactive: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
