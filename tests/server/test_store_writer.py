@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import insert, select
 
 from perudo.server.store import ChatRow, SeatRow, Store, StoreError
+from perudo.server.store.schema import players_t
 
 
 def test_sqlite_commits_moves_alone_on_the_loop_thread_writing_the_rows_sqlalchemy_writes(
@@ -112,6 +115,59 @@ def test_sqlite_a_refused_row_among_moves_leaves_none_of_them_and_the_writer_goe
             assert game is not None
             assert game.moves == [(None, "deal 3 5"), (0, "1x3"), (1, "2x3")]
         finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+def test_sqlite_a_write_that_reads_first_waits_for_another_process_rather_than_failing(
+    tmp_path: Path,
+) -> None:
+    """Two processes over one SQLite file, each writing what it read first (a passkey player
+    made only when the name is free). CI once saw ``database is locked`` there: a deferred
+    transaction reads a snapshot, the other process commits, and the stale snapshot can no
+    longer become a write, whatever the busy timeout. The writer's transactions take the
+    write lock as they begin (``BEGIN IMMEDIATE``): the second waits its turn and sees the
+    first one's row."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'two.db'}"
+
+    async def go() -> None:
+        store, other = Store(url), Store(url)
+        await store.open()
+        await other.open()
+        try:
+            reading, release = asyncio.Event(), asyncio.Event()
+            runs = 0
+
+            async def read_wait_write(conn: Any) -> int:
+                nonlocal runs
+                runs += 1
+                # As the store's own writes do (a passkey player): read, then write, under a
+                # savepoint, whose SAVEPOINT opens SQLite's transaction before the read.
+                async with conn.begin_nested():
+                    await conn.execute(select(players_t.c.id).where(players_t.c.name_key == "e"))
+                    reading.set()
+                    await release.wait()
+                    done = await conn.execute(
+                        insert(players_t).values(name="Eve", name_key="e", created_at=1.0)
+                    )
+                return int(done.inserted_primary_key[0])
+
+            first = asyncio.create_task(other._write(read_wait_write))
+            await reading.wait()
+            # The other process's write: before the fix it committed at once (its reader's
+            # snapshot went stale); with it, it waits for the lock the first one holds.
+            second = asyncio.create_task(store.create_passkey_player("Ann", "ann", "k1", "pk", 0))
+            await asyncio.wait([second], timeout=0.5)
+            release.set()
+            eve = await first
+            ann = await second
+            assert ann is not None and ann != eve
+            assert runs == 1, "the first write was refused (and then tried again alone)"
+            assert await store.player_by_key("e") is not None
+            assert await other.player_by_key("ann") is not None
+        finally:
+            await other.close()
             await store.close()
 
     asyncio.run(go())

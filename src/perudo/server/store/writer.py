@@ -191,6 +191,12 @@ class Writer:
             return [None] * len(ops)
         try:
             async with conn.begin():
+                if conn.dialect.name == "sqlite":
+                    # The write lock from the start: a transaction that read first (under a
+                    # SAVEPOINT, which opens it) and meanwhile saw another process commit
+                    # could not write at all ("database is locked", whatever the busy
+                    # timeout). Taken here, a second process waits its turn instead.
+                    await conn.exec_driver_sql("BEGIN IMMEDIATE")
                 if rows:
                     await conn.execute(insert(game_actions_t), rows)
                 results = [None if isinstance(op, list) else await op(conn) for op in ops]
