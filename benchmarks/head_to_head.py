@@ -9,6 +9,8 @@ Run (nicely, on a shared machine)::
         --players 6 --games 2000 --seed 1 --minutes 30
     nice -n 10 .venv/bin/python benchmarks/head_to_head.py expert strong --round 2,1 \
         --games 2000 --seed 1 --minutes 10
+    nice -n 10 .venv/bin/python benchmarks/head_to_head.py expert strong --round 1,3 \
+        --palifico --games 2000 --seed 1
 
 The first bot takes one seat, the second every other seat; game ``g`` seats the first bot at
 seat ``g mod players``, so over a multiple of ``players`` games it sits in every seat equally
@@ -29,7 +31,10 @@ P-21); the tally also splits its wins by seat (as opener / as responder). ``--ru
 default with ``--round``) is issue 17's joker game, thomasahle/liars-dice's (dudo.ai's) rules:
 six faces, 1s wild and ranked as the lowest ordinary face, bids by quantity then face, the call
 decides the round — :func:`perudo.solve.shipped.joker_rules` with ``max(D1, D2)`` dice; a
-preset name plays one round of that preset.
+preset name plays one round of that preset. ``--palifico`` (``--round 1,N``, Perudo unless
+``--rules`` says another preset with palifico heads-up) makes each round a palifico round that
+the one-die opener declares (P-30, P-34), the dice with the seat: the round where `strong`
+could be read heads-up (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -74,10 +79,14 @@ def play_rounds(
     seed: int,
     *,
     seat_dice: bool = False,
+    palifico: bool = False,
 ) -> Iterator[RoundOutcome]:
     """``rounds`` single rounds, ``bot`` holding ``dice[0]`` dice and ``other`` ``dice[1]``
     (``seat_dice``: the opener ``dice[0]``, the responder ``dice[1]``); ``bot`` opens round
-    ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``."""
+    ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``. ``palifico``: each
+    round is a palifico round, declared by its one-die opener (P-30): the dice stay with the
+    seat."""
+    seat_dice = seat_dice or palifico
     for r in range(rounds):
         rng = random.Random(f"h2h-round:{seed}:{r}")
         me = r % 2
@@ -85,7 +94,7 @@ def play_rounds(
         seeds = (rng.getrandbits(62), rng.getrandbits(62))
         bots = [make_bot(bot if s == me else other, seeds[s]) for s in (0, 1)]
         hands = [[rng.randint(1, rules.faces) for _ in range(c)] for c in counts]
-        state = start_round(rules, hands, opener=0)
+        state = start_round(rules, hands, opener=0, palifico=palifico)
 
         def act(state: GameState, seat: int, bots: list[Bot] = bots) -> PlayerAction:
             return bots[seat].act(view(state, seat))
@@ -153,11 +162,26 @@ def seat_split(outs: list[RoundOutcome]) -> str:
 def round_main(args: argparse.Namespace) -> None:
     """The ``--round`` mode: single rounds with a running tally."""
     a, b = (int(x) for x in args.round.split(","))
-    rules = round_rules(args.rules or "joker", (a, b))
-    seats = ", dice with the seat" if args.seat_dice else ""
-    label = f"{args.bot} vs {args.others} ({args.rules or 'joker'} {a}v{b} rounds{seats})"
+    name = args.rules or ("perudo" if args.palifico else "joker")
+    rules = round_rules(name, (a, b))
+    if args.palifico and (a != 1 or rules.palifico != "on"):
+        raise SystemExit(
+            f"--palifico: the opener holds one die (--round 1,N; P-30) under rules with "
+            f"palifico heads-up (P-34), not {a} dice under {name}"
+        )
+    seat_dice = args.seat_dice or args.palifico
+    kind = "palifico rounds" if args.palifico else "rounds"
+    seats = ", dice with the seat" if seat_dice else ""
+    label = f"{args.bot} vs {args.others} ({name} {a}v{b} {kind}{seats})"
     outs = play_rounds(
-        rules, args.bot, args.others, (a, b), args.games, args.seed, seat_dice=args.seat_dice
+        rules,
+        args.bot,
+        args.others,
+        (a, b),
+        args.games,
+        args.seed,
+        seat_dice=seat_dice,
+        palifico=args.palifico,
     )
     tally(
         outs,
@@ -200,6 +224,11 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--round", default=None, help="D1,D2: single heads-up rounds")
     parser.add_argument(
         "--seat-dice", action="store_true", help="--round: the opener holds D1, the responder D2"
+    )
+    parser.add_argument(
+        "--palifico",
+        action="store_true",
+        help="--round 1,N: palifico rounds, opened with one die (implies --seat-dice)",
     )
     return parser
 

@@ -108,3 +108,20 @@ def test_rounds_converge_to_the_exact_figure_of_exact_h2h() -> None:
     ):
         error = (rate * (1 - rate) / n) ** 0.5
         assert abs(won / n - rate) < 4 * error
+
+
+def test_palifico_rounds_open_with_one_die_and_refuse_another_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # P-30, P-34: --palifico plays heads-up palifico rounds, the one-die opener declaring.
+    rules = H2H.round_rules("perudo", (1, 3))
+    outs = list(H2H.play_rounds(rules, "medium", "hard", (1, 3), 4, seed=2, palifico=True))
+    assert [o.dice for o in outs] == [(1, 3)] * 4
+    H2H.round_main(
+        H2H.arguments().parse_args("medium hard --round 1,3 --palifico --games 2".split())
+    )
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("medium vs hard (perudo 1v3 palifico rounds, dice with the seat): ")
+    for wrong in ("--round 2,3 --palifico", "--round 1,3 --palifico --rules joker"):
+        with pytest.raises(SystemExit, match="the opener holds one die"):
+            H2H.round_main(H2H.arguments().parse_args(f"medium hard {wrong}".split()))
