@@ -34,7 +34,9 @@ decides the round — :func:`perudo.solve.shipped.joker_rules` with ``max(D1, D2
 preset name plays one round of that preset. ``--palifico`` (``--round 1,N``, Perudo unless
 ``--rules`` says another preset with palifico heads-up) makes each round a palifico round that
 the one-die opener declares (P-30, P-34), the dice with the seat: the round where `strong`
-could be read heads-up (docs/bots.md).
+could be read heads-up (docs/bots.md). ``--habit H`` seats the first bot with one habit of
+:mod:`perudo.bots.deviations` (as ``benchmarks/exploiters.py`` seats its deviant), in games or
+rounds: against players who do not read it, is the habit a better way to play, or only a read?
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from typing import TypeVar
 
 from perudo.arena.stats import wilson
 from perudo.bots.base import Bot
+from perudo.bots.deviations import DEVIATIONS, deviate
 from perudo.core import GameState, PlayerAction, RuleSet, find_ruleset, start_round, view
 from perudo.registry import make_bot
 from perudo.sim.driver import play_out_round
@@ -80,19 +83,23 @@ def play_rounds(
     *,
     seat_dice: bool = False,
     palifico: bool = False,
+    habit: str | None = None,
 ) -> Iterator[RoundOutcome]:
     """``rounds`` single rounds, ``bot`` holding ``dice[0]`` dice and ``other`` ``dice[1]``
     (``seat_dice``: the opener ``dice[0]``, the responder ``dice[1]``); ``bot`` opens round
     ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``. ``palifico``: each
     round is a palifico round, declared by its one-die opener (P-30): the dice stay with the
-    seat."""
+    seat. ``habit``: the first bot plays with that deviation (:func:`first_bot`)."""
     seat_dice = seat_dice or palifico
     for r in range(rounds):
         rng = random.Random(f"h2h-round:{seed}:{r}")
         me = r % 2
         counts = (dice[0], dice[1]) if me == 0 or seat_dice else (dice[1], dice[0])
         seeds = (rng.getrandbits(62), rng.getrandbits(62))
-        bots = [make_bot(bot if s == me else other, seeds[s]) for s in (0, 1)]
+        bots = [
+            first_bot(bot, seeds[s], habit) if s == me else make_bot(other, seeds[s])
+            for s in (0, 1)
+        ]
         hands = [[rng.randint(1, rules.faces) for _ in range(c)] for c in counts]
         state = start_round(rules, hands, opener=0, palifico=palifico)
 
@@ -106,16 +113,36 @@ def play_rounds(
         yield RoundOutcome(r, me == 0, counts, end.dice_counts[me] >= counts[me])
 
 
+def first_bot(name: str, seed: int, habit: str | None) -> Bot:
+    """The first bot: ``name``, playing with the deviation ``habit`` of
+    :mod:`perudo.bots.deviations` where one is named (as ``benchmarks/exploiters.py`` seats its
+    deviant): is a habit a read of the others, or a better way to play against them?"""
+    made = make_bot(name, seed)
+    return made if habit is None else deviate(made, habit)
+
+
 def play_games(
-    rules: RuleSet, bot: str, other: str, players: int, games: int, seed: int
+    rules: RuleSet,
+    bot: str,
+    other: str,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    habit: str | None = None,
 ) -> Iterator[bool]:
     """``games`` whole games, one ``bot`` against ``players - 1`` copies of ``other``; ``bot``
     sits at seat ``g mod players`` in game ``g``, whose dice and seeds come from ``(seed, g)``.
-    Yields whether ``bot`` won each game."""
+    ``habit``: ``bot`` plays with that deviation. Yields whether ``bot`` won each game."""
     for g in range(games):
         rng = random.Random(f"h2h:{seed}:{g}")
         me = g % players
-        bots = [make_bot(bot if s == me else other, rng.getrandbits(62)) for s in range(players)]
+        bots = [
+            first_bot(bot, rng.getrandbits(62), habit)
+            if s == me
+            else make_bot(other, rng.getrandbits(62))
+            for s in range(players)
+        ]
         yield play_game(rules, bots, rng).winner == me
 
 
@@ -172,7 +199,7 @@ def round_main(args: argparse.Namespace) -> None:
     seat_dice = args.seat_dice or args.palifico
     kind = "palifico rounds" if args.palifico else "rounds"
     seats = ", dice with the seat" if seat_dice else ""
-    label = f"{args.bot} vs {args.others} ({name} {a}v{b} {kind}{seats})"
+    label = f"{_first_label(args)} vs {args.others} ({name} {a}v{b} {kind}{seats})"
     outs = play_rounds(
         rules,
         args.bot,
@@ -182,6 +209,7 @@ def round_main(args: argparse.Namespace) -> None:
         args.seed,
         seat_dice=seat_dice,
         palifico=args.palifico,
+        habit=args.habit,
     )
     tally(
         outs,
@@ -198,16 +226,21 @@ def game_main(args: argparse.Namespace) -> None:
     """Whole games with a running tally."""
     rules_name = args.rules or "perudo"
     n = args.players
-    games = play_games(find_ruleset(rules_name), args.bot, args.others, n, args.games, args.seed)
+    rules = find_ruleset(rules_name)
+    games = play_games(rules, args.bot, args.others, n, args.games, args.seed, habit=args.habit)
     tally(
         games,
         bool,
-        f"{args.bot} vs {args.others} ({rules_name}, {n} seats)",
+        f"{_first_label(args)} vs {args.others} ({rules_name}, {n} seats)",
         lambda _: f"fair share {1 / n:.1%}",
         total=args.games,
         every=args.every,
         minutes=args.minutes,
     )
+
+
+def _first_label(args: argparse.Namespace) -> str:
+    return str(args.bot) if args.habit is None else f"{args.bot} with {args.habit}"
 
 
 def arguments() -> argparse.ArgumentParser:
@@ -229,6 +262,12 @@ def arguments() -> argparse.ArgumentParser:
         "--palifico",
         action="store_true",
         help="--round 1,N: palifico rounds, opened with one die (implies --seat-dice)",
+    )
+    parser.add_argument(
+        "--habit",
+        default=None,
+        choices=sorted(DEVIATIONS),
+        help="the first bot plays with this habit (perudo.bots.deviations)",
     )
     return parser
 

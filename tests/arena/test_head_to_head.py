@@ -125,3 +125,26 @@ def test_palifico_rounds_open_with_one_die_and_refuse_another_count(
     for wrong in ("--round 2,3 --palifico", "--round 1,3 --palifico --rules joker"):
         with pytest.raises(SystemExit, match="the opener holds one die"):
             H2H.round_main(H2H.arguments().parse_args(f"medium hard {wrong}".split()))
+
+
+def test_a_habit_rides_on_the_first_bot_and_is_named_in_the_tally(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `strong` opens a palifico round honestly and reads an opening as showing the opener's
+    # die (P-32): opening on a face it does not hold wins nearly every 1v3 round from it.
+    rules = H2H.round_rules("perudo", (1, 3))
+    runs = {
+        habit: list(
+            H2H.play_rounds(
+                rules, "strong", "strong", (1, 3), 40, seed=1, palifico=True, habit=habit
+            )
+        )
+        for habit in (None, "weakest-face-opening")
+    }
+    opened = {habit: sum(o.won for o in outs if o.opened) for habit, outs in runs.items()}
+    assert opened["weakest-face-opening"] >= opened[None] + 8, opened
+    args = "strong strong --round 1,3 --palifico --habit calls-more --games 2"
+    H2H.round_main(H2H.arguments().parse_args(args.split()))
+    assert capsys.readouterr().out.startswith("strong with calls-more vs strong (perudo 1v3")
+    with pytest.raises(SystemExit):
+        H2H.arguments().parse_args("strong strong --habit nonsense".split())
