@@ -90,6 +90,8 @@ def play_rounds(
     ``r`` when ``r`` is even. Round ``r``'s dice and seeds: ``(seed, r)``. ``palifico``: each
     round is a palifico round, declared by its one-die opener (P-30): the dice stay with the
     seat. ``habit``: the first bot plays with that deviation (:func:`first_bot`)."""
+    if palifico and dice[0] != 1:
+        raise ValueError(f"a palifico round is opened with one die (P-30), not {dice[0]}")
     seat_dice = seat_dice or palifico
     for r in range(rounds):
         rng = random.Random(f"h2h-round:{seed}:{r}")
@@ -224,6 +226,8 @@ def round_main(args: argparse.Namespace) -> None:
 
 def game_main(args: argparse.Namespace) -> None:
     """Whole games with a running tally."""
+    if args.palifico or args.seat_dice:
+        raise SystemExit("--palifico and --seat-dice are options of single rounds (--round)")
     rules_name = args.rules or "perudo"
     n = args.players
     rules = find_ruleset(rules_name)

@@ -125,6 +125,10 @@ def test_palifico_rounds_open_with_one_die_and_refuse_another_count(
     for wrong in ("--round 2,3 --palifico", "--round 1,3 --palifico --rules joker"):
         with pytest.raises(SystemExit, match="the opener holds one die"):
             H2H.round_main(H2H.arguments().parse_args(f"medium hard {wrong}".split()))
+    with pytest.raises(SystemExit, match="options of single rounds"):
+        H2H.game_main(H2H.arguments().parse_args("medium hard --palifico".split()))
+    with pytest.raises(ValueError, match="opened with one die"):
+        next(H2H.play_rounds(rules, "medium", "hard", (2, 3), 1, seed=2, palifico=True))
 
 
 def test_a_habit_rides_on_the_first_bot_and_is_named_in_the_tally(

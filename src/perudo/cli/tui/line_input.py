@@ -8,13 +8,16 @@ A tester hit it: Ctrl-C typed as "Your move>" appeared, and the save question ne
 :func:`read_line` closes the gap with the standard library's own device for it: while it waits,
 the signal handler also writes a byte to a pipe (:func:`signal.set_wakeup_fd`), and the wait
 watches that pipe beside the terminal, so a Ctrl-C from any moment wakes it and raises
-:class:`KeyboardInterrupt` there. The line itself is read as :func:`input` reads it: the
-terminal's own line editing, the input's encoding and error handler, the newline dropped,
-:class:`EOFError` at Ctrl-D on an empty line.
+:class:`KeyboardInterrupt` there. The line itself is read as :func:`input` reads it where the
+``readline`` module is not loaded (the game never loads it): the terminal's own line editing
+(erase, kill the line), the input's encoding and error handler, the newline dropped,
+:class:`EOFError` at Ctrl-D on an empty line or when the terminal hangs up. The prompt goes to
+standard output (``input()`` writes it to standard error at a terminal).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import signal
@@ -60,8 +63,12 @@ def read_line(prompt: str = "") -> str:
     fd = stdin.fileno()
     wake_read, wake_write = _wakeup_pipe()
     _drain(wake_read)
+    # Signals wait while the wakeup fd is swapped: a Ctrl-C raised between the swap and the
+    # saving of ``previous`` would leave the pipe installed for good. Let through in the try.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         sys.stdout.write(prompt)
         sys.stdout.flush()
         line = bytearray()
@@ -74,7 +81,12 @@ def read_line(prompt: str = "") -> str:
                 _drain(wake_read)
             if fd not in ready:
                 continue
-            chunk = os.read(fd, 4096)
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError as err:
+                if err.errno != errno.EIO:
+                    raise
+                chunk = b""  # the terminal hung up: no more input, as at Ctrl-D
             if not chunk:  # Ctrl-D: the end of input, as input() says it on an empty line
                 if not line:
                     raise EOFError
